@@ -1,0 +1,86 @@
+//===- FusionReport.h - Kernels, traffic, FLOPs, local footprint -*- C++ -*-===//
+//
+// The fusion report of a block program under a block-size table: kernel
+// count, buffered edges, bytes moved through global memory, FLOPs and the
+// peak local footprint of every kernel body. Tests, the block-report pass and
+// the cost model all read these figures; docs/FusionReport.md defines them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_FUSIONREPORT_H
+#define BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_FUSIONREPORT_H
+
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace blockbuster::block {
+
+/// Resolves the block size of every axis of a program: an explicit override,
+/// else the block size in the axis table, else a default. Whole axes span
+/// their extent; a block never exceeds its axis' extent.
+class BlockSizes {
+public:
+  BlockSizes(ProgramOp program, const llvm::StringMap<int64_t> &overrides,
+             int64_t defaultBlockSize);
+
+  int64_t getExtent(mlir::StringAttr axis) const;
+  int64_t getBlockSize(mlir::StringAttr axis) const;
+  /// Number of blocks along `axis`: ceil(extent / block size).
+  int64_t getNumBlocks(mlir::StringAttr axis) const;
+  /// The resolved table, in declaration order.
+  const llvm::MapVector<mlir::StringAttr, int64_t> &getTable() const {
+    return blockSizes;
+  }
+
+private:
+  llvm::MapVector<mlir::StringAttr, int64_t> blockSizes;
+  llvm::DenseMap<mlir::StringAttr, int64_t> extents;
+};
+
+/// One array that a kernel writes and other kernels read back.
+struct IntermediateArray {
+  std::vector<int64_t> shape;
+  std::string elementType;
+  int64_t bytes = 0;
+  /// Number of kernels that load it: one buffered edge each.
+  int64_t readers = 0;
+};
+
+/// Figures of one top-level map (one kernel).
+struct KernelReport {
+  std::vector<std::string> grid;   // The map's axes.
+  int64_t instances = 0;           // Blocks in the grid (thread blocks).
+  int64_t globalBytesRead = 0;     // Loads, times their trip counts.
+  int64_t globalBytesWritten = 0;  // Yielded result arrays.
+  int64_t flops = 0;
+  int64_t localBytesPeak = 0;      // Peak bytes of live tiles in one instance.
+};
+
+/// Figures of a whole program.
+struct FusionReport {
+  std::string program;
+  llvm::MapVector<mlir::StringAttr, int64_t> blockSizes;
+  int64_t kernels = 0;
+  int64_t bufferedEdges = 0;
+  int64_t globalBytes = 0;
+  int64_t flops = 0;
+  int64_t localBytesPeak = 0;
+  std::vector<IntermediateArray> intermediates;
+  std::vector<KernelReport> perKernel;
+};
+
+/// Computes the report of `program` with the given block sizes.
+FusionReport computeFusionReport(ProgramOp program, const BlockSizes &sizes);
+
+/// Writes `report` as one JSON object.
+void writeFusionReport(llvm::json::OStream &json, const FusionReport &report);
+
+} // namespace blockbuster::block
+
+#endif // BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_FUSIONREPORT_H

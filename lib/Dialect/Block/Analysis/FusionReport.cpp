@@ -1,0 +1,291 @@
+//===- FusionReport.cpp - Kernels, traffic, FLOPs, local footprint --------===//
+//
+// Counting conventions (docs/FusionReport.md):
+//
+// * An op inside a body runs once per block of every axis the enclosing maps
+//   and reduces iterate. Over all those runs, an op whose tile has axes T
+//   touches extent(a) elements along each a in T (the blocks of an iterated
+//   axis tile its extent, the last one partial; a non-iterated axis is read
+//   whole), and is repeated numBlocks(a) times for each iterated axis a not
+//   in T. So its element count is
+//       prod_{a in T} extent(a) * prod_{a iterated, not in T} numBlocks(a).
+//   This is exact with partial edge blocks.
+// * Loads and map yields move that many elements through global memory.
+// * A dot costs 2 FLOPs per element of the union of its operands' axes;
+//   other compute costs 1 FLOP per result element (a tile_reduce, per
+//   operand element). Loads, constants, iota and casts cost no FLOPs.
+// * Local footprint: tiles have block-size extents along iterated axes and
+//   whole extents along the others; the peak is over program points of the
+//   bytes of values defined in the kernel body and still to be used.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+//===----------------------------------------------------------------------===//
+// BlockSizes
+//===----------------------------------------------------------------------===//
+
+BlockSizes::BlockSizes(ProgramOp program,
+                       const llvm::StringMap<int64_t> &overrides,
+                       int64_t defaultBlockSize) {
+  for (AxisAttr axis : program.getAxisTable()) {
+    int64_t extent = axis.getExtent();
+    int64_t size = extent;
+    if (axis.isTiled()) {
+      auto it = overrides.find(axis.getName().getValue());
+      if (it != overrides.end())
+        size = it->second;
+      else if (axis.getBlockSize())
+        size = *axis.getBlockSize();
+      else
+        size = defaultBlockSize;
+    }
+    blockSizes[axis.getName()] = std::clamp<int64_t>(size, 1, extent);
+    extents[axis.getName()] = extent;
+  }
+}
+
+int64_t BlockSizes::getExtent(StringAttr axis) const {
+  return extents.lookup(axis);
+}
+
+int64_t BlockSizes::getBlockSize(StringAttr axis) const {
+  return blockSizes.lookup(axis);
+}
+
+int64_t BlockSizes::getNumBlocks(StringAttr axis) const {
+  int64_t size = getBlockSize(axis);
+  return size == 0 ? 0 : llvm::divideCeil(getExtent(axis), size);
+}
+
+//===----------------------------------------------------------------------===//
+// Counting
+//===----------------------------------------------------------------------===//
+
+static int64_t getElementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  // i1 masks take a byte each.
+  return std::max<int64_t>(1, llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+}
+
+namespace {
+/// Counts elements and bytes of tiles in the context of one op.
+class Counter {
+public:
+  explicit Counter(const BlockSizes &sizes) : sizes(sizes) {}
+
+  /// Elements an op with axes `axes`, nested in `op`'s iteration context,
+  /// touches over all its runs.
+  int64_t countElements(Operation *op, ArrayRef<StringAttr> axes) const {
+    int64_t count = 1;
+    for (StringAttr axis : axes)
+      count *= sizes.getExtent(axis);
+    for (StringAttr axis : getIteratedAxes(op))
+      if (!llvm::is_contained(axes, axis))
+        count *= sizes.getNumBlocks(axis);
+    return count;
+  }
+
+  /// Bytes of one instance of tile `type` defined in `op`'s context.
+  int64_t countTileBytes(Operation *op, TileType type) const {
+    SmallVector<StringAttr> iterated = getIteratedAxes(op);
+    int64_t bytes = getElementBytes(type.getElementType());
+    for (StringAttr axis : type.getAxes())
+      bytes *= llvm::is_contained(iterated, axis) ? sizes.getBlockSize(axis)
+                                                  : sizes.getExtent(axis);
+    return bytes;
+  }
+
+  /// Bytes of the tiles among `values`, each in the context of its definer.
+  int64_t countValueBytes(ValueRange values) const {
+    int64_t bytes = 0;
+    for (Value value : values)
+      if (auto tile = dyn_cast<TileType>(value.getType()))
+        bytes += countTileBytes(value.getDefiningOp() ? value.getDefiningOp()
+                                                      : value.getParentBlock()
+                                                            ->getParentOp(),
+                                tile);
+    return bytes;
+  }
+
+  /// FLOPs of one compute op over all its runs.
+  int64_t countFlops(Operation *op) const {
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      SmallVector<StringAttr> axes = getBroadcastAxes(
+          {cast<TileType>(dot.getLhs().getType()),
+           cast<TileType>(dot.getRhs().getType())});
+      return 2 * countElements(op, axes);
+    }
+    if (auto reduce = dyn_cast<TileReduceOp>(op))
+      return countElements(
+          op, cast<TileType>(reduce.getOperand().getType()).getAxes());
+    if (isa<LoadOp, ConstantOp, IotaOp, CastOp, YieldOp, MapOp, ReduceOp>(op))
+      return 0;
+    int64_t flops = 0;
+    for (Type type : op->getResultTypes())
+      if (auto tile = dyn_cast<TileType>(type))
+        flops += countElements(op, tile.getAxes());
+    return flops;
+  }
+
+  /// Peak bytes of tiles live at once while `block` runs, counting only
+  /// values defined in it (the caller adds what is live around it).
+  int64_t countPeakBytes(Block &block) const {
+    // Position of the last op of `block` that uses each value defined in it.
+    llvm::DenseMap<Value, unsigned> lastUse;
+    llvm::DenseMap<Operation *, unsigned> position;
+    for (auto [index, op] : llvm::enumerate(block))
+      position[&op] = index;
+    for (Operation &op : block)
+      for (Value result : op.getResults())
+        for (Operation *user : result.getUsers())
+          if (Operation *ancestor = block.findAncestorOpInBlock(*user))
+            lastUse[result] =
+                std::max(lastUse.lookup(result), position[ancestor]);
+
+    int64_t peak = 0;
+    for (auto [index, op] : llvm::enumerate(block)) {
+      // Values defined earlier in this block and read here or later.
+      int64_t live = 0;
+      for (Operation &earlier : llvm::make_range(block.begin(), op.getIterator()))
+        for (Value value : earlier.getResults())
+          if (lastUse.count(value) && lastUse[value] >= index)
+            live += countValueBytes(value);
+      int64_t nested = 0;
+      for (Region &region : op.getRegions())
+        for (Block &inner : region)
+          nested = std::max(nested, countPeakBytes(inner));
+      // A reduce's state is live while its body runs.
+      peak = std::max(peak, live + countValueBytes(op.getResults()) + nested);
+    }
+    return peak;
+  }
+
+private:
+  const BlockSizes &sizes;
+};
+} // namespace
+
+static std::string printType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
+                                                     const BlockSizes &sizes) {
+  Counter counter(sizes);
+  FusionReport report;
+  report.program = program.getSymName().str();
+  report.blockSizes = sizes.getTable();
+
+  SmallVector<MapOp> maps = llvm::to_vector(program.getOps<MapOp>());
+  llvm::DenseSet<Value> returned;
+  for (Operation &op : program.getBody().front())
+    if (auto ret = dyn_cast<ReturnOp>(op))
+      returned.insert(ret.getOperands().begin(), ret.getOperands().end());
+
+  for (MapOp map : maps) {
+    KernelReport kernel;
+    for (Attribute axis : map.getAxes())
+      kernel.grid.push_back(cast<StringAttr>(axis).getValue().str());
+    kernel.instances = 1;
+    for (Attribute axis : map.getAxes())
+      kernel.instances *= sizes.getNumBlocks(cast<StringAttr>(axis));
+
+    map.getBody().walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        auto tile = cast<TileType>(load.getType());
+        kernel.globalBytesRead += counter.countElements(op, tile.getAxes()) *
+                                  getElementBytes(tile.getElementType());
+      }
+      kernel.flops += counter.countFlops(op);
+    });
+    for (Value result : map.getResults()) {
+      auto array = cast<ArrayType>(result.getType());
+      kernel.globalBytesWritten +=
+          array.getNumElements() * getElementBytes(array.getElementType());
+    }
+    kernel.localBytesPeak = counter.countPeakBytes(map.getBody().front());
+
+    report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
+    report.flops += kernel.flops;
+    report.localBytesPeak =
+        std::max(report.localBytesPeak, kernel.localBytesPeak);
+    report.perKernel.push_back(std::move(kernel));
+
+    // Buffered edges: each other kernel that loads one of this map's arrays.
+    for (Value result : map.getResults()) {
+      llvm::SetVector<Operation *> readers;
+      for (Operation *user : result.getUsers())
+        if (isa<LoadOp>(user))
+          readers.insert(user->getParentOfType<MapOp>());
+      report.bufferedEdges += readers.size();
+      if (readers.empty() || returned.contains(result))
+        continue;
+      auto array = cast<ArrayType>(result.getType());
+      IntermediateArray intermediate;
+      intermediate.shape.assign(array.getShape().begin(),
+                                array.getShape().end());
+      intermediate.elementType = printType(array.getElementType());
+      intermediate.bytes =
+          array.getNumElements() * getElementBytes(array.getElementType());
+      intermediate.readers = readers.size();
+      report.intermediates.push_back(std::move(intermediate));
+    }
+  }
+  report.kernels = maps.size();
+  return report;
+}
+
+void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
+                                           const FusionReport &report) {
+  json.object([&] {
+    json.attribute("program", report.program);
+    json.attributeObject("block_sizes", [&] {
+      for (auto [axis, size] : report.blockSizes)
+        json.attribute(axis.getValue(), size);
+    });
+    json.attribute("kernels", report.kernels);
+    json.attribute("buffered_edges", report.bufferedEdges);
+    json.attribute("global_bytes", report.globalBytes);
+    json.attribute("flops", report.flops);
+    json.attribute("local_bytes_peak", report.localBytesPeak);
+    json.attributeArray("intermediates", [&] {
+      for (const IntermediateArray &array : report.intermediates)
+        json.object([&] {
+          json.attributeArray("shape", [&] {
+            for (int64_t extent : array.shape)
+              json.value(extent);
+          });
+          json.attribute("element_type", array.elementType);
+          json.attribute("bytes", array.bytes);
+          json.attribute("readers", array.readers);
+        });
+    });
+    json.attributeArray("per_kernel", [&] {
+      for (const KernelReport &kernel : report.perKernel)
+        json.object([&] {
+          json.attributeArray("grid", [&] {
+            for (const std::string &axis : kernel.grid)
+              json.value(axis);
+          });
+          json.attribute("instances", kernel.instances);
+          json.attribute("global_bytes_read", kernel.globalBytesRead);
+          json.attribute("global_bytes_written", kernel.globalBytesWritten);
+          json.attribute("flops", kernel.flops);
+          json.attribute("local_bytes_peak", kernel.localBytesPeak);
+        });
+    });
+  });
+}

@@ -1,0 +1,27 @@
+//===- bb-opt.cpp - The Blockbuster optimizer driver ----------------------===//
+//
+// mlir-opt with the Blockbuster dialects and passes added: every upstream
+// dialect and pass is available too, so whole pipelines run in one tool.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/InitAll.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  blockbuster::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  blockbuster::registerAllDialects(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "Blockbuster optimizer driver\n", registry));
+}
