@@ -138,34 +138,40 @@ public:
   }
 
   /// Peak bytes of tiles live at once while `block` runs, counting only
-  /// values defined in it (the caller adds what is live around it).
+  /// values defined in it (the caller adds what is live around it). One pass
+  /// over the block: a value is live from its definition to its last use.
   int64_t countPeakBytes(Block &block) const {
-    // Position of the last op of `block` that uses each value defined in it.
-    llvm::DenseMap<Value, unsigned> lastUse;
     llvm::DenseMap<Operation *, unsigned> position;
     for (auto [index, op] : llvm::enumerate(block))
       position[&op] = index;
-    for (Operation &op : block)
-      for (Value result : op.getResults())
+    // Bytes that stop being live after the op at each position.
+    SmallVector<int64_t> dying(position.size(), 0);
+    SmallVector<int64_t> outliving(position.size(), 0);
+    for (auto [index, op] : llvm::enumerate(block)) {
+      for (Value result : op.getResults()) {
+        unsigned lastUse = index;
         for (Operation *user : result.getUsers())
           if (Operation *ancestor = block.findAncestorOpInBlock(*user))
-            lastUse[result] =
-                std::max(lastUse.lookup(result), position[ancestor]);
+            lastUse = std::max(lastUse, position[ancestor]);
+        if (lastUse == index)
+          continue; // Dead after its definer: counted only while it runs.
+        int64_t bytes = countValueBytes(result);
+        outliving[index] += bytes;
+        dying[lastUse] += bytes;
+      }
+    }
 
     int64_t peak = 0;
+    int64_t live = 0; // Defined earlier, used here or later.
     for (auto [index, op] : llvm::enumerate(block)) {
-      // Values defined earlier in this block and read here or later.
-      int64_t live = 0;
-      for (Operation &earlier : llvm::make_range(block.begin(), op.getIterator()))
-        for (Value value : earlier.getResults())
-          if (lastUse.count(value) && lastUse[value] >= index)
-            live += countValueBytes(value);
       int64_t nested = 0;
       for (Region &region : op.getRegions())
         for (Block &inner : region)
           nested = std::max(nested, countPeakBytes(inner));
-      // A reduce's state is live while its body runs.
+      // An op's results are live while it runs (a reduce's state, while its
+      // body does).
       peak = std::max(peak, live + countValueBytes(op.getResults()) + nested);
+      live += outliving[index] - dying[index];
     }
     return peak;
   }

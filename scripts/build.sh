@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Configures and builds Blockbuster into ./build (or $BUILD_DIR) against
+# Debian's MLIR 22. Extra arguments are ninja targets (default: all).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+ninja -C "$build" "$@"

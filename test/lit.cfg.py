@@ -1,0 +1,50 @@
+# -*- Python -*-
+# lit configuration of the Blockbuster regression tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "BLOCKBUSTER"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.blockbuster_obj_root, "test")
+# Inputs/ holds files that other tests read; they are not tests themselves.
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%src_root", config.blockbuster_src_root))
+config.substitutions.append(("%obj_root", config.blockbuster_obj_root))
+config.substitutions.append(("%examples", os.path.join(config.blockbuster_src_root, "examples")))
+config.substitutions.append(
+    ("%blockbuster_plugin",
+     os.path.join(config.blockbuster_libs_dir,
+                  "BlockbusterPlugin" + config.llvm_shlib_ext)))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.blockbuster_tools_dir, config.llvm_tools_dir]
+tools = [
+    "bb-opt",
+    # The stock mlir-opt of the LLVM installation: the plugin test loads
+    # Blockbuster into it.
+    ToolSubst("mlir-opt", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas assembles generated PTX for sm_90 where a CUDA toolkit is installed.
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("ptxas not found (no CUDA toolkit): tests that assemble PTX "
+                    "for sm_90 (REQUIRES: ptxas) are skipped")
