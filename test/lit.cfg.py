@@ -30,9 +30,16 @@ config.substitutions.append(
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# LLVM's test utilities (FileCheck, not, count, split-file) live beside
+# mlir-opt in the LLVM installation, not on PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.blockbuster_tools_dir, append_path=True)
+
 tool_dirs = [config.blockbuster_tools_dir, config.llvm_tools_dir]
 tools = [
     "bb-opt",
+    "not",
+    "split-file",
     # The stock mlir-opt of the LLVM installation: the plugin test loads
     # Blockbuster into it.
     ToolSubst("mlir-opt", unresolved="fatal"),
