@@ -114,8 +114,14 @@ block.program @elementwise axes(M = 32 tiled, N = 32 tiled)
     %u6 = block.tanh %u5 : !block.tile<[N, M], f32>
     // CHECK: block.silu
     %u7 = block.silu %u6 : !block.tile<[N, M], f32>
+    // CHECK: block.erf
+    %e0 = block.erf %u7 : !block.tile<[N, M], f32>
+    // CHECK: block.sin
+    %e1 = block.sin %e0 : !block.tile<[N, M], f32>
+    // CHECK: block.cos
+    %e2 = block.cos %e1 : !block.tile<[N, M], f32>
     // CHECK: block.gelu
-    %u8 = block.gelu %u7 : !block.tile<[N, M], f32>
+    %u8 = block.gelu %e2 : !block.tile<[N, M], f32>
     // A causal mask from global indices.
     // CHECK: %[[ROW:.*]] = block.iota M : !block.tile<[M], index>
     %row = block.iota M : !block.tile<[M], index>
@@ -129,8 +135,19 @@ block.program @elementwise axes(M = 32 tiled, N = 32 tiled)
     // CHECK: block.select %[[MASK]], %{{.*}}, %{{.*}} : !block.tile<[M, N], i1>, !block.tile<[M, N], f32>, !block.tile<[], f32>
     %sel = block.select %mask, %a, %low : !block.tile<[M, N], i1>, !block.tile<[M, N], f32>, !block.tile<[], f32>
     %sel2 = block.select %lt, %sel, %a : !block.tile<[M, N], i1>, !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
-    %i = block.constant [] 3 : i32
-    block.yield %sel2 : !block.tile<[M, N], f32>
+    // Index elements convert to integers.
+    // CHECK: block.cast %[[ROW]] : !block.tile<[M], index> to !block.tile<[M], i64>
+    %rowi = block.cast %row : !block.tile<[M], index> to !block.tile<[M], i64>
+    %i = block.constant [] 3 : i64
+    %ri = block.add %rowi, %i : !block.tile<[M], i64>, !block.tile<[], i64>
+    // Relayout: transpose and broadcast of a tile.
+    // CHECK: block.broadcast %{{.*}} : !block.tile<[N, M], f32> to !block.tile<[M, N], f32>
+    %tr = block.broadcast %u8 : !block.tile<[N, M], f32> to !block.tile<[M, N], f32>
+    // CHECK: block.broadcast %{{.*}} : !block.tile<[N], f32> to !block.tile<[M, N], f32>
+    %bb = block.broadcast %b : !block.tile<[N], f32> to !block.tile<[M, N], f32>
+    %sum = block.add %tr, %bb : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+    %out = block.add %sel2, %sum : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+    block.yield %out : !block.tile<[M, N], f32>
   }
   block.return %o : !block.array<32x32xf32>
 }

@@ -151,9 +151,18 @@ static ParseResult parseLoadIndices(OpAsmParser &parser, ArrayAttr &indexAxes,
             if (parseAxisName(parser, axis))
               return failure();
             int64_t offset = kExactIndex;
-            if (succeeded(parser.parseOptionalPlus()) &&
-                parser.parseInteger(offset))
-              return failure();
+            if (succeeded(parser.parseOptionalPlus())) {
+              SMLoc offsetLoc = parser.getCurrentLocation();
+              if (parser.parseInteger(offset))
+                return failure();
+              // A negative offset is out of range, and -1 would read back as
+              // kExactIndex: an exact index with no slice at all.
+              if (offset < 0)
+                return parser.emitError(offsetLoc)
+                       << "slice offset " << offset << " of axis '"
+                       << axis.getValue()
+                       << "' is negative; a slice starts inside the dimension";
+            }
             axes.push_back(axis);
             offsetValues.push_back(offset);
             return success();
@@ -193,7 +202,10 @@ LogicalResult blockbuster::block::detail::verifyDeclaredAxes(Operation *op) {
         "must be nested in a 'block.program', whose axis table declares the "
         "axes it uses");
   auto check = [&](StringAttr axis, const Twine &where) -> LogicalResult {
-    if (axis.getValue().empty() || program.lookupAxis(axis))
+    // The empty name marks a fixed index in a load's index list; anywhere
+    // else it is an undeclared axis like any other.
+    if ((axis.getValue().empty() && isa<LoadOp>(op)) ||
+        program.lookupAxis(axis))
       return success();
     return op->emitOpError()
            << where << " names axis '" << axis.getValue()
@@ -211,16 +223,19 @@ LogicalResult blockbuster::block::detail::verifyDeclaredAxes(Operation *op) {
         if (failed(check(axis, "result #" + Twine(index))))
           return failure();
   // The string-valued inherent attributes of ops with this trait are all axis
-  // names (axis, axes, contract, reduced, indexAxes).
-  for (NamedAttribute attr : op->getAttrs()) {
-    if (auto name = dyn_cast<StringAttr>(attr.getValue())) {
-      if (failed(check(name, "attribute '" + attr.getName().getValue() + "'")))
+  // names (axis, axes, contract, reduced, indexAxes). Discardable attributes
+  // belong to whoever attached them and are not axis names.
+  for (StringAttr attrName : op->getName().getAttributeNames()) {
+    std::optional<Attribute> value = op->getInherentAttr(attrName.getValue());
+    if (!value || !*value)
+      continue;
+    if (auto name = dyn_cast<StringAttr>(*value)) {
+      if (failed(check(name, "attribute '" + attrName.getValue() + "'")))
         return failure();
-    } else if (auto array = dyn_cast<ArrayAttr>(attr.getValue())) {
+    } else if (auto array = dyn_cast<ArrayAttr>(*value)) {
       for (Attribute element : array)
         if (auto name = dyn_cast<StringAttr>(element))
-          if (failed(check(name, "attribute '" + attr.getName().getValue() +
-                                     "'")))
+          if (failed(check(name, "attribute '" + attrName.getValue() + "'")))
             return failure();
     }
   }
@@ -384,17 +399,25 @@ LogicalResult MapOp::verify() {
       return emitOpError() << "iterates axis '" << axis.getValue()
                            << "', which is whole; maps iterate tiled axes";
   }
+  // The body is verified after the map: its last op (SingleBlock makes the
+  // block non-empty) may not be a terminator yet.
   Block &body = getBody().front();
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  auto yield = dyn_cast<YieldOp>(body.back());
   if (!yield)
     return emitOpError("body must end with block.yield");
+  if (body.getNumArguments() != 0)
+    return emitOpError("body takes no block arguments; block indices are "
+                       "implicit in the axes");
   if (yield.getNumOperands() != getNumResults())
     return emitOpError() << "yields " << yield.getNumOperands()
                          << " tiles but has " << getNumResults() << " results";
 
   for (auto [index, pair] : llvm::enumerate(
            llvm::zip(yield.getOperandTypes(), getResultTypes()))) {
-    auto tile = cast<TileType>(std::get<0>(pair));
+    // The yield, verified after the map, reports operands that are not tiles.
+    auto tile = dyn_cast<TileType>(std::get<0>(pair));
+    if (!tile)
+      continue;
     auto array = cast<ArrayType>(std::get<1>(pair));
     // Invariant 3: each instance writes its own block.
     for (StringAttr axis : mapAxes)
@@ -792,15 +815,33 @@ LogicalResult TileReduceOp::verify() {
 // CastOp, ConstantOp, IotaOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult BroadcastOp::verify() {
+  auto from = cast<TileType>(getOperand().getType());
+  auto to = cast<TileType>(getResult().getType());
+  if (from.getElementType() != to.getElementType())
+    return emitOpError("changes the element type; use block.cast");
+  for (StringAttr axis : from.getAxes())
+    if (!to.hasAxis(axis))
+      return emitOpError() << "drops axis '" << axis.getValue()
+                           << "' of its operand; reduce it with "
+                              "block.tile_reduce instead";
+  return success();
+}
+
 LogicalResult CastOp::verify() {
   auto from = cast<TileType>(getOperand().getType());
   auto to = cast<TileType>(getResult().getType());
   if (from.getAxes() != to.getAxes())
     return emitOpError("changes the axes of its operand; a cast converts "
                        "elements only");
-  if (from.getElementType().isIndex() || to.getElementType().isIndex())
-    return emitOpError("cannot convert index elements; iota results compare "
-                       "with other index tiles");
+  // Index elements (global positions from block.iota) convert to and from
+  // integers, as arith.index_cast does; there is no float view of a position.
+  Type fromElement = from.getElementType(), toElement = to.getElementType();
+  if ((fromElement.isIndex() && isa<FloatType>(toElement)) ||
+      (toElement.isIndex() && isa<FloatType>(fromElement)))
+    return emitOpError() << "cannot convert between index and "
+                         << (fromElement.isIndex() ? toElement : fromElement)
+                         << "; cast the index to an integer first";
   return success();
 }
 
@@ -812,8 +853,21 @@ LogicalResult ConstantOp::inferReturnTypes(
   if (!adaptor.getAxesAttr() || !adaptor.getValueAttr())
     return emitOptionalError(location,
                              "'block.constant' needs 'axes' and 'value'");
-  inferred.push_back(TileType::get(context, toAxisNames(adaptor.getAxes()),
-                                   adaptor.getValueAttr().getType()));
+  // The tile type is built from `axes` and the type of `value`, not parsed:
+  // check it as its parser would (a repeated axis, an element type that
+  // tiles cannot hold).
+  SmallVector<StringAttr> axes = toAxisNames(adaptor.getAxes());
+  Type elementType = adaptor.getValueAttr().getType();
+  if (failed(TileType::verify(
+          [&]() -> InFlightDiagnostic {
+            InFlightDiagnostic diag =
+                mlir::emitError(location.value_or(UnknownLoc::get(context)));
+            diag << "'block.constant' result: ";
+            return diag;
+          },
+          axes, elementType)))
+    return failure();
+  inferred.push_back(TileType::get(context, axes, elementType));
   return success();
 }
 

@@ -324,6 +324,9 @@ def Block_SqrtOp : Block_UnaryOp<"sqrt", "square root">;
 def Block_RsqrtOp : Block_UnaryOp<"rsqrt", "reciprocal square root">;
 def Block_TanhOp : Block_UnaryOp<"tanh", "hyperbolic tangent">;
 def Block_SiluOp : Block_UnaryOp<"silu", "SiLU, x * sigmoid(x)">;
+def Block_ErfOp : Block_UnaryOp<"erf", "error function">;
+def Block_SinOp : Block_UnaryOp<"sin", "sine">;
+def Block_CosOp : Block_UnaryOp<"cos", "cosine">;
 def Block_GeluOp : Block_UnaryOp<"gelu",
     "GELU, x * (1 + erf(x / sqrt(2))) / 2 (the exact form, PyTorch's default)">;
 
@@ -390,6 +393,26 @@ def Block_TileReduceOp : Block_Op<"tile_reduce", [Pure, DeclaredAxes, InBody,
     custom<CombinerKind>($kind) $operand `over` custom<AxisList>($reduced)
     attr-dict `:` type($operand)
   }];
+  let hasVerifier = 1;
+}
+
+def Block_BroadcastOp : Block_Op<"broadcast", [Pure, DeclaredAxes, InBody]> {
+  let summary = "gives a tile more axes, or its axes another order";
+  let description = [{
+    The result has every axis of the operand, plus possibly others along
+    which the value is repeated, in any order. Name broadcasting makes this
+    unnecessary between compute ops; it is needed where axis order or
+    presence is structural: a map yields tiles in the order of its result
+    array's dimensions, with all of the map's axes.
+
+    ```mlir
+    %b = block.broadcast %bias : !block.tile<[N], f32> to !block.tile<[M, N], f32>
+    %t = block.broadcast %x : !block.tile<[N, M], f32> to !block.tile<[M, N], f32>
+    ```
+  }];
+  let arguments = (ins Block_AnyTile:$operand);
+  let results = (outs Block_AnyTile:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `to` type($result)";
   let hasVerifier = 1;
 }
 
