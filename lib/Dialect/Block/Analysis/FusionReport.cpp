@@ -86,10 +86,16 @@ public:
   /// Elements an op with axes `axes`, nested in `op`'s iteration context,
   /// touches over all its runs.
   int64_t countElements(Operation *op, ArrayRef<StringAttr> axes) const {
+    return countElements(getIteratedAxes(op), axes);
+  }
+
+  /// The same, given the axes iterated around the op.
+  int64_t countElements(ArrayRef<StringAttr> iterated,
+                        ArrayRef<StringAttr> axes) const {
     int64_t count = 1;
     for (StringAttr axis : axes)
       count *= sizes.getExtent(axis);
-    for (StringAttr axis : getIteratedAxes(op))
+    for (StringAttr axis : iterated)
       if (!llvm::is_contained(axes, axis))
         count *= sizes.getNumBlocks(axis);
     return count;
@@ -128,7 +134,20 @@ public:
     if (auto reduce = dyn_cast<TileReduceOp>(op))
       return countElements(
           op, cast<TileType>(reduce.getOperand().getType()).getAxes());
-    if (isa<LoadOp, ConstantOp, IotaOp, CastOp, YieldOp, MapOp, ReduceOp>(op))
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      // Built-in combiners fold one term per block of the reduced axis; a
+      // combine region's ops are counted where they stand.
+      if (reduce.hasRegionCombiner())
+        return 0;
+      SmallVector<StringAttr> iterated = getIteratedAxes(op);
+      iterated.push_back(reduce.getAxisAttr());
+      int64_t flops = 0;
+      for (Type type : reduce.getResultTypes())
+        flops += countElements(iterated, cast<TileType>(type).getAxes());
+      return flops;
+    }
+    if (isa<LoadOp, ConstantOp, IotaOp, CastOp, BroadcastOp, YieldOp, MapOp>(
+            op))
       return 0;
     int64_t flops = 0;
     for (Type type : op->getResultTypes())
@@ -147,12 +166,14 @@ public:
     // Bytes that stop being live after the op at each position.
     SmallVector<int64_t> dying(position.size(), 0);
     SmallVector<int64_t> outliving(position.size(), 0);
+    llvm::DenseMap<Value, unsigned> lastUseOf;
     for (auto [index, op] : llvm::enumerate(block)) {
       for (Value result : op.getResults()) {
         unsigned lastUse = index;
         for (Operation *user : result.getUsers())
           if (Operation *ancestor = block.findAncestorOpInBlock(*user))
             lastUse = std::max(lastUse, position[ancestor]);
+        lastUseOf[result] = lastUse;
         if (lastUse == index)
           continue; // Dead after its definer: counted only while it runs.
         int64_t bytes = countValueBytes(result);
@@ -169,8 +190,17 @@ public:
         for (Block &inner : region)
           nested = std::max(nested, countPeakBytes(inner));
       // An op's results are live while it runs (a reduce's state, while its
-      // body does).
-      peak = std::max(peak, live + countValueBytes(op.getResults()) + nested);
+      // body does). A reduce's init values become its state: those not used
+      // later are not counted twice.
+      int64_t consumed = 0;
+      if (auto reduce = dyn_cast<ReduceOp>(op))
+        for (Value init : reduce.getInits())
+          if (Operation *definer = init.getDefiningOp();
+              definer && definer->getBlock() == &block &&
+              lastUseOf.lookup(init) == index)
+            consumed += countValueBytes(init);
+      peak = std::max(peak, live - consumed + countValueBytes(op.getResults()) +
+                                nested);
       live += outliving[index] - dying[index];
     }
     return peak;

@@ -20,22 +20,43 @@ struct BlockReportPass
   using Base::Base;
 
   void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    // Option errors name no IR location: they are about the command line.
+    auto optionError = [&]() {
+      return emitError(UnknownLoc::get(context)) << "block-report: ";
+    };
     llvm::StringMap<int64_t> overrides;
     for (const std::string &entry : blockSizeOverrides) {
       auto [axis, sizeText] = llvm::StringRef(entry).split('=');
       int64_t size = 0;
       if (axis.empty() || sizeText.getAsInteger(10, size) || size < 1) {
-        getOperation().emitError()
-            << "block-report: block size '" << entry
-            << "' is not of the form AXIS=SIZE with a positive SIZE";
+        optionError() << "block size '" << entry
+                      << "' is not of the form AXIS=SIZE with a positive SIZE";
         return signalPassFailure();
       }
-      overrides[axis] = size;
+      if (!overrides.try_emplace(axis, size).second) {
+        optionError() << "block-sizes sets axis '" << axis << "' twice";
+        return signalPassFailure();
+      }
     }
     if (defaultBlockSize < 1) {
-      getOperation().emitError()
-          << "block-report: default-block-size must be positive";
+      optionError() << "default-block-size must be positive";
       return signalPassFailure();
+    }
+    // Every axis named in block-sizes must be a tiled axis of some program:
+    // a typo would otherwise silently fall back to default sizes.
+    for (const auto &entry : overrides) {
+      StringAttr axis = StringAttr::get(context, entry.getKey());
+      bool tiled = llvm::any_of(
+          getOperation().getOps<ProgramOp>(), [&](ProgramOp program) {
+            AxisAttr declared = program.lookupAxis(axis);
+            return declared && declared.isTiled();
+          });
+      if (!tiled) {
+        optionError() << "block-sizes names axis '" << entry.getKey()
+                      << "', which no program declares as a tiled axis";
+        return signalPassFailure();
+      }
     }
 
     std::string errorMessage;
