@@ -2,11 +2,19 @@
 
 #include "Blockbuster/InitAll.h"
 
+#include "Blockbuster/Conversion/BlockToLinalg/Passes.h"
+#include "Blockbuster/Conversion/LinalgToBlock/Passes.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "Blockbuster/Pipelines/Pipelines.h"
 
 void blockbuster::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<block::BlockDialect>();
 }
 
-void blockbuster::registerAllPasses() { block::registerBlockPasses(); }
+void blockbuster::registerAllPasses() {
+  block::registerBlockPasses();
+  registerLinalgToBlockPasses();
+  registerBlockToLinalgPasses();
+  registerPipelines();
+}

@@ -1,0 +1,61 @@
+//===- Passes.td - Linalg to block conversion --------------*- tablegen -*-===//
+
+#ifndef BLOCKBUSTER_CONVERSION_LINALGTOBLOCK_PASSES_TD
+#define BLOCKBUSTER_CONVERSION_LINALGTOBLOCK_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
+  let summary = "Converts Linalg on tensors to an unfused block program";
+  let description = [{
+    Rewrites every `func.func` on statically shaped tensors into a
+    `block.program` of the same name and signature (tensors become arrays),
+    with one top-level `block.map` per array operator: the unfused program
+    that `block-fuse` starts from.
+
+    The operator table (docs/LinalgToBlock.md):
+
+    - `linalg.generic` with projected-permutation indexing maps (constant
+      indices allowed for unit dimensions), parallel and reduction
+      iterators, and a scalar body of `arith`/`math` ops and `linalg.index`;
+      reductions whose yield combines the accumulator with add, mul, max or
+      min; contractions (a product summed over dimensions both factors use)
+      become `block.dot`;
+    - named Linalg ops (`linalg.matmul` with any `indexing_maps`,
+      `linalg.batch_matmul`, `linalg.reduce`, `linalg.transpose`,
+      `linalg.broadcast`, `linalg.copy`, ...) through their generic form;
+      `linalg.softmax` through its decomposition (max, exp, sum, divide);
+    - transposes and broadcasts are absorbed into the loads of their
+      consumers; `linalg.fill` and `tensor.empty` only provide initial
+      values.
+
+    Axes come from unifying loop dimensions: a consumer's loop dimension
+    that reads a dimension of a producer's result gets the producer's axis;
+    dimensions that read the same argument dimension share an axis, unless
+    one op reads it in two roles (`x @ x^T`), which then gets two axes.
+    Axes with an extent of at most `whole-threshold` are whole, others tiled
+    (block sizes unset: `block-select` chooses them).
+
+    Anything outside the table (convolutions, dynamic shapes, reshapes,
+    gathers, tensor constants, ops with side effects) stops the conversion
+    with an error that names the op and the reason; nothing is skipped or
+    approximated.
+
+    ```mlir
+    // Before
+    func.func @scale(%x: tensor<1024x64xf32>) -> tensor<1024x64xf32> { ... }
+    // After
+    block.program @scale axes(a0 = 1024 tiled, a1 = 64 whole)
+        (%x: !block.array<1024x64xf32>) -> !block.array<1024x64xf32> { ... }
+    ```
+  }];
+  let options = [
+    Option<"wholeThreshold", "whole-threshold", "int64_t", /*default=*/"256",
+           "Axes with at most this extent are whole (one block spans them)">
+  ];
+  let dependentDialects = [
+    "::blockbuster::block::BlockDialect"
+  ];
+}
+
+#endif // BLOCKBUSTER_CONVERSION_LINALGTOBLOCK_PASSES_TD

@@ -1,0 +1,1139 @@
+//===- LinalgToBlock.cpp - Linalg on tensors to an unfused block program --===//
+//
+// Each func.func becomes a block.program with one top-level map per array
+// operator. The steps:
+//
+//  1. normalise: decompose linalg.softmax, generalise named Linalg ops, so
+//     that every array operator is a linalg.generic (fills stay fills);
+//  2. classify every tensor value: a function argument, a result of an
+//     operator, an alias (transpose/broadcast, absorbed into loads), a fill
+//     of a scalar, or an empty tensor; refuse any op outside the table;
+//  3. unify loop dimensions into axes (AxisUnifier);
+//  4. build the program: per generic, a map over its tiled parallel axes,
+//     reduces over its tiled reduction axes, and its scalar body as tile ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Conversion/LinalgToBlock/Passes.h"
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+
+#include "AxisUnifier.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_CONVERTLINALGTOBLOCK
+#include "Blockbuster/Conversion/LinalgToBlock/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+using namespace blockbuster;
+using namespace blockbuster::block;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Step 1: normalisation
+//===----------------------------------------------------------------------===//
+
+/// Why `op` is outside the operator table, for the diagnostic.
+std::string getRefusalReason(Operation *op) {
+  if (isa<linalg::ConvolutionOpInterface>(op))
+    return "convolutions are outside the operator table";
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp>(
+          op))
+    return "reshapes between operators are not supported yet";
+  if (isa<tensor::ExtractOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
+          tensor::GatherOp, tensor::ScatterOp, tensor::PadOp,
+          tensor::ConcatOp>(op))
+    return "gathers, slices, pads and concatenations of tensors are outside "
+           "the operator table";
+  if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op))
+    return "control flow is outside the operator table";
+  if (!isMemoryEffectFree(op))
+    return "ops with side effects are outside the operator table";
+  return "it is not in the operator table (docs/LinalgToBlock.md)";
+}
+
+/// Decomposes softmax and generalises named Linalg ops, in place.
+LogicalResult normalise(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  SmallVector<linalg::SoftmaxOp> softmaxes;
+  func.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
+  for (linalg::SoftmaxOp op : softmaxes) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
+    if (failed(results))
+      return op.emitOpError("could not be decomposed into max, exp, sum and "
+                            "divide");
+    rewriter.replaceOp(op, *results);
+  }
+
+  SmallVector<linalg::LinalgOp> named;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp, linalg::FillOp>(op))
+      named.push_back(op);
+  });
+  for (linalg::LinalgOp op : named) {
+    if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+      return op->emitOpError() << "cannot be converted to a block program: "
+                               << getRefusalReason(op);
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::generalizeNamedOp(rewriter, op)))
+      return op->emitOpError("cannot be converted to a block program: it "
+                             "has no generic form");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: classification of tensor values
+//===----------------------------------------------------------------------===//
+
+/// How one array dimension is indexed: by an axis (a loop dimension of the
+/// op that reads it), or at a fixed position.
+struct IndexEntry {
+  StringAttr axis; // Null for a fixed index.
+  int64_t fixed = 0;
+};
+
+/// What a tensor value of the function is.
+struct ValueInfo {
+  enum class Kind { Argument, Produced, Alias, Filled, Empty };
+  Kind kind = Kind::Empty;
+  // Produced: the operator and which of its results.
+  linalg::GenericOp producer;
+  unsigned resultNumber = 0;
+  // Alias (transpose or broadcast): the source tensor, and for each source
+  // dimension the alias dimension that indexes it, or a fixed index.
+  Value source;
+  SmallVector<std::optional<unsigned>> sourceDimToAliasDim;
+  SmallVector<int64_t> sourceFixedIndex;
+  // Filled: the scalar.
+  TypedAttr fill;
+};
+
+/// An all-parallel copy whose body yields its one input unchanged: a
+/// transpose, a broadcast, or a copy. Such ops move no data in a block
+/// program: their consumers load the source with permuted indices.
+bool isAliasOp(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      !op.isAllParallelLoops())
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != op.getBody()->getArgument(0))
+    return false;
+  AffineMap outMap = op.getIndexingMapsArray()[1];
+  AffineMap inMap = op.getIndexingMapsArray()[0];
+  if (!outMap.isPermutation())
+    return false;
+  return llvm::all_of(inMap.getResults(), [](AffineExpr expr) {
+    return isa<AffineDimExpr, AffineConstantExpr>(expr);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Step 4: one generic to one map
+//===----------------------------------------------------------------------===//
+
+class ProgramBuilder;
+
+/// A builder at the end of `block`, which may not be in a region yet: the
+/// bodies of reduces are built before their ops.
+OpBuilder atEnd(MLIRContext *context, Block *block) {
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(block);
+  return builder;
+}
+
+/// Builds the map of one linalg.generic. Tiles of the body live at one of
+/// two levels: the map body, or (when the op reduces over tiled axes) the
+/// body of the innermost reduce; a tile goes to the innermost level one of
+/// its axes needs.
+class GenericConverter {
+public:
+  GenericConverter(ProgramBuilder &program, linalg::GenericOp op)
+      : program(program), op(op) {}
+
+  LogicalResult convert(OpBuilder &builder);
+
+private:
+  StringAttr getAxis(unsigned loopDim) const;
+  Value createLoad(OpOperand &operand);
+  FailureOr<Value> convertScalar(Value scalar);
+  FailureOr<Value> convertScalarOp(Operation *scalarOp,
+                                   ArrayRef<Value> operands);
+  /// A builder at the end of the level that tiles with `axes` need.
+  OpBuilder builderFor(ArrayRef<StringAttr> axes);
+  OpBuilder builderFor(ValueRange tiles);
+
+  ProgramBuilder &program;
+  linalg::GenericOp op;
+  Location loc = op.getLoc();
+  Block *mapBody = nullptr;
+  /// Body of the innermost reduce, detached until the reduces are built.
+  std::unique_ptr<Block> innerBody;
+  SmallVector<StringAttr> tiledReductionAxes;
+  DenseMap<Value, Value> tiles;
+  /// The accumulators of reductions: reaching one outside its combine is an
+  /// error.
+  DenseSet<Value> accumulators;
+};
+
+/// Builds one block.program from one func.func.
+class ProgramBuilder {
+public:
+  ProgramBuilder(func::FuncOp func, int64_t wholeThreshold)
+      : func(func), wholeThreshold(wholeThreshold),
+        context(func.getContext()) {}
+
+  LogicalResult convert();
+
+  // Queries for GenericConverter.
+  StringAttr getAxis(Operation *loopOwner, unsigned loopDim) const {
+    return axisNames.lookup(unifier.find(unifier.getDim(loopOwner, loopDim)));
+  }
+  bool isTiled(StringAttr axis) const { return tiledAxes.contains(axis); }
+  /// Emits the tile of `tensor` indexed by `entries` (one per dimension) at
+  /// the builder's position.
+  FailureOr<Value> createLoad(OpBuilder &builder, Location loc, Value tensor,
+                              SmallVector<IndexEntry> entries);
+  void setArray(Value tensor, Value array) { arrays[tensor] = array; }
+  const ValueInfo &getInfo(Value tensor) const {
+    return infos.find(tensor)->second;
+  }
+
+private:
+  LogicalResult classify();
+  std::optional<std::pair<Value, unsigned>> resolveDim(Value tensor,
+                                                       unsigned dim) const;
+  void unifyAxes();
+  void nameAxes();
+  LogicalResult createCopy(OpBuilder &builder, func::ReturnOp ret,
+                           unsigned index, Value &array);
+
+  func::FuncOp func;
+  int64_t wholeThreshold;
+  MLIRContext *context;
+  DenseMap<Value, ValueInfo> infos;
+  SmallVector<linalg::GenericOp> generics;
+  AxisUnifier unifier;
+  DenseMap<unsigned, StringAttr> axisNames; // Class representative -> name.
+  DenseSet<StringAttr> tiledAxes;
+  SmallVector<AxisAttr> axisTable;
+  DenseMap<Value, Value> arrays; // Tensor -> program argument or map result.
+};
+
+//===----------------------------------------------------------------------===//
+// ProgramBuilder
+//===----------------------------------------------------------------------===//
+
+bool isSupportedElementType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
+}
+
+/// The array type of a tensor, or an error naming why there is none.
+FailureOr<ArrayType> getArrayType(Location loc, Type type, const Twine &what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape()) {
+    emitError(loc) << what << " has type " << type
+                   << "; only statically shaped tensors convert (dynamic "
+                      "shapes are not supported)";
+    return failure();
+  }
+  if (!isSupportedElementType(tensor.getElementType())) {
+    emitError(loc) << what << " has element type " << tensor.getElementType()
+                   << ", which block programs do not support";
+    return failure();
+  }
+  if (llvm::is_contained(tensor.getShape(), 0)) {
+    emitError(loc) << what << " has a zero-sized dimension";
+    return failure();
+  }
+  return ArrayType::get(type.getContext(), tensor.getShape(),
+                        tensor.getElementType());
+}
+
+LogicalResult ProgramBuilder::classify() {
+  for (BlockArgument arg : func.getArguments()) {
+    if (failed(getArrayType(func.getLoc(), arg.getType(),
+                            "argument #" + Twine(arg.getArgNumber()))))
+      return failure();
+    infos[arg].kind = ValueInfo::Kind::Argument;
+  }
+  for (Type type : func.getResultTypes())
+    if (failed(getArrayType(func.getLoc(), type, "a result")))
+      return failure();
+
+  for (Operation &op : func.getBody().front()) {
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](tensor::EmptyOp empty) {
+              infos[empty.getResult()].kind = ValueInfo::Kind::Empty;
+              return success();
+            })
+            .Case([&](linalg::FillOp fill) -> LogicalResult {
+              Attribute value;
+              if (!matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+                  !isa<FloatAttr, IntegerAttr>(value))
+                return fill.emitOpError(
+                    "fills with a value that is not a scalar constant; only "
+                    "constant fills convert");
+              ValueInfo &info = infos[fill.getResult(0)];
+              info.kind = ValueInfo::Kind::Filled;
+              info.fill = cast<TypedAttr>(value);
+              return success();
+            })
+            .Case([&](arith::ConstantOp constant) -> LogicalResult {
+              if (isa<ShapedType>(constant.getType()))
+                return constant.emitOpError(
+                    "is a tensor constant; block programs take arrays as "
+                    "arguments only (pass it as a function argument)");
+              return success();
+            })
+            .Case([&](linalg::GenericOp generic) -> LogicalResult {
+              for (auto [index, result] : llvm::enumerate(generic.getResults()))
+                if (failed(getArrayType(generic.getLoc(), result.getType(),
+                                        "result #" + Twine(index))))
+                  return failure();
+              if (isAliasOp(generic)) {
+                Value source = generic.getDpsInputs()[0];
+                const ValueInfo &sourceInfo = infos[source];
+                ValueInfo &info = infos[generic.getResult(0)];
+                if (sourceInfo.kind == ValueInfo::Kind::Filled) {
+                  info = sourceInfo; // A broadcast fill is a fill.
+                  return success();
+                }
+                if (sourceInfo.kind == ValueInfo::Kind::Empty)
+                  return generic.emitOpError(
+                      "copies an uninitialised tensor (tensor.empty)");
+                info.kind = ValueInfo::Kind::Alias;
+                info.source = source;
+                AffineMap inMap = generic.getIndexingMapsArray()[0];
+                AffineMap outMap = generic.getIndexingMapsArray()[1];
+                for (AffineExpr expr : inMap.getResults()) {
+                  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+                    info.sourceDimToAliasDim.push_back(
+                        *outMap.getResultPosition(dim));
+                    info.sourceFixedIndex.push_back(0);
+                  } else {
+                    info.sourceDimToAliasDim.push_back(std::nullopt);
+                    info.sourceFixedIndex.push_back(
+                        cast<AffineConstantExpr>(expr).getValue());
+                  }
+                }
+                return success();
+              }
+              for (auto [index, result] : llvm::enumerate(generic.getResults())) {
+                ValueInfo &info = infos[result];
+                info.kind = ValueInfo::Kind::Produced;
+                info.producer = generic;
+                info.resultNumber = index;
+              }
+              generics.push_back(generic);
+              return success();
+            })
+            .Case([&](func::ReturnOp) { return success(); })
+            .Default([&](Operation *other) {
+              return other->emitOpError()
+                     << "cannot be converted to a block program: "
+                     << getRefusalReason(other);
+            });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+/// Follows aliases from dimension `dim` of `tensor` to the dimension of an
+/// argument or operator result it reads; none for a broadcast dimension or
+/// a fill.
+std::optional<std::pair<Value, unsigned>>
+ProgramBuilder::resolveDim(Value tensor, unsigned dim) const {
+  while (true) {
+    auto it = infos.find(tensor);
+    if (it == infos.end())
+      return std::nullopt;
+    const ValueInfo &info = it->second;
+    switch (info.kind) {
+    case ValueInfo::Kind::Argument:
+    case ValueInfo::Kind::Produced:
+      return std::make_pair(tensor, dim);
+    case ValueInfo::Kind::Filled:
+    case ValueInfo::Kind::Empty:
+      return std::nullopt;
+    case ValueInfo::Kind::Alias: {
+      auto sourceDim = llvm::find(info.sourceDimToAliasDim, dim);
+      if (sourceDim == info.sourceDimToAliasDim.end())
+        return std::nullopt; // A broadcast dimension.
+      dim = std::distance(info.sourceDimToAliasDim.begin(), sourceDim);
+      tensor = info.source;
+      break;
+    }
+    }
+  }
+}
+
+void ProgramBuilder::unifyAxes() {
+  for (linalg::GenericOp generic : generics) {
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    for (auto [dim, extent] : llvm::enumerate(ranges))
+      unifier.addDim(generic, dim, extent);
+  }
+  // Producer-consumer edges first (they make fusion possible), then edges
+  // between readers of one argument dimension.
+  SmallVector<std::pair<unsigned, unsigned>> strong, weak;
+  DenseMap<std::pair<Value, unsigned>, unsigned> firstArgumentReader;
+  for (linalg::GenericOp generic : generics) {
+    for (OpOperand &operand : generic->getOpOperands()) {
+      if (generic.isDpsInit(&operand) &&
+          !generic.payloadUsesValueFromOperand(&operand))
+        continue;
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+        auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+        if (!dimExpr)
+          continue;
+        unsigned reader = unifier.getDim(generic, dimExpr.getPosition());
+        auto resolved = resolveDim(operand.get(), position);
+        if (!resolved)
+          continue;
+        auto [base, baseDim] = *resolved;
+        ValueInfo &info = infos.find(base)->second;
+        if (info.kind == ValueInfo::Kind::Produced) {
+          AffineMap outMap = info.producer.getIndexingMapMatchingResult(
+              cast<OpResult>(base));
+          if (auto producerDim =
+                  dyn_cast<AffineDimExpr>(outMap.getResult(baseDim)))
+            strong.push_back(
+                {reader, unifier.getDim(info.producer,
+                                        producerDim.getPosition())});
+          continue;
+        }
+        auto [it, inserted] = firstArgumentReader.try_emplace({base, baseDim},
+                                                              reader);
+        if (!inserted)
+          weak.push_back({reader, it->second});
+      }
+    }
+  }
+  for (auto [a, b] : strong)
+    (void)unifier.unify(a, b);
+  for (auto [a, b] : weak)
+    (void)unifier.unify(a, b);
+}
+
+void ProgramBuilder::nameAxes() {
+  // Classes are numbered by their representative, the first loop dimension
+  // in program order, so names follow the program.
+  SmallVector<unsigned> representatives;
+  for (linalg::GenericOp generic : generics)
+    for (unsigned dim = 0; dim < generic.getNumLoops(); ++dim) {
+      unsigned rep = unifier.find(unifier.getDim(generic, dim));
+      if (!axisNames.count(rep)) {
+        axisNames[rep] = StringAttr();
+        representatives.push_back(rep);
+      }
+    }
+  llvm::sort(representatives);
+  for (auto [index, rep] : llvm::enumerate(representatives)) {
+    StringAttr name = StringAttr::get(context, "a" + Twine(index));
+    axisNames[rep] = name;
+    int64_t extent = unifier.getExtent(rep);
+    AxisKind kind = extent > wholeThreshold ? AxisKind::Tiled : AxisKind::Whole;
+    if (kind == AxisKind::Tiled)
+      tiledAxes.insert(name);
+    axisTable.push_back(AxisAttr::get(context, name, extent, kind,
+                                      /*blockSize=*/std::nullopt));
+  }
+}
+
+FailureOr<Value> ProgramBuilder::createLoad(OpBuilder &builder, Location loc,
+                                            Value tensor,
+                                            SmallVector<IndexEntry> entries) {
+  // Follow aliases: a transposed or broadcast view reads its source.
+  while (true) {
+    const ValueInfo &info = infos.find(tensor)->second;
+    if (info.kind == ValueInfo::Kind::Filled) {
+      // A fill is the same everywhere: a scalar, broadcast by name.
+      return ConstantOp::create(builder, loc, builder.getArrayAttr({}),
+                                info.fill)
+          .getResult();
+    }
+    if (info.kind == ValueInfo::Kind::Empty) {
+      emitError(loc) << "reads an uninitialised tensor (tensor.empty)";
+      return failure();
+    }
+    if (info.kind != ValueInfo::Kind::Alias)
+      break;
+    SmallVector<IndexEntry> sourceEntries;
+    for (auto [aliasDim, fixed] :
+         llvm::zip(info.sourceDimToAliasDim, info.sourceFixedIndex)) {
+      if (aliasDim)
+        sourceEntries.push_back(entries[*aliasDim]);
+      else
+        sourceEntries.push_back(IndexEntry{StringAttr(), fixed});
+    }
+    entries = std::move(sourceEntries);
+    tensor = info.source;
+  }
+
+  Value array = arrays.lookup(tensor);
+  auto arrayType = cast<ArrayType>(array.getType());
+  SmallVector<Attribute> indexAxes;
+  SmallVector<int64_t> offsets;
+  SmallVector<StringAttr> tileAxes;
+  for (const IndexEntry &entry : entries) {
+    if (entry.axis) {
+      indexAxes.push_back(entry.axis);
+      offsets.push_back(-1); // Exact: the axis spans the dimension.
+      tileAxes.push_back(entry.axis);
+    } else {
+      indexAxes.push_back(builder.getStringAttr(""));
+      offsets.push_back(entry.fixed);
+    }
+  }
+  auto tileType =
+      TileType::get(context, tileAxes, arrayType.getElementType());
+  return LoadOp::create(builder, loc, tileType, array,
+                        builder.getArrayAttr(indexAxes),
+                        builder.getDenseI64ArrayAttr(offsets))
+      .getResult();
+}
+
+LogicalResult ProgramBuilder::createCopy(OpBuilder &builder, func::ReturnOp ret,
+                                         unsigned index, Value &array) {
+  // A returned argument, alias or fill gets a kernel that writes it, over
+  // fresh axes (one per dimension).
+  Value tensor = ret.getOperand(index);
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<IndexEntry> entries;
+  SmallVector<Attribute> mapAxes;
+  SmallVector<StringAttr> tileAxes;
+  for (int64_t extent : type.getShape()) {
+    StringAttr name =
+        StringAttr::get(context, "a" + Twine(axisTable.size()));
+    AxisKind kind = extent > wholeThreshold ? AxisKind::Tiled : AxisKind::Whole;
+    axisTable.push_back(AxisAttr::get(context, name, extent, kind,
+                                      /*blockSize=*/std::nullopt));
+    if (kind == AxisKind::Tiled) {
+      tiledAxes.insert(name);
+      mapAxes.push_back(name);
+    }
+    entries.push_back(IndexEntry{name, 0});
+    tileAxes.push_back(name);
+  }
+  FailureOr<ArrayType> arrayType =
+      getArrayType(ret.getLoc(), type, "returned value #" + Twine(index));
+  if (failed(arrayType))
+    return failure();
+  auto map = MapOp::create(builder, ret.getLoc(), TypeRange{*arrayType},
+                           builder.getArrayAttr(mapAxes));
+  OpBuilder body = atEnd(context, &map.getBody().emplaceBlock());
+  FailureOr<Value> tile = createLoad(body, ret.getLoc(), tensor, entries);
+  if (failed(tile))
+    return failure();
+  auto wanted =
+      TileType::get(context, tileAxes, type.getElementType());
+  Value yielded = *tile;
+  if (yielded.getType() != wanted)
+    yielded = BroadcastOp::create(body, ret.getLoc(), wanted, yielded);
+  YieldOp::create(body, ret.getLoc(), ValueRange{yielded});
+  array = map.getResult(0);
+  return success();
+}
+
+LogicalResult ProgramBuilder::convert() {
+  if (failed(classify()))
+    return failure();
+  unifyAxes();
+  nameAxes();
+
+  // Program signature.
+  SmallVector<Type> inputs, results;
+  for (Type type : func.getArgumentTypes())
+    inputs.push_back(*getArrayType(func.getLoc(), type, "argument"));
+  for (Type type : func.getResultTypes())
+    results.push_back(*getArrayType(func.getLoc(), type, "result"));
+
+  OpBuilder builder(func);
+  auto program = ProgramOp::create(builder, func.getLoc(), func.getSymName(),
+                                   builder.getFunctionType(inputs, results),
+                                   axisTable);
+  Block &body = program.getBody().front();
+  for (auto [tensorArg, arrayArg] :
+       llvm::zip(func.getArguments(), body.getArguments()))
+    arrays[tensorArg] = arrayArg;
+
+  builder.setInsertionPointToEnd(&body);
+  for (linalg::GenericOp generic : generics) {
+    GenericConverter converter(*this, generic);
+    if (failed(converter.convert(builder))) {
+      program.erase();
+      return failure();
+    }
+  }
+
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  SmallVector<Value> returned;
+  for (unsigned index = 0; index < ret.getNumOperands(); ++index) {
+    Value array = arrays.lookup(ret.getOperand(index));
+    if (!array && failed(createCopy(builder, ret, index, array))) {
+      program.erase();
+      return failure();
+    }
+    returned.push_back(array);
+  }
+  ReturnOp::create(builder, ret.getLoc(), returned);
+  // Axes of copies were appended while building.
+  program.setAxesAttr(builder.getArrayAttr(
+      llvm::to_vector_of<Attribute>(axisTable)));
+  func.erase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GenericConverter
+//===----------------------------------------------------------------------===//
+
+StringAttr GenericConverter::getAxis(unsigned loopDim) const {
+  return program.getAxis(op, loopDim);
+}
+
+OpBuilder GenericConverter::builderFor(ArrayRef<StringAttr> axes) {
+  bool inner = innerBody && llvm::any_of(axes, [&](StringAttr axis) {
+                 return llvm::is_contained(tiledReductionAxes, axis);
+               });
+  return atEnd(op.getContext(), inner ? innerBody.get() : mapBody);
+}
+
+OpBuilder GenericConverter::builderFor(ValueRange operands) {
+  bool inner = llvm::any_of(operands, [&](Value tile) {
+    return innerBody && tile.getParentBlock() == innerBody.get();
+  });
+  return atEnd(op.getContext(), inner ? innerBody.get() : mapBody);
+}
+
+Value GenericConverter::createLoad(OpOperand &operand) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  SmallVector<IndexEntry> entries;
+  SmallVector<StringAttr> axes;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      entries.push_back(IndexEntry{getAxis(dim.getPosition()), 0});
+      axes.push_back(entries.back().axis);
+    } else {
+      entries.push_back(
+          IndexEntry{StringAttr(), cast<AffineConstantExpr>(expr).getValue()});
+    }
+  }
+  OpBuilder builder = builderFor(axes);
+  FailureOr<Value> tile =
+      program.createLoad(builder, loc, operand.get(), entries);
+  return succeeded(tile) ? *tile : Value();
+}
+
+/// The tile of the scalar `scalar` of the generic's body, built on demand.
+FailureOr<Value> GenericConverter::convertScalar(Value scalar) {
+  if (Value tile = tiles.lookup(scalar))
+    return tile;
+  if (accumulators.contains(scalar)) {
+    op.emitOpError() << "uses a reduction's accumulator outside the combine "
+                        "'accumulator <op> term'; only that form converts";
+    return failure();
+  }
+  Value tile;
+  if (auto arg = dyn_cast<BlockArgument>(scalar);
+      arg && arg.getOwner() == op.getBody()) {
+    tile = createLoad(*op.getMatchingOpOperand(arg));
+    if (!tile)
+      return failure();
+  } else if (Operation *definer = scalar.getDefiningOp();
+             definer && definer->getBlock() == op.getBody()) {
+    SmallVector<Value> operands;
+    for (Value operand : definer->getOperands()) {
+      FailureOr<Value> converted = convertScalar(operand);
+      if (failed(converted))
+        return failure();
+      operands.push_back(*converted);
+    }
+    FailureOr<Value> converted = convertScalarOp(definer, operands);
+    if (failed(converted))
+      return failure();
+    tile = *converted;
+  } else {
+    // A scalar captured from outside the body.
+    Attribute value;
+    if (!matchPattern(scalar, m_Constant(&value)) ||
+        !isa<FloatAttr, IntegerAttr>(value)) {
+      op.emitOpError("uses a scalar from outside its body that is not a "
+                     "constant; only constants convert");
+      return failure();
+    }
+    OpBuilder builder = atEnd(op.getContext(), mapBody);
+    tile = ConstantOp::create(builder, loc, builder.getArrayAttr({}),
+                              cast<TypedAttr>(value));
+  }
+  tiles[scalar] = tile;
+  return tile;
+}
+
+/// Tile op for one scalar op of the body, given its operands' tiles.
+FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
+                                                   ArrayRef<Value> operands) {
+  Location opLoc = scalarOp->getLoc();
+  OpBuilder builder = builderFor(operands);
+  auto binary = [&](auto tag) -> Value {
+    using OpTy = decltype(tag);
+    return OpTy::create(builder, opLoc, operands[0], operands[1]);
+  };
+  auto unary = [&](auto tag) -> Value {
+    using OpTy = decltype(tag);
+    return OpTy::create(builder, opLoc, operands[0]);
+  };
+  auto cast = [&]() -> Value {
+    auto from = llvm::cast<TileType>(operands[0].getType());
+    return CastOp::create(builder, opLoc,
+                          from.withElementType(scalarOp->getResult(0).getType()),
+                          operands[0]);
+  };
+  auto refuse = [&](const Twine &why) -> FailureOr<Value> {
+    scalarOp->emitOpError() << "in the body of a linalg.generic cannot be "
+                               "converted to a block program: "
+                            << why;
+    return failure();
+  };
+
+  Value result =
+      llvm::TypeSwitch<Operation *, Value>(scalarOp)
+          .Case<arith::AddFOp, arith::AddIOp>(
+              [&](auto) { return binary(AddOp()); })
+          .Case<arith::SubFOp, arith::SubIOp>(
+              [&](auto) { return binary(SubOp()); })
+          .Case<arith::MulFOp, arith::MulIOp>(
+              [&](auto) { return binary(MulOp()); })
+          .Case<arith::DivFOp, arith::DivSIOp>(
+              [&](auto) { return binary(DivOp()); })
+          .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
+              [&](auto) { return binary(MaxOp()); })
+          .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
+              [&](auto) { return binary(MinOp()); })
+          .Case([&](arith::NegFOp) { return unary(NegOp()); })
+          .Case([&](math::AbsFOp) { return unary(AbsOp()); })
+          .Case([&](math::ExpOp) { return unary(ExpOp()); })
+          .Case([&](math::LogOp) { return unary(LogOp()); })
+          .Case([&](math::SqrtOp) { return unary(SqrtOp()); })
+          .Case([&](math::RsqrtOp) { return unary(RsqrtOp()); })
+          .Case([&](math::TanhOp) { return unary(TanhOp()); })
+          .Case([&](math::ErfOp) { return unary(ErfOp()); })
+          .Case([&](math::SinOp) { return unary(SinOp()); })
+          .Case([&](math::CosOp) { return unary(CosOp()); })
+          .Case([&](math::FPowIOp pow) -> Value {
+            // Small constant integer powers are products.
+            APInt exponent;
+            if (!matchPattern(pow.getRhs(), m_ConstantInt(&exponent)) ||
+                exponent.getSExtValue() < 1 || exponent.getSExtValue() > 4)
+              return Value();
+            Value product = operands[0];
+            for (int64_t i = 1; i < exponent.getSExtValue(); ++i)
+              product = MulOp::create(builder, opLoc, product, operands[0]);
+            return product;
+          })
+          .Case([&](math::PowFOp pow) -> Value {
+            APFloat exponent(0.0);
+            if (!matchPattern(pow.getRhs(), m_ConstantFloat(&exponent)))
+              return Value();
+            if (exponent.isExactlyValue(2.0))
+              return MulOp::create(builder, opLoc, operands[0], operands[0]);
+            if (exponent.isExactlyValue(0.5))
+              return SqrtOp::create(builder, opLoc, operands[0]);
+            if (exponent.isExactlyValue(-0.5))
+              return RsqrtOp::create(builder, opLoc, operands[0]);
+            return Value();
+          })
+          .Case([&](arith::SelectOp) {
+            return SelectOp::create(builder, opLoc, operands[0], operands[1],
+                                    operands[2])
+                .getResult();
+          })
+          .Case([&](arith::CmpFOp cmp) -> Value {
+            std::optional<ComparePredicate> predicate;
+            switch (cmp.getPredicate()) {
+            case arith::CmpFPredicate::OEQ: predicate = ComparePredicate::eq; break;
+            case arith::CmpFPredicate::ONE: predicate = ComparePredicate::ne; break;
+            case arith::CmpFPredicate::OLT: predicate = ComparePredicate::lt; break;
+            case arith::CmpFPredicate::OLE: predicate = ComparePredicate::le; break;
+            case arith::CmpFPredicate::OGT: predicate = ComparePredicate::gt; break;
+            case arith::CmpFPredicate::OGE: predicate = ComparePredicate::ge; break;
+            default: return Value();
+            }
+            return CompareOp::create(builder, opLoc, *predicate, operands[0],
+                                     operands[1])
+                .getResult();
+          })
+          .Case([&](arith::CmpIOp cmp) -> Value {
+            std::optional<ComparePredicate> predicate;
+            switch (cmp.getPredicate()) {
+            case arith::CmpIPredicate::eq: predicate = ComparePredicate::eq; break;
+            case arith::CmpIPredicate::ne: predicate = ComparePredicate::ne; break;
+            case arith::CmpIPredicate::slt: predicate = ComparePredicate::lt; break;
+            case arith::CmpIPredicate::sle: predicate = ComparePredicate::le; break;
+            case arith::CmpIPredicate::sgt: predicate = ComparePredicate::gt; break;
+            case arith::CmpIPredicate::sge: predicate = ComparePredicate::ge; break;
+            default: return Value();
+            }
+            return CompareOp::create(builder, opLoc, *predicate, operands[0],
+                                     operands[1])
+                .getResult();
+          })
+          .Case<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp,
+                arith::FPToSIOp, arith::ExtSIOp, arith::TruncIOp,
+                arith::IndexCastOp>([&](auto) { return cast(); })
+          .Case([&](linalg::IndexOp index) -> Value {
+            StringAttr axis = getAxis(index.getDim());
+            OpBuilder at = builderFor(ArrayRef<StringAttr>{axis});
+            return IotaOp::create(
+                at, opLoc,
+                TileType::get(scalarOp->getContext(), {axis},
+                              at.getIndexType()),
+                axis);
+          })
+          .Case([&](arith::ConstantOp constant) -> Value {
+            auto value = dyn_cast<TypedAttr>(constant.getValue());
+            if (!isa_and_nonnull<FloatAttr, IntegerAttr>(value))
+              return Value();
+            OpBuilder at = atEnd(op.getContext(), mapBody);
+            return ConstantOp::create(at, opLoc, at.getArrayAttr({}), value);
+          })
+          .Default([](Operation *) { return Value(); });
+  if (result)
+    return result;
+  if (isa<arith::CmpFOp>(scalarOp))
+    return refuse("unordered float comparisons are not supported");
+  if (isa<arith::CmpIOp>(scalarOp))
+    return refuse("unsigned integer comparisons are not supported");
+  if (isa<math::FPowIOp, math::PowFOp>(scalarOp))
+    return refuse("only constant powers 1 to 4, 2.0, 0.5 and -0.5 convert");
+  return refuse("no block op computes it");
+}
+
+/// The combiner of `combined = kind(accumulator, term)`, and the term.
+std::optional<std::pair<CombinerKind, Value>> matchCombine(Value combined,
+                                                           Value accumulator) {
+  Operation *def = combined.getDefiningOp();
+  if (!def || def->getNumOperands() != 2 || !accumulator.hasOneUse())
+    return std::nullopt;
+  std::optional<CombinerKind> kind =
+      llvm::TypeSwitch<Operation *, std::optional<CombinerKind>>(def)
+          .Case<arith::AddFOp, arith::AddIOp>(
+              [](auto) { return CombinerKind::Add; })
+          .Case<arith::MulFOp, arith::MulIOp>(
+              [](auto) { return CombinerKind::Mul; })
+          .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
+              [](auto) { return CombinerKind::Max; })
+          .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
+              [](auto) { return CombinerKind::Min; })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!kind)
+    return std::nullopt;
+  if (def->getOperand(0) == accumulator && def->getOperand(1) != accumulator)
+    return std::make_pair(*kind, def->getOperand(1));
+  if (def->getOperand(1) == accumulator && def->getOperand(0) != accumulator)
+    return std::make_pair(*kind, def->getOperand(0));
+  return std::nullopt;
+}
+
+/// True when `value` is the identity of `kind`, so combining with it is a
+/// no-op.
+bool isIdentity(CombinerKind kind, TypedAttr value) {
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    const APFloat &v = f.getValue();
+    switch (kind) {
+    case CombinerKind::Add: return v.isZero();
+    case CombinerKind::Mul: return v.isExactlyValue(1.0);
+    case CombinerKind::Max: return v.isInfinity() && v.isNegative();
+    case CombinerKind::Min: return v.isInfinity() && !v.isNegative();
+    }
+  }
+  if (auto i = dyn_cast<IntegerAttr>(value)) {
+    const APInt &v = i.getValue();
+    switch (kind) {
+    case CombinerKind::Add: return v.isZero();
+    case CombinerKind::Mul: return v.isOne();
+    case CombinerKind::Max: return v.isMinSignedValue();
+    case CombinerKind::Min: return v.isMaxSignedValue();
+    }
+  }
+  return false;
+}
+
+Value createCombine(OpBuilder &builder, Location loc, CombinerKind kind,
+                    Value lhs, Value rhs) {
+  switch (kind) {
+  case CombinerKind::Add: return AddOp::create(builder, loc, lhs, rhs);
+  case CombinerKind::Mul: return MulOp::create(builder, loc, lhs, rhs);
+  case CombinerKind::Max: return MaxOp::create(builder, loc, lhs, rhs);
+  case CombinerKind::Min: return MinOp::create(builder, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown combiner");
+}
+
+/// The operand of an extf, or the value itself.
+Value stripExtension(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    return ext.getIn();
+  return value;
+}
+
+LogicalResult GenericConverter::convert(OpBuilder &builder) {
+  // Every index expression must be a loop dimension or a constant.
+  for (auto [index, map] : llvm::enumerate(op.getIndexingMapsArray()))
+    for (AffineExpr expr : map.getResults())
+      if (!isa<AffineDimExpr, AffineConstantExpr>(expr)) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        expr.print(os);
+        return op.emitOpError()
+               << "cannot be converted to a block program: indexing map #"
+               << index << " uses '" << text
+               << "', which is not a loop dimension or a constant (affine "
+                  "index arithmetic, as in convolutions, is outside the "
+                  "operator table)";
+      }
+
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> reductionDims;
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction)
+      reductionDims.push_back(dim);
+
+  // The map iterates the tiled parallel axes, in the first output's order.
+  AffineMap firstOut = op.getIndexingMapsArray()[op.getNumDpsInputs()];
+  SmallVector<Attribute> mapAxes;
+  for (AffineExpr expr : firstOut.getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(expr);
+        dim && program.isTiled(getAxis(dim.getPosition())))
+      mapAxes.push_back(getAxis(dim.getPosition()));
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel &&
+        !firstOut.isFunctionOfDim(dim))
+      return op.emitOpError() << "cannot be converted to a block program: "
+                                 "parallel loop dimension d"
+                              << dim << " does not index the first output";
+  for (unsigned dim : reductionDims)
+    if (program.isTiled(getAxis(dim)))
+      tiledReductionAxes.push_back(getAxis(dim));
+
+  SmallVector<Type> resultTypes;
+  for (Value result : op.getResults())
+    resultTypes.push_back(*getArrayType(loc, result.getType(), "result"));
+  auto map = MapOp::create(builder, loc, resultTypes,
+                           builder.getArrayAttr(mapAxes));
+  mapBody = &map.getBody().emplaceBlock();
+  if (!tiledReductionAxes.empty())
+    innerBody = std::make_unique<Block>();
+
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  SmallVector<Value> finals;
+  auto fail = [&]() {
+    map.erase();
+    return failure();
+  };
+
+  if (reductionDims.empty()) {
+    for (Value yielded : yield.getOperands()) {
+      FailureOr<Value> tile = convertScalar(yielded);
+      if (failed(tile))
+        return fail();
+      finals.push_back(*tile);
+    }
+  } else {
+    // Each output is `accumulator <combiner> term`: the terms are reduced
+    // over the reduction axes, in-tile for whole axes and by block.reduce
+    // for tiled ones, and then combined with the output's initial value.
+    SmallVector<std::pair<CombinerKind, Value>> combines;
+    for (auto [index, yielded] : llvm::enumerate(yield.getOperands())) {
+      BlockArgument accumulator = op.getRegionOutputArgs()[index];
+      auto combine = matchCombine(yielded, accumulator);
+      if (!combine) {
+        op.emitOpError() << "cannot be converted to a block program: the "
+                            "yield of output #"
+                         << index
+                         << " is not 'accumulator <op> term' with add, mul, "
+                            "max or min, and the accumulator used only there "
+                            "(coupled reductions such as argmax are not "
+                            "supported)";
+        return fail();
+      }
+      combines.push_back(*combine);
+      accumulators.insert(accumulator);
+    }
+
+    SmallVector<StringAttr> reductionAxes;
+    for (unsigned dim : reductionDims)
+      reductionAxes.push_back(getAxis(dim));
+    SmallVector<Value> partials;
+    SmallVector<Attribute> kinds;
+    for (auto [kind, term] : combines) {
+      Value partial;
+      // A sum of products over dimensions both factors use is a contraction.
+      auto mul = term.getDefiningOp<arith::MulFOp>();
+      if (kind == CombinerKind::Add && mul && !term.getType().isF64()) {
+        Value lhs = stripExtension(mul.getLhs());
+        Value rhs = stripExtension(mul.getRhs());
+        if (lhs.getType() != rhs.getType()) {
+          lhs = mul.getLhs();
+          rhs = mul.getRhs();
+        }
+        FailureOr<Value> lhsTile = convertScalar(lhs);
+        FailureOr<Value> rhsTile = convertScalar(rhs);
+        if (failed(lhsTile) || failed(rhsTile))
+          return fail();
+        auto lhsType = cast<TileType>(lhsTile->getType());
+        auto rhsType = cast<TileType>(rhsTile->getType());
+        if (llvm::all_of(reductionAxes, [&](StringAttr axis) {
+              return lhsType.hasAxis(axis) && rhsType.hasAxis(axis);
+            })) {
+          OpBuilder at = builderFor(ValueRange{*lhsTile, *rhsTile});
+          partial = DotOp::create(
+              at, loc, *lhsTile, *rhsTile,
+              at.getArrayAttr(llvm::to_vector_of<Attribute>(reductionAxes)));
+        }
+      }
+      if (!partial) {
+        FailureOr<Value> tile = convertScalar(term);
+        if (failed(tile))
+          return fail();
+        auto type = cast<TileType>(tile->getType());
+        for (StringAttr axis : reductionAxes)
+          if (!type.hasAxis(axis)) {
+            op.emitOpError() << "cannot be converted to a block program: the "
+                                "reduced value does not depend on reduction "
+                                "axis '"
+                             << axis.getValue() << "'";
+            return fail();
+          }
+        OpBuilder at = builderFor(ValueRange{*tile});
+        partial = TileReduceOp::create(
+            at, loc, kind, *tile,
+            at.getArrayAttr(llvm::to_vector_of<Attribute>(reductionAxes)));
+      }
+      partials.push_back(partial);
+      kinds.push_back(CombinerKindAttr::get(op.getContext(), kind));
+    }
+
+    // Wrap the inner body in reduces, innermost = last tiled reduction axis.
+    if (innerBody) {
+      std::unique_ptr<Block> body = std::move(innerBody);
+      SmallVector<Type> partialTypes = llvm::to_vector(
+          llvm::map_range(partials, [](Value v) { return v.getType(); }));
+      SmallVector<Value> results = partials;
+      for (StringAttr axis : llvm::reverse(tiledReductionAxes)) {
+        OpBuilder end = atEnd(op.getContext(), body.get());
+        YieldOp::create(end, loc, results);
+        bool outermost = axis == tiledReductionAxes.front();
+        std::unique_ptr<Block> outer =
+            outermost ? nullptr : std::make_unique<Block>();
+        OpBuilder at = atEnd(op.getContext(), outermost ? mapBody : outer.get());
+        auto reduce = ReduceOp::create(at, loc, partialTypes, axis,
+                                       at.getArrayAttr(kinds), ValueRange{});
+        reduce.getBody().push_back(body.release());
+        results = llvm::to_vector_of<Value>(reduce.getResults());
+        body = std::move(outer);
+      }
+      partials = results;
+    }
+
+    OpBuilder at = atEnd(op.getContext(), mapBody);
+    for (auto [index, partial] : llvm::enumerate(partials)) {
+      CombinerKind kind = combines[index].first;
+      OpOperand *init = op.getDpsInitOperand(index);
+      const ValueInfo &info = program.getInfo(init->get());
+      Value result = partial;
+      Type outElement = getElementTypeOrSelf(init->get().getType());
+      bool skipInit = info.kind == ValueInfo::Kind::Filled &&
+                      isIdentity(kind, info.fill);
+      if (!skipInit) {
+        Value initTile = createLoad(*init);
+        if (!initTile)
+          return fail();
+        auto partialType = cast<TileType>(partial.getType());
+        if (partialType.getElementType() != outElement)
+          initTile = CastOp::create(
+              at, loc,
+              cast<TileType>(initTile.getType())
+                  .withElementType(partialType.getElementType()),
+              initTile);
+        result = createCombine(at, loc, kind, initTile, result);
+      }
+      auto resultType = cast<TileType>(result.getType());
+      if (resultType.getElementType() != outElement)
+        result = CastOp::create(at, loc, resultType.withElementType(outElement),
+                                result);
+      finals.push_back(result);
+    }
+  }
+
+  // Yield each result in its array's dimension order.
+  OpBuilder at = atEnd(op.getContext(), mapBody);
+  SmallVector<Value> yielded;
+  for (auto [index, final] : llvm::enumerate(finals)) {
+    AffineMap outMap = op.getIndexingMapsArray()[op.getNumDpsInputs() + index];
+    SmallVector<StringAttr> axes;
+    for (AffineExpr expr : outMap.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim) {
+        op.emitOpError() << "cannot be converted to a block program: output #"
+                         << index << " is indexed by a constant";
+        return fail();
+      }
+      axes.push_back(getAxis(dim.getPosition()));
+    }
+    auto wanted = TileType::get(op.getContext(), axes,
+                                cast<TileType>(final.getType()).getElementType());
+    if (final.getType() != wanted)
+      final = BroadcastOp::create(at, loc, wanted, final);
+    yielded.push_back(final);
+  }
+  YieldOp::create(at, loc, yielded);
+  for (auto [result, array] : llvm::zip(op.getResults(), map.getResults()))
+    program.setArray(result, array);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertLinalgToBlockPass
+    : public blockbuster::impl::ConvertLinalgToBlockBase<
+          ConvertLinalgToBlockPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> funcs =
+        llvm::to_vector(getOperation().getOps<func::FuncOp>());
+    for (func::FuncOp func : funcs) {
+      if (func.isExternal())
+        continue;
+      if (failed(normalise(func)) ||
+          failed(ProgramBuilder(func, wholeThreshold).convert()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
