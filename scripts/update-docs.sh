@@ -7,3 +7,4 @@ build="${BUILD_DIR:-$root/build}"
 "$root/scripts/build.sh" mlir-doc >/dev/null
 cp "$build/docs/Dialects/BlockDialect.md" "$root/docs/Dialects/BlockDialect.md"
 cp "$build/docs/BlockPasses.md" "$root/docs/BlockPasses.md"
+cp "$build/docs/LinalgToBlockPasses.md" "$root/docs/LinalgToBlockPasses.md"

@@ -664,7 +664,11 @@ FailureOr<Value> GenericConverter::convertScalar(Value scalar) {
   } else if (Operation *definer = scalar.getDefiningOp();
              definer && definer->getBlock() == op.getBody()) {
     SmallVector<Value> operands;
-    for (Value operand : definer->getOperands()) {
+    // A power's exponent is read as a constant, not converted to a tile.
+    ValueRange tileOperands = definer->getOperands();
+    if (isa<math::FPowIOp, math::PowFOp>(definer))
+      tileOperands = tileOperands.take_front();
+    for (Value operand : tileOperands) {
       FailureOr<Value> converted = convertScalar(operand);
       if (failed(converted))
         return failure();
@@ -830,9 +834,16 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
   return refuse("no block op computes it");
 }
 
-/// The combiner of `combined = kind(accumulator, term)`, and the term.
-std::optional<std::pair<CombinerKind, Value>> matchCombine(Value combined,
-                                                           Value accumulator) {
+/// A reduction's combine `combined = kind(accumulator, term)`.
+struct Combine {
+  CombinerKind kind;
+  Value term;
+  /// maxnumf/minnumf: NaN is their identity (they ignore NaN operands).
+  bool ignoresNaN = false;
+};
+
+/// Matches the combine of a reduction's yield with its accumulator.
+std::optional<Combine> matchCombine(Value combined, Value accumulator) {
   Operation *def = combined.getDefiningOp();
   if (!def || def->getNumOperands() != 2 || !accumulator.hasOneUse())
     return std::nullopt;
@@ -849,19 +860,22 @@ std::optional<std::pair<CombinerKind, Value>> matchCombine(Value combined,
           .Default([](Operation *) { return std::nullopt; });
   if (!kind)
     return std::nullopt;
+  bool ignoresNaN = isa<arith::MaxNumFOp, arith::MinNumFOp>(def);
   if (def->getOperand(0) == accumulator && def->getOperand(1) != accumulator)
-    return std::make_pair(*kind, def->getOperand(1));
+    return Combine{*kind, def->getOperand(1), ignoresNaN};
   if (def->getOperand(1) == accumulator && def->getOperand(0) != accumulator)
-    return std::make_pair(*kind, def->getOperand(0));
+    return Combine{*kind, def->getOperand(0), ignoresNaN};
   return std::nullopt;
 }
 
-/// True when `value` is the identity of `kind`, so combining with it is a
-/// no-op.
-bool isIdentity(CombinerKind kind, TypedAttr value) {
+/// True when `value` is the identity of `combine`, so combining with it is
+/// a no-op.
+bool isIdentity(const Combine &combine, TypedAttr value) {
   if (auto f = dyn_cast<FloatAttr>(value)) {
     const APFloat &v = f.getValue();
-    switch (kind) {
+    if (combine.ignoresNaN && v.isNaN())
+      return true;
+    switch (combine.kind) {
     case CombinerKind::Add: return v.isZero();
     case CombinerKind::Mul: return v.isExactlyValue(1.0);
     case CombinerKind::Max: return v.isInfinity() && v.isNegative();
@@ -870,7 +884,7 @@ bool isIdentity(CombinerKind kind, TypedAttr value) {
   }
   if (auto i = dyn_cast<IntegerAttr>(value)) {
     const APInt &v = i.getValue();
-    switch (kind) {
+    switch (combine.kind) {
     case CombinerKind::Add: return v.isZero();
     case CombinerKind::Mul: return v.isOne();
     case CombinerKind::Max: return v.isMinSignedValue();
@@ -964,7 +978,7 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     // Each output is `accumulator <combiner> term`: the terms are reduced
     // over the reduction axes, in-tile for whole axes and by block.reduce
     // for tiled ones, and then combined with the output's initial value.
-    SmallVector<std::pair<CombinerKind, Value>> combines;
+    SmallVector<Combine> combines;
     for (auto [index, yielded] : llvm::enumerate(yield.getOperands())) {
       BlockArgument accumulator = op.getRegionOutputArgs()[index];
       auto combine = matchCombine(yielded, accumulator);
@@ -987,7 +1001,9 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
       reductionAxes.push_back(getAxis(dim));
     SmallVector<Value> partials;
     SmallVector<Attribute> kinds;
-    for (auto [kind, term] : combines) {
+    for (const Combine &combine : combines) {
+      CombinerKind kind = combine.kind;
+      Value term = combine.term;
       Value partial;
       // A sum of products over dimensions both factors use is a contraction.
       auto mul = term.getDefiningOp<arith::MulFOp>();
@@ -1059,13 +1075,13 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
 
     OpBuilder at = atEnd(op.getContext(), mapBody);
     for (auto [index, partial] : llvm::enumerate(partials)) {
-      CombinerKind kind = combines[index].first;
+      CombinerKind kind = combines[index].kind;
       OpOperand *init = op.getDpsInitOperand(index);
       const ValueInfo &info = program.getInfo(init->get());
       Value result = partial;
       Type outElement = getElementTypeOrSelf(init->get().getType());
       bool skipInit = info.kind == ValueInfo::Kind::Filled &&
-                      isIdentity(kind, info.fill);
+                      isIdentity(combines[index], info.fill);
       if (!skipInit) {
         Value initTile = createLoad(*init);
         if (!initTile)

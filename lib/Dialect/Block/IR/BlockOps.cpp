@@ -102,6 +102,26 @@ static void printCombinerKind(OpAsmPrinter &printer, Operation *,
   printer << stringifyCombinerKind(kind.getValue());
 }
 
+static ParseResult parseComparePredicate(OpAsmParser &parser,
+                                         ComparePredicateAttr &predicate) {
+  std::string name;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  std::optional<ComparePredicate> value = symbolizeComparePredicate(name);
+  if (!value)
+    return parser.emitError(loc) << "expected a predicate (eq, ne, lt, le, gt, "
+                                    "ge), got '"
+                                 << name << "'";
+  predicate = ComparePredicateAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printComparePredicate(OpAsmPrinter &printer, Operation *,
+                                  ComparePredicateAttr predicate) {
+  printer << stringifyComparePredicate(predicate.getValue());
+}
+
 // `[add, max]`
 static ParseResult parseCombinerKinds(OpAsmParser &parser, ArrayAttr &kinds) {
   SmallVector<Attribute> values;

@@ -368,7 +368,8 @@ def Block_CompareOp : Block_Op<"compare", [Pure, DeclaredAxes, InBody,
                        Block_AnyTile:$lhs, Block_AnyTile:$rhs);
   let results = (outs Block_BoolTile:$result);
   let assemblyFormat = [{
-    $predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+    custom<ComparePredicate>($predicate) $lhs `,` $rhs attr-dict `:`
+    type($lhs) `,` type($rhs)
   }];
   let hasVerifier = 1;
 }
