@@ -57,6 +57,13 @@ std::string getRefusalReason(Operation *op) {
           tensor::ConcatOp>(op))
     return "gathers, slices, pads and concatenations of tensors are outside "
            "the operator table";
+  auto isTensor = [](Type type) { return isa<ShapedType>(type); };
+  if (op->getNumRegions() == 0 &&
+      isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+      llvm::none_of(op->getOperandTypes(), isTensor) &&
+      llvm::none_of(op->getResultTypes(), isTensor))
+    return "scalar computations outside Linalg ops are not supported (fold "
+           "them to constants first)";
   if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op))
     return "control flow is outside the operator table";
   if (!isMemoryEffectFree(op))
