@@ -431,3 +431,33 @@ block.program @edges axes(M = 100 tiled block 32, N = 64 tiled, D = 16 whole)
   }
   block.return %r : !block.array<100xf32>
 }
+
+// -----
+// A view moves no bytes and is no kernel; a kernel reading a view of another
+// kernel's array is one buffered edge, and the array is an intermediate.
+//   P: write 64*32*4 = 8192 B (reads nothing);
+//   Q: reads the view 2048*4 = 8192 B, writes 8192 B.
+// RUN: bb-opt %s -split-input-file --block-report -o /dev/null | FileCheck %s --check-prefix=VIEW
+// VIEW:      "program": "viewed",
+// VIEW:      "kernels": 2,
+// VIEW-NEXT: "buffered_edges": 1,
+// VIEW-NEXT: "global_bytes": 24576,
+// VIEW:      "intermediates": [
+// VIEW-NEXT:   {
+// VIEW-NEXT:     "shape": [
+// VIEW-NEXT:       64,
+// VIEW-NEXT:       32
+// VIEW-NEXT:     ],
+block.program @viewed axes(M = 64 tiled block 16, N = 32 whole, X = 2048 tiled block 256)
+    () -> !block.array<2048xf32> {
+  %p = block.map [M] -> !block.array<64x32xf32> {
+    %c = block.constant [M, N] 1.0 : f32
+    block.yield %c : !block.tile<[M, N], f32>
+  }
+  %v = block.view %p : !block.array<64x32xf32> to !block.array<2048xf32>
+  %q = block.map [X] -> !block.array<2048xf32> {
+    %t = block.load %v[X] : !block.array<2048xf32> -> !block.tile<[X], f32>
+    block.yield %t : !block.tile<[X], f32>
+  }
+  block.return %q : !block.array<2048xf32>
+}

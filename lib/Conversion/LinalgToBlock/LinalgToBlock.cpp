@@ -49,9 +49,9 @@ namespace {
 std::string getRefusalReason(Operation *op) {
   if (isa<linalg::ConvolutionOpInterface>(op))
     return "convolutions are outside the operator table";
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp>(
-          op))
-    return "reshapes between operators are not supported yet";
+  if (isa<tensor::ReshapeOp>(op))
+    return "tensor.reshape with a shape operand is not supported (use "
+           "tensor.expand_shape or tensor.collapse_shape)";
   if (isa<tensor::ExtractOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
           tensor::GatherOp, tensor::ScatterOp, tensor::PadOp,
           tensor::ConcatOp>(op))
@@ -115,7 +115,7 @@ struct IndexEntry {
 
 /// What a tensor value of the function is.
 struct ValueInfo {
-  enum class Kind { Argument, Produced, Alias, Filled, Empty };
+  enum class Kind { Argument, Produced, View, Alias, Filled, Empty };
   Kind kind = Kind::Empty;
   // Produced: the operator and which of its results.
   linalg::GenericOp producer;
@@ -125,6 +125,9 @@ struct ValueInfo {
   Value source;
   SmallVector<std::optional<unsigned>> sourceDimToAliasDim;
   SmallVector<int64_t> sourceFixedIndex;
+  // View (expand_shape or collapse_shape): the source array, and for each
+  // view dimension the source dimension it is, when it is one unchanged.
+  SmallVector<std::optional<unsigned>> viewDimToSourceDim;
   // Filled: the scalar.
   TypedAttr fill;
 };
@@ -210,6 +213,16 @@ public:
   StringAttr getAxis(Operation *loopOwner, unsigned loopDim) const {
     return axisNames.lookup(unifier.find(unifier.getDim(loopOwner, loopDim)));
   }
+  /// The `index`-th axis of extent 1: a unit dimension an output writes at
+  /// a constant index (keepdim reductions).
+  StringAttr getUnitAxis(unsigned index);
+  /// The array a scalar function argument became, or null.
+  Value getScalarArgument(Value scalar) const {
+    auto arg = dyn_cast<BlockArgument>(scalar);
+    if (!arg || arg.getOwner()->getParentOp() != func)
+      return Value();
+    return arrays.lookup(arg);
+  }
   bool isTiled(StringAttr axis) const { return tiledAxes.contains(axis); }
   /// Emits the tile of `tensor` indexed by `entries` (one per dimension) at
   /// the builder's position.
@@ -234,10 +247,13 @@ private:
   MLIRContext *context;
   DenseMap<Value, ValueInfo> infos;
   SmallVector<linalg::GenericOp> generics;
+  /// Operators and views, in program order: what the program is built from.
+  SmallVector<Operation *> producers;
   AxisUnifier unifier;
   DenseMap<unsigned, StringAttr> axisNames; // Class representative -> name.
   DenseSet<StringAttr> tiledAxes;
   SmallVector<AxisAttr> axisTable;
+  SmallVector<StringAttr> unitAxes;
   DenseMap<Value, Value> arrays; // Tensor -> program argument or map result.
 };
 
@@ -252,8 +268,11 @@ bool isSupportedElementType(Type type) {
          type.isSignlessInteger(64);
 }
 
-/// The array type of a tensor, or an error naming why there is none.
+/// The array type of a tensor (or a 0-d array for a scalar), or an error
+/// naming why there is none.
 FailureOr<ArrayType> getArrayType(Location loc, Type type, const Twine &what) {
+  if (isSupportedElementType(type))
+    return ArrayType::get(type.getContext(), {}, type);
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape()) {
     emitError(loc) << what << " has type " << type
@@ -305,12 +324,72 @@ LogicalResult ProgramBuilder::classify() {
               return success();
             })
             .Case([&](arith::ConstantOp constant) -> LogicalResult {
-              if (isa<ShapedType>(constant.getType()))
+              if (isa<VectorType>(constant.getType()))
                 return constant.emitOpError(
-                    "is a tensor constant; block programs take arrays as "
-                    "arguments only (pass it as a function argument)");
+                    "is a vector constant; vectors are outside the operator "
+                    "table");
+              if (!isa<ShapedType>(constant.getType()))
+                return success();
+              auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
+              if (!splat)
+                return constant.emitOpError(
+                    "is a tensor constant that is not a splat; block programs "
+                    "take arrays as arguments only (run "
+                    "--hoist-tensor-constants to make it one)");
+              if (failed(getArrayType(constant.getLoc(), constant.getType(),
+                                      "the constant")))
+                return failure();
+              ValueInfo &info = infos[constant.getResult()];
+              info.kind = ValueInfo::Kind::Filled;
+              info.fill = cast<TypedAttr>(splat.getSplatValue<Attribute>());
               return success();
             })
+            .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+                [&](auto reshape) -> LogicalResult {
+                  if (failed(getArrayType(reshape.getLoc(), reshape.getType(),
+                                          "the reshaped tensor")))
+                    return failure();
+                  Value source = reshape.getSrc();
+                  const ValueInfo &sourceInfo = infos[source];
+                  ValueInfo &info = infos[reshape.getResult()];
+                  if (sourceInfo.kind == ValueInfo::Kind::Filled ||
+                      sourceInfo.kind == ValueInfo::Kind::Empty) {
+                    info = sourceInfo; // A reshaped fill is a fill.
+                    return success();
+                  }
+                  if (sourceInfo.kind == ValueInfo::Kind::Alias)
+                    return reshape.emitOpError(
+                        "reshapes a transposed or broadcast view; only "
+                        "arrays that a kernel writes or the caller passes "
+                        "can be viewed with another shape");
+                  info.kind = ValueInfo::Kind::View;
+                  info.source = source;
+                  // A dimension whose reassociation group has no other
+                  // dimension of extent > 1 is unchanged by the reshape: it
+                  // only gains or loses unit dimensions.
+                  bool expand = isa<tensor::ExpandShapeOp>(reshape);
+                  auto viewType = cast<RankedTensorType>(reshape.getType());
+                  auto sourceType = cast<RankedTensorType>(source.getType());
+                  // The side of the reshape whose dimensions are grouped.
+                  auto grouped = expand ? viewType : sourceType;
+                  info.viewDimToSourceDim.assign(viewType.getRank(),
+                                                 std::nullopt);
+                  for (auto [group, dims] : llvm::enumerate(
+                           reshape.getReassociationIndices())) {
+                    SmallVector<int64_t> wide;
+                    for (int64_t dim : dims)
+                      if (grouped.getDimSize(dim) != 1)
+                        wide.push_back(dim);
+                    if (wide.size() != 1)
+                      continue;
+                    if (expand)
+                      info.viewDimToSourceDim[wide[0]] = group;
+                    else
+                      info.viewDimToSourceDim[group] = wide[0];
+                  }
+                  producers.push_back(reshape);
+                  return success();
+                })
             .Case([&](linalg::GenericOp generic) -> LogicalResult {
               for (auto [index, result] : llvm::enumerate(generic.getResults()))
                 if (failed(getArrayType(generic.getLoc(), result.getType(),
@@ -351,6 +430,7 @@ LogicalResult ProgramBuilder::classify() {
                 info.resultNumber = index;
               }
               generics.push_back(generic);
+              producers.push_back(generic);
               return success();
             })
             .Case([&](func::ReturnOp) { return success(); })
@@ -382,6 +462,14 @@ ProgramBuilder::resolveDim(Value tensor, unsigned dim) const {
     case ValueInfo::Kind::Filled:
     case ValueInfo::Kind::Empty:
       return std::nullopt;
+    case ValueInfo::Kind::View: {
+      std::optional<unsigned> sourceDim = info.viewDimToSourceDim[dim];
+      if (!sourceDim)
+        return std::make_pair(tensor, dim); // A reshaped dimension.
+      dim = *sourceDim;
+      tensor = info.source;
+      break;
+    }
     case ValueInfo::Kind::Alias: {
       auto sourceDim = llvm::find(info.sourceDimToAliasDim, dim);
       if (sourceDim == info.sourceDimToAliasDim.end())
@@ -521,6 +609,18 @@ FailureOr<Value> ProgramBuilder::createLoad(OpBuilder &builder, Location loc,
       .getResult();
 }
 
+StringAttr ProgramBuilder::getUnitAxis(unsigned index) {
+  while (unitAxes.size() <= index) {
+    StringAttr name =
+        StringAttr::get(context, "u" + Twine(unitAxes.size()));
+    unitAxes.push_back(name);
+    axisTable.push_back(AxisAttr::get(context, name, /*extent=*/1,
+                                      AxisKind::Whole,
+                                      /*blockSize=*/std::nullopt));
+  }
+  return unitAxes[index];
+}
+
 LogicalResult ProgramBuilder::createCopy(OpBuilder &builder, func::ReturnOp ret,
                                          unsigned index, Value &array) {
   // A returned argument, alias or fill gets a kernel that writes it, over
@@ -586,12 +686,21 @@ LogicalResult ProgramBuilder::convert() {
     arrays[tensorArg] = arrayArg;
 
   builder.setInsertionPointToEnd(&body);
-  for (linalg::GenericOp generic : generics) {
-    GenericConverter converter(*this, generic);
-    if (failed(converter.convert(builder))) {
-      program.erase();
-      return failure();
+  for (Operation *producer : producers) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(producer)) {
+      GenericConverter converter(*this, generic);
+      if (failed(converter.convert(builder))) {
+        program.erase();
+        return failure();
+      }
+      continue;
     }
+    Value result = producer->getResult(0);
+    auto view = ViewOp::create(
+        builder, producer->getLoc(),
+        *getArrayType(producer->getLoc(), result.getType(), "view"),
+        arrays.lookup(infos.find(result)->second.source));
+    arrays[result] = view.getResult();
   }
 
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
@@ -686,17 +795,23 @@ FailureOr<Value> GenericConverter::convertScalar(Value scalar) {
       return failure();
     tile = *converted;
   } else {
-    // A scalar captured from outside the body.
+    // A scalar captured from outside the body: a constant, or a scalar
+    // argument of the function (a 0-d array).
+    OpBuilder builder = atEnd(op.getContext(), mapBody);
     Attribute value;
-    if (!matchPattern(scalar, m_Constant(&value)) ||
-        !isa<FloatAttr, IntegerAttr>(value)) {
+    if (Value array = program.getScalarArgument(scalar)) {
+      tile = LoadOp::create(
+          builder, loc, TileType::get(op.getContext(), {}, scalar.getType()),
+          array, builder.getArrayAttr({}), builder.getDenseI64ArrayAttr({}));
+    } else if (matchPattern(scalar, m_Constant(&value)) &&
+               isa<FloatAttr, IntegerAttr>(value)) {
+      tile = ConstantOp::create(builder, loc, builder.getArrayAttr({}),
+                                cast<TypedAttr>(value));
+    } else {
       op.emitOpError("uses a scalar from outside its body that is not a "
-                     "constant; only constants convert");
+                     "constant or a function argument");
       return failure();
     }
-    OpBuilder builder = atEnd(op.getContext(), mapBody);
-    tile = ConstantOp::create(builder, loc, builder.getArrayAttr({}),
-                              cast<TypedAttr>(value));
   }
   tiles[scalar] = tile;
   return tile;
@@ -849,10 +964,16 @@ struct Combine {
   bool ignoresNaN = false;
 };
 
-/// Matches the combine of a reduction's yield with its accumulator.
-std::optional<Combine> matchCombine(Value combined, Value accumulator) {
+/// Matches the combine of a reduction's yield with its accumulator, which
+/// no other live op of the body may read.
+std::optional<Combine> matchCombine(Value combined, Value accumulator,
+                                    const DenseSet<Operation *> &liveOps) {
   Operation *def = combined.getDefiningOp();
-  if (!def || def->getNumOperands() != 2 || !accumulator.hasOneUse())
+  if (!def || def->getNumOperands() != 2)
+    return std::nullopt;
+  if (llvm::any_of(accumulator.getUsers(), [&](Operation *user) {
+        return user != def && liveOps.contains(user);
+      }))
     return std::nullopt;
   std::optional<CombinerKind> kind =
       llvm::TypeSwitch<Operation *, std::optional<CombinerKind>>(def)
@@ -958,16 +1079,35 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     if (program.isTiled(getAxis(dim)))
       tiledReductionAxes.push_back(getAxis(dim));
 
+  // Outputs nobody reads are dropped with the body ops only they need (the
+  // unused argmax of a max-with-index reduction).
+  SmallVector<unsigned> outputs;
+  for (OpResult result : op->getResults())
+    if (!result.use_empty())
+      outputs.push_back(result.getResultNumber());
+  if (outputs.empty())
+    outputs = llvm::to_vector(llvm::seq<unsigned>(0, op->getNumResults()));
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  DenseSet<Operation *> liveOps;
+  SmallVector<Value> worklist;
+  for (unsigned index : outputs)
+    worklist.push_back(yield.getOperand(index));
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (def && def->getBlock() == op.getBody() && liveOps.insert(def).second)
+      llvm::append_range(worklist, def->getOperands());
+  }
+
   SmallVector<Type> resultTypes;
-  for (Value result : op.getResults())
-    resultTypes.push_back(*getArrayType(loc, result.getType(), "result"));
+  for (unsigned index : outputs)
+    resultTypes.push_back(
+        *getArrayType(loc, op.getResult(index).getType(), "result"));
   auto map = MapOp::create(builder, loc, resultTypes,
                            builder.getArrayAttr(mapAxes));
   mapBody = &map.getBody().emplaceBlock();
   if (!tiledReductionAxes.empty())
     innerBody = std::make_unique<Block>();
 
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
   SmallVector<Value> finals;
   auto fail = [&]() {
     map.erase();
@@ -975,8 +1115,8 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
   };
 
   if (reductionDims.empty()) {
-    for (Value yielded : yield.getOperands()) {
-      FailureOr<Value> tile = convertScalar(yielded);
+    for (unsigned index : outputs) {
+      FailureOr<Value> tile = convertScalar(yield.getOperand(index));
       if (failed(tile))
         return fail();
       finals.push_back(*tile);
@@ -986,9 +1126,10 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     // over the reduction axes, in-tile for whole axes and by block.reduce
     // for tiled ones, and then combined with the output's initial value.
     SmallVector<Combine> combines;
-    for (auto [index, yielded] : llvm::enumerate(yield.getOperands())) {
+    for (unsigned index : outputs) {
       BlockArgument accumulator = op.getRegionOutputArgs()[index];
-      auto combine = matchCombine(yielded, accumulator);
+      auto combine =
+          matchCombine(yield.getOperand(index), accumulator, liveOps);
       if (!combine) {
         op.emitOpError() << "cannot be converted to a block program: the "
                             "yield of output #"
@@ -1081,14 +1222,15 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     }
 
     OpBuilder at = atEnd(op.getContext(), mapBody);
-    for (auto [index, partial] : llvm::enumerate(partials)) {
-      CombinerKind kind = combines[index].kind;
+    for (auto [position, partial] : llvm::enumerate(partials)) {
+      unsigned index = outputs[position];
+      CombinerKind kind = combines[position].kind;
       OpOperand *init = op.getDpsInitOperand(index);
       const ValueInfo &info = program.getInfo(init->get());
       Value result = partial;
       Type outElement = getElementTypeOrSelf(init->get().getType());
       bool skipInit = info.kind == ValueInfo::Kind::Filled &&
-                      isIdentity(combines[index], info.fill);
+                      isIdentity(combines[position], info.fill);
       if (!skipInit) {
         Value initTile = createLoad(*init);
         if (!initTile)
@@ -1113,17 +1255,29 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
   // Yield each result in its array's dimension order.
   OpBuilder at = atEnd(op.getContext(), mapBody);
   SmallVector<Value> yielded;
-  for (auto [index, final] : llvm::enumerate(finals)) {
+  for (auto [position, final] : llvm::enumerate(finals)) {
+    unsigned index = outputs[position];
     AffineMap outMap = op.getIndexingMapsArray()[op.getNumDpsInputs() + index];
     SmallVector<StringAttr> axes;
+    unsigned units = 0;
     for (AffineExpr expr : outMap.getResults()) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (!dim) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        axes.push_back(getAxis(dim.getPosition()));
+        continue;
+      }
+      // A unit dimension written at index 0 (keepdim) gets an axis of
+      // extent 1; any other constant would leave elements unwritten.
+      auto constant = cast<AffineConstantExpr>(expr);
+      int64_t extent = cast<RankedTensorType>(op.getResult(index).getType())
+                           .getDimSize(axes.size());
+      if (constant.getValue() != 0 || extent != 1) {
         op.emitOpError() << "cannot be converted to a block program: output #"
-                         << index << " is indexed by a constant";
+                         << index << " writes only index "
+                         << constant.getValue() << " of a dimension of extent "
+                         << extent;
         return fail();
       }
-      axes.push_back(getAxis(dim.getPosition()));
+      axes.push_back(program.getUnitAxis(units++));
     }
     auto wanted = TileType::get(op.getContext(), axes,
                                 cast<TileType>(final.getType()).getElementType());
@@ -1132,8 +1286,8 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     yielded.push_back(final);
   }
   YieldOp::create(at, loc, yielded);
-  for (auto [result, array] : llvm::zip(op.getResults(), map.getResults()))
-    program.setArray(result, array);
+  for (auto [index, array] : llvm::zip(outputs, map.getResults()))
+    program.setArray(op.getResult(index), array);
   return success();
 }
 

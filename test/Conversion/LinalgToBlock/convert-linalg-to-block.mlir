@@ -277,3 +277,80 @@ func.func @return_copy(%x: tensor<500x300xf32>) -> tensor<300x500xf32> {
   %t = linalg.transpose ins(%x : tensor<500x300xf32>) outs(%e : tensor<300x500xf32>) permutation = [1, 0]
   return %t : tensor<300x500xf32>
 }
+
+// -----
+
+// Reshapes between operators are views: no kernel, no data moved. A unit
+// dimension written at index 0 (keepdim) gets an axis of extent 1. A scalar
+// argument is a 0-d array, loaded where a body reads it. A splat tensor
+// constant is a fill: a scalar constant in the body.
+// CHECK-LABEL: block.program @views_and_scalars
+// CHECK-SAME: axes(a0 = 300 tiled, a1 = 64 whole, a2 = 12 whole, u0 = 1 whole)
+// CHECK-SAME: (%[[X:.*]]: !block.array<300x768xf32>, %[[S:.*]]: !block.array<f32>)
+// CHECK:      %[[V:.*]] = block.view %[[X]] : !block.array<300x768xf32> to !block.array<300x12x64xf32>
+// CHECK:      %[[SUM:.*]] = block.map [a0] -> !block.array<300x1x64xf32> {
+// CHECK-NEXT:   %[[T:.*]] = block.load %[[V]] [a0, a2, a1] : !block.array<300x12x64xf32> -> !block.tile<[a0, a2, a1], f32>
+// CHECK-NEXT:   %[[R:.*]] = block.tile_reduce add %[[T]] over [a2]
+// CHECK-NEXT:   %[[B:.*]] = block.broadcast %[[R]] : !block.tile<[a0, a1], f32> to !block.tile<[a0, u0, a1], f32>
+// CHECK-NEXT:   block.yield %[[B]]
+// CHECK:      block.map [a0] -> !block.array<300x64xf32> {
+// CHECK-NEXT:   %[[L:.*]] = block.load %[[SUM]] [a0, 0, a1] : !block.array<300x1x64xf32> -> !block.tile<[a0, a1], f32>
+// CHECK-NEXT:   %[[SC:.*]] = block.load %[[S]] [] : !block.array<f32> -> !block.tile<[], f32>
+// CHECK-NEXT:   %[[M:.*]] = block.mul %[[L]], %[[SC]]
+// CHECK-NEXT:   %[[HALF:.*]] = block.constant [] 5.000000e-01 : f32
+// CHECK-NEXT:   %[[A:.*]] = block.add %[[M]], %[[HALF]]
+// CHECK-NEXT:   block.yield %[[A]] : !block.tile<[a0, a1], f32>
+func.func @views_and_scalars(%x: tensor<300x768xf32>, %s: f32) -> tensor<300x64xf32> {
+  %heads = tensor.expand_shape %x [[0], [1, 2]] output_shape [300, 12, 64] : tensor<300x768xf32> into tensor<300x12x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<300x1x64xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<300x1x64xf32>) -> tensor<300x1x64xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(t, d, h) -> (t, h, d)>, affine_map<(t, d, h) -> (t, 0, d)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%heads : tensor<300x12x64xf32>) outs(%o : tensor<300x1x64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %p = arith.addf %a, %acc : f32
+    linalg.yield %p : f32
+  } -> tensor<300x1x64xf32>
+  %half = arith.constant dense<0.5> : tensor<300x64xf32>
+  %e2 = tensor.empty() : tensor<300x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(t, d) -> (t, 0, d)>, affine_map<(t, d) -> (t, d)>, affine_map<(t, d) -> (t, d)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%sum, %half : tensor<300x1x64xf32>, tensor<300x64xf32>) outs(%e2 : tensor<300x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %s : f32
+    %p = arith.addf %m, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<300x64xf32>
+  return %r : tensor<300x64xf32>
+}
+
+// -----
+
+// A max-with-index reduction whose index output nobody reads is a plain max.
+// CHECK-LABEL: block.program @unused_argmax
+// CHECK:      block.map [] -> !block.array<64xf32> {
+// CHECK-NEXT:   block.load
+// CHECK-NEXT:   block.tile_reduce max
+// CHECK-NEXT:   block.yield
+// CHECK-NOT:  block.iota
+func.func @unused_argmax(%x: tensor<64x128xf32>) -> tensor<64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<64xf32>
+  %ei = tensor.empty() : tensor<64xi64>
+  %v0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %i0 = linalg.fill ins(%zero : i64) outs(%ei : tensor<64xi64>) -> tensor<64xi64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x128xf32>) outs(%v0, %i0 : tensor<64xf32>, tensor<64xi64>) {
+  ^bb0(%a: f32, %best: f32, %idx: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %nv = arith.maximumf %a, %best : f32
+    %gt = arith.cmpf ogt, %a, %best : f32
+    %ni = arith.select %gt, %ji, %idx : i64
+    linalg.yield %nv, %ni : f32, i64
+  } -> (tensor<64xf32>, tensor<64xi64>)
+  return %r#0 : tensor<64xf32>
+}

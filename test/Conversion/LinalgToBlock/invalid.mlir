@@ -18,8 +18,9 @@ func.func @dynamic(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // -----
 
 func.func @reshape(%x: tensor<4x64xf32>) -> tensor<256xf32> {
-  // expected-error @+1 {{'tensor.collapse_shape' op cannot be converted to a block program: reshapes between operators are not supported yet}}
-  %r = tensor.collapse_shape %x [[0, 1]] : tensor<4x64xf32> into tensor<256xf32>
+  %shape = arith.constant dense<256> : tensor<1xi64>
+  // expected-error @+1 {{'tensor.reshape' op cannot be converted to a block program: tensor.reshape with a shape operand is not supported (use tensor.expand_shape or tensor.collapse_shape)}}
+  %r = tensor.reshape %x(%shape) : (tensor<4x64xf32>, tensor<1xi64>) -> tensor<256xf32>
   return %r : tensor<256xf32>
 }
 
@@ -35,8 +36,8 @@ func.func @gather(%x: tensor<64xf32>) -> tensor<64xf32> {
 // -----
 
 func.func @tensor_constant() -> tensor<4xf32> {
-  // expected-error @+1 {{'arith.constant' op is a tensor constant; block programs take arrays as arguments only}}
-  %w = arith.constant dense<1.0> : tensor<4xf32>
+  // expected-error @+1 {{'arith.constant' op is a tensor constant that is not a splat; block programs take arrays as arguments only (run --hoist-tensor-constants to make it one)}}
+  %w = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   return %w : tensor<4xf32>
 }
 

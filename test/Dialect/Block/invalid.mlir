@@ -32,7 +32,7 @@ block.program @program_tile_result axes(M = 4 tiled) () -> !block.tile<[M], f32>
 
 // A compute op outside a map body.
 block.program @program_top_level_compute axes(M = 4 tiled) () {
-  // expected-error @+1 {{'block.constant' op is not allowed at the top level of a block program: only block.map (a kernel) and block.return may appear there}}
+  // expected-error @+1 {{'block.constant' op is not allowed at the top level of a block program: only block.map (a kernel), block.view and block.return may appear there}}
   %c = block.constant [M] 0.0 : f32
   block.return
 }
@@ -1363,5 +1363,32 @@ block.program @declared_discardable_attr axes(M = 4 tiled) (%x: !block.array<4xf
     block.yield %u : !block.tile<[M], f32>
   }
   // expected-error @+1 {{returns 0 values but @declared_discardable_attr declares 1 results}}
+  block.return
+}
+
+// -----
+
+block.program @view_element_type axes(M = 4 tiled) (%x: !block.array<4x8xf32>) {
+  // expected-error @+1 {{'block.view' op changes the element type from 'f32' to 'f16'; a view only reshapes}}
+  %v = block.view %x : !block.array<4x8xf32> to !block.array<32xf16>
+  block.return
+}
+
+// -----
+
+block.program @view_count axes(M = 4 tiled) (%x: !block.array<4x8xf32>) {
+  // expected-error @+1 {{'block.view' op views 32 elements as 16; a view keeps the number of elements}}
+  %v = block.view %x : !block.array<4x8xf32> to !block.array<16xf32>
+  block.return
+}
+
+// -----
+
+block.program @view_in_body axes(M = 4 tiled) (%x: !block.array<4x8xf32>) {
+  block.map [M] {
+    // expected-error @+1 {{'block.view' op expects parent op 'block.program'}}
+    %v = block.view %x : !block.array<4x8xf32> to !block.array<32xf32>
+    block.yield
+  }
   block.return
 }

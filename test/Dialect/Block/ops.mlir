@@ -44,6 +44,19 @@ block.program @structure axes(M = 100 tiled block 32, N = 64 tiled, D = 16 whole
   block.return %y, %s : !block.array<100x16xf32>, !block.array<100xf32>
 }
 
+// CHECK-LABEL: block.program @view
+// CHECK: %[[V:.*]] = block.view %{{.*}} : !block.array<128x768xf32> to !block.array<128x12x64xf32>
+// CHECK: block.load %[[V]] [T, H, D]
+block.program @view axes(T = 128 tiled, H = 12 whole, D = 64 whole)
+    (%x: !block.array<128x768xf32>) -> !block.array<128x12x64xf32> {
+  %v = block.view %x : !block.array<128x768xf32> to !block.array<128x12x64xf32>
+  %y = block.map [T] -> !block.array<128x12x64xf32> {
+    %t = block.load %v[T, H, D] : !block.array<128x12x64xf32> -> !block.tile<[T, H, D], f32>
+    block.yield %t : !block.tile<[T, H, D], f32>
+  }
+  block.return %y : !block.array<128x12x64xf32>
+}
+
 // CHECK-LABEL: block.program @region_combiner
 block.program @region_combiner axes(M = 64 tiled, N = 256 tiled)
     (%s: !block.array<64x256xf32>) -> !block.array<64xf32> {

@@ -260,14 +260,24 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
         std::max(report.localBytesPeak, kernel.localBytesPeak);
     report.perKernel.push_back(std::move(kernel));
 
-    // Buffered edges: each other kernel that loads one of this map's arrays.
+    // Buffered edges: each other kernel that loads one of this map's arrays,
+    // directly or through views.
     for (Value result : map.getResults()) {
       llvm::SetVector<Operation *> readers;
-      for (Operation *user : result.getUsers())
-        if (isa<LoadOp>(user))
-          readers.insert(user->getParentOfType<MapOp>());
+      SmallVector<Value> worklist = {result};
+      bool isReturned = false;
+      while (!worklist.empty()) {
+        Value array = worklist.pop_back_val();
+        isReturned |= returned.contains(array);
+        for (Operation *user : array.getUsers()) {
+          if (isa<LoadOp>(user))
+            readers.insert(user->getParentOfType<MapOp>());
+          else if (auto view = dyn_cast<ViewOp>(user))
+            worklist.push_back(view.getResult());
+        }
+      }
       report.bufferedEdges += readers.size();
-      if (readers.empty() || returned.contains(result))
+      if (readers.empty() || isReturned)
         continue;
       auto array = cast<ArrayType>(result.getType());
       IntermediateArray intermediate;

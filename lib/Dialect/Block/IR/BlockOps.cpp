@@ -370,10 +370,11 @@ LogicalResult ProgramOp::verify() {
       return emitOpError() << "result #" << index << " has type " << type
                            << "; program results are buffered arrays";
   for (Operation &op : getBody().front())
-    if (!isa<MapOp, ReturnOp>(op))
+    if (!isa<MapOp, ViewOp, ReturnOp>(op))
       return op.emitOpError()
              << "is not allowed at the top level of a block program: only "
-                "block.map (a kernel) and block.return may appear there";
+                "block.map (a kernel), block.view and block.return may "
+                "appear there";
   return success();
 }
 
@@ -396,6 +397,25 @@ LogicalResult ReturnOp::verify() {
                            << " but @" << program.getSymName()
                            << " declares result type " << declared;
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ViewOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ViewOp::verify() {
+  auto source = cast<ArrayType>(getSource().getType());
+  auto result = cast<ArrayType>(getResult().getType());
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "changes the element type from "
+                         << source.getElementType() << " to "
+                         << result.getElementType()
+                         << "; a view only reshapes";
+  if (source.getNumElements() != result.getNumElements())
+    return emitOpError() << "views " << source.getNumElements()
+                         << " elements as " << result.getNumElements()
+                         << "; a view keeps the number of elements";
   return success();
 }
 

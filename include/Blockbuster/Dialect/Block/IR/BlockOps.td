@@ -108,6 +108,24 @@ def Block_ReturnOp : Block_Op<"return", [Pure, HasParent<"ProgramOp">,
   let hasVerifier = 1;
 }
 
+def Block_ViewOp : Block_Op<"view", [Pure, HasParent<"ProgramOp">]> {
+  let summary = "reinterprets an array with another shape, moving no data";
+  let description = [{
+    The same elements in row-major order with another shape, as
+    `tensor.expand_shape`, `tensor.collapse_shape` and `tensor.reshape` do:
+    a view is metadata, not a kernel, and moves no bytes. Loads of the view
+    read the underlying array.
+
+    ```mlir
+    %heads = block.view %x : !block.array<128x768xf32> to !block.array<128x12x64xf32>
+    ```
+  }];
+  let arguments = (ins Block_AnyArray:$source);
+  let results = (outs Block_AnyArray:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let hasVerifier = 1;
+}
+
 def Block_MapOp : Block_Op<"map", [RecursiveMemoryEffects, DeclaredAxes,
     HasParent<"ProgramOp">, SingleBlock]> {
   let summary = "a parallel grid over tiled axes: one kernel";
