@@ -904,6 +904,12 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
             case arith::CmpFPredicate::OLE: predicate = ComparePredicate::le; break;
             case arith::CmpFPredicate::OGT: predicate = ComparePredicate::gt; break;
             case arith::CmpFPredicate::OGE: predicate = ComparePredicate::ge; break;
+            case arith::CmpFPredicate::UEQ: predicate = ComparePredicate::ueq; break;
+            case arith::CmpFPredicate::UNE: predicate = ComparePredicate::une; break;
+            case arith::CmpFPredicate::ULT: predicate = ComparePredicate::ult; break;
+            case arith::CmpFPredicate::ULE: predicate = ComparePredicate::ule; break;
+            case arith::CmpFPredicate::UGT: predicate = ComparePredicate::ugt; break;
+            case arith::CmpFPredicate::UGE: predicate = ComparePredicate::uge; break;
             default: return Value();
             }
             return CompareOp::create(builder, opLoc, *predicate, operands[0],
@@ -948,7 +954,8 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
   if (result)
     return result;
   if (isa<arith::CmpFOp>(scalarOp))
-    return refuse("unordered float comparisons are not supported");
+    return refuse("the predicates 'ord', 'uno', 'true' and 'false' are not "
+                  "supported");
   if (isa<arith::CmpIOp>(scalarOp))
     return refuse("unsigned integer comparisons are not supported");
   if (isa<math::FPowIOp, math::PowFOp>(scalarOp))

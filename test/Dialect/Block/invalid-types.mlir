@@ -225,7 +225,7 @@ func.func @combiner_attr_unknown() attributes {kind = #block<combiner avg>}
 block.program @predicate_unknown axes(M = 4 tiled) () {
   block.map [M] {
     %a = block.iota M : !block.tile<[M], index>
-    // expected-error @+1 {{expected a predicate (eq, ne, lt, le, gt, ge), got 'less'}}
+    // expected-error @+1 {{expected a predicate (eq, ne, lt, le, gt, ge, or ueq ... uge), got 'less'}}
     %c = block.compare less %a, %a : !block.tile<[M], index>, !block.tile<[M], index>
     block.yield
   }

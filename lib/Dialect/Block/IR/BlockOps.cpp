@@ -111,7 +111,7 @@ static ParseResult parseComparePredicate(OpAsmParser &parser,
   std::optional<ComparePredicate> value = symbolizeComparePredicate(name);
   if (!value)
     return parser.emitError(loc) << "expected a predicate (eq, ne, lt, le, gt, "
-                                    "ge), got '"
+                                    "ge, or ueq ... uge), got '"
                                  << name << "'";
   predicate = ComparePredicateAttr::get(parser.getContext(), *value);
   return success();
@@ -807,7 +807,16 @@ LogicalResult CompareOp::inferReturnTypes(
 }
 
 LogicalResult CompareOp::verify() {
-  return verifySameElementType(*this, getLhs(), getRhs(), "lhs", "rhs");
+  if (failed(verifySameElementType(*this, getLhs(), getRhs(), "lhs", "rhs")))
+    return failure();
+  bool unordered = getPredicate() >= ComparePredicate::ueq;
+  Type element = cast<TileType>(getLhs().getType()).getElementType();
+  if (unordered && !isa<FloatType>(element))
+    return emitOpError() << "predicate '"
+                         << stringifyComparePredicate(getPredicate())
+                         << "' is unordered, which only floats are; compare "
+                         << element << " with an ordered predicate";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -33,10 +33,15 @@ def Block_CombinerKindArrayAttr : TypedArrayAttrBase<Block_CombinerKindAttr,
     "array of combiner kinds">;
 
 def Block_ComparePredicate : I32EnumAttr<"ComparePredicate",
-    "an ordered comparison", [
+    "a comparison", [
+    // Ordered: false when a float operand is NaN. Integers compare signed.
     I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
     I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
-    I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>
+    I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>,
+    // Unordered (floats only): true when an operand is NaN.
+    I32EnumAttrCase<"ueq", 6>, I32EnumAttrCase<"une", 7>,
+    I32EnumAttrCase<"ult", 8>, I32EnumAttrCase<"ule", 9>,
+    I32EnumAttrCase<"ugt", 10>, I32EnumAttrCase<"uge", 11>
   ]> {
   let cppNamespace = "::blockbuster::block";
   let genSpecializedAttr = 0;

@@ -374,8 +374,11 @@ def Block_CompareOp : Block_Op<"compare", [Pure, DeclaredAxes, InBody,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "elementwise comparison to an i1 mask, broadcasting by axis name";
   let description = [{
-    Compares two tiles of one element type; floats compare ordered, integers
-    signed. Broadcasting and result axes as for binary ops.
+    Compares two tiles of one element type. Integers compare signed. For
+    floats, `eq` ... `ge` are ordered (false when an operand is NaN) and
+    `ueq` ... `uge` unordered (true when an operand is NaN), as
+    `arith.cmpf`'s `o*` and `u*` predicates. Broadcasting and result axes as
+    for binary ops.
 
     ```mlir
     %causal = block.compare ge %row, %col : !block.tile<[M], index>, !block.tile<[N], index>
