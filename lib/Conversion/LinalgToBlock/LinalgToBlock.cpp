@@ -52,7 +52,7 @@ std::string getRefusalReason(Operation *op) {
   if (isa<tensor::ReshapeOp>(op))
     return "tensor.reshape with a shape operand is not supported (use "
            "tensor.expand_shape or tensor.collapse_shape)";
-  if (isa<tensor::ExtractOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
+  if (isa<tensor::ExtractOp, tensor::InsertSliceOp,
           tensor::GatherOp, tensor::ScatterOp, tensor::PadOp,
           tensor::ConcatOp>(op))
     return "gathers, slices, pads and concatenations of tensors are outside "
@@ -111,6 +111,8 @@ LogicalResult normalise(func::FuncOp func) {
 struct IndexEntry {
   StringAttr axis; // Null for a fixed index.
   int64_t fixed = 0;
+  /// For an axis entry reading a sub-range of the dimension: its start.
+  std::optional<int64_t> sliceOffset;
 };
 
 /// What a tensor value of the function is.
@@ -120,11 +122,13 @@ struct ValueInfo {
   // Produced: the operator and which of its results.
   linalg::GenericOp producer;
   unsigned resultNumber = 0;
-  // Alias (transpose or broadcast): the source tensor, and for each source
-  // dimension the alias dimension that indexes it, or a fixed index.
+  // Alias (transpose, broadcast or static slice): the source tensor, and for
+  // each source dimension the alias dimension that indexes it, or a fixed
+  // index; and the offset of a sliced dimension (else nullopt).
   Value source;
   SmallVector<std::optional<unsigned>> sourceDimToAliasDim;
   SmallVector<int64_t> sourceFixedIndex;
+  SmallVector<std::optional<int64_t>> sourceSliceOffset;
   // View (expand_shape or collapse_shape): the source array, and for each
   // view dimension the source dimension it is, when it is one unchanged.
   SmallVector<std::optional<unsigned>> viewDimToSourceDim;
@@ -239,8 +243,9 @@ private:
                                                        unsigned dim) const;
   void unifyAxes();
   void nameAxes();
-  LogicalResult createCopy(OpBuilder &builder, func::ReturnOp ret,
-                           unsigned index, Value &array);
+  /// A kernel that writes `tensor` (an argument, alias or fill) to a new
+  /// array, over fresh axes.
+  FailureOr<Value> createCopy(OpBuilder &builder, Location loc, Value tensor);
 
   func::FuncOp func;
   int64_t wholeThreshold;
@@ -273,6 +278,12 @@ bool isSupportedElementType(Type type) {
 FailureOr<ArrayType> getArrayType(Location loc, Type type, const Twine &what) {
   if (isSupportedElementType(type))
     return ArrayType::get(type.getContext(), {}, type);
+  if (isa<BaseMemRefType>(type)) {
+    emitError(loc) << what << " has type " << type
+                   << "; memrefs (bufferized programs) are outside the "
+                      "operator table, which takes tensors";
+    return failure();
+  }
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape()) {
     emitError(loc) << what << " has type " << type
@@ -344,6 +355,49 @@ LogicalResult ProgramBuilder::classify() {
               info.fill = cast<TypedAttr>(splat.getSplatValue<Attribute>());
               return success();
             })
+            .Case([&](tensor::ExtractSliceOp slice) -> LogicalResult {
+              // A static slice with unit strides is read in place: its
+              // consumers load the source with offsets.
+              if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+                  !slice.getStrides().empty() ||
+                  !llvm::all_of(slice.getStaticStrides(),
+                                [](int64_t stride) { return stride == 1; }))
+                return slice.emitOpError(
+                    "cannot be converted to a block program: only static "
+                    "slices with unit strides are in the operator table");
+              if (failed(getArrayType(slice.getLoc(), slice.getType(),
+                                      "the slice")))
+                return failure();
+              Value source = slice.getSource();
+              const ValueInfo &sourceInfo = infos[source];
+              ValueInfo &info = infos[slice.getResult()];
+              if (sourceInfo.kind == ValueInfo::Kind::Filled ||
+                  sourceInfo.kind == ValueInfo::Kind::Empty) {
+                info = sourceInfo;
+                return success();
+              }
+              info.kind = ValueInfo::Kind::Alias;
+              info.source = source;
+              llvm::SmallBitVector dropped = slice.getDroppedDims();
+              auto sourceType = slice.getSourceType();
+              unsigned aliasDim = 0;
+              for (auto [dim, offset, size] :
+                   llvm::enumerate(slice.getStaticOffsets(),
+                                   slice.getStaticSizes())) {
+                if (dropped.test(dim)) {
+                  info.sourceDimToAliasDim.push_back(std::nullopt);
+                  info.sourceFixedIndex.push_back(offset);
+                  info.sourceSliceOffset.push_back(std::nullopt);
+                  continue;
+                }
+                info.sourceDimToAliasDim.push_back(aliasDim++);
+                info.sourceFixedIndex.push_back(0);
+                bool whole = offset == 0 && size == sourceType.getDimSize(dim);
+                info.sourceSliceOffset.push_back(
+                    whole ? std::nullopt : std::optional<int64_t>(offset));
+              }
+              return success();
+            })
             .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
                 [&](auto reshape) -> LogicalResult {
                   if (failed(getArrayType(reshape.getLoc(), reshape.getType(),
@@ -357,11 +411,6 @@ LogicalResult ProgramBuilder::classify() {
                     info = sourceInfo; // A reshaped fill is a fill.
                     return success();
                   }
-                  if (sourceInfo.kind == ValueInfo::Kind::Alias)
-                    return reshape.emitOpError(
-                        "reshapes a transposed or broadcast view; only "
-                        "arrays that a kernel writes or the caller passes "
-                        "can be viewed with another shape");
                   info.kind = ValueInfo::Kind::View;
                   info.source = source;
                   // A dimension whose reassociation group has no other
@@ -415,10 +464,12 @@ LogicalResult ProgramBuilder::classify() {
                     info.sourceDimToAliasDim.push_back(
                         *outMap.getResultPosition(dim));
                     info.sourceFixedIndex.push_back(0);
+                    info.sourceSliceOffset.push_back(std::nullopt);
                   } else {
                     info.sourceDimToAliasDim.push_back(std::nullopt);
                     info.sourceFixedIndex.push_back(
                         cast<AffineConstantExpr>(expr).getValue());
+                    info.sourceSliceOffset.push_back(std::nullopt);
                   }
                 }
                 return success();
@@ -575,12 +626,21 @@ FailureOr<Value> ProgramBuilder::createLoad(OpBuilder &builder, Location loc,
     if (info.kind != ValueInfo::Kind::Alias)
       break;
     SmallVector<IndexEntry> sourceEntries;
-    for (auto [aliasDim, fixed] :
-         llvm::zip(info.sourceDimToAliasDim, info.sourceFixedIndex)) {
-      if (aliasDim)
-        sourceEntries.push_back(entries[*aliasDim]);
-      else
-        sourceEntries.push_back(IndexEntry{StringAttr(), fixed});
+    for (auto [aliasDim, fixed, sliceOffset] :
+         llvm::zip(info.sourceDimToAliasDim, info.sourceFixedIndex,
+                   info.sourceSliceOffset)) {
+      if (!aliasDim) {
+        sourceEntries.push_back(IndexEntry{StringAttr(), fixed, {}});
+        continue;
+      }
+      IndexEntry entry = entries[*aliasDim];
+      if (sliceOffset) {
+        if (entry.axis)
+          entry.sliceOffset = entry.sliceOffset.value_or(0) + *sliceOffset;
+        else
+          entry.fixed += *sliceOffset;
+      }
+      sourceEntries.push_back(entry);
     }
     entries = std::move(sourceEntries);
     tensor = info.source;
@@ -594,7 +654,8 @@ FailureOr<Value> ProgramBuilder::createLoad(OpBuilder &builder, Location loc,
   for (const IndexEntry &entry : entries) {
     if (entry.axis) {
       indexAxes.push_back(entry.axis);
-      offsets.push_back(-1); // Exact: the axis spans the dimension.
+      // -1: exact, the axis spans the dimension.
+      offsets.push_back(entry.sliceOffset.value_or(-1));
       tileAxes.push_back(entry.axis);
     } else {
       indexAxes.push_back(builder.getStringAttr(""));
@@ -621,11 +682,8 @@ StringAttr ProgramBuilder::getUnitAxis(unsigned index) {
   return unitAxes[index];
 }
 
-LogicalResult ProgramBuilder::createCopy(OpBuilder &builder, func::ReturnOp ret,
-                                         unsigned index, Value &array) {
-  // A returned argument, alias or fill gets a kernel that writes it, over
-  // fresh axes (one per dimension).
-  Value tensor = ret.getOperand(index);
+FailureOr<Value> ProgramBuilder::createCopy(OpBuilder &builder, Location loc,
+                                            Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   SmallVector<IndexEntry> entries;
   SmallVector<Attribute> mapAxes;
@@ -643,24 +701,22 @@ LogicalResult ProgramBuilder::createCopy(OpBuilder &builder, func::ReturnOp ret,
     entries.push_back(IndexEntry{name, 0});
     tileAxes.push_back(name);
   }
-  FailureOr<ArrayType> arrayType =
-      getArrayType(ret.getLoc(), type, "returned value #" + Twine(index));
+  FailureOr<ArrayType> arrayType = getArrayType(loc, type, "the copy");
   if (failed(arrayType))
     return failure();
-  auto map = MapOp::create(builder, ret.getLoc(), TypeRange{*arrayType},
+  auto map = MapOp::create(builder, loc, TypeRange{*arrayType},
                            builder.getArrayAttr(mapAxes));
   OpBuilder body = atEnd(context, &map.getBody().emplaceBlock());
-  FailureOr<Value> tile = createLoad(body, ret.getLoc(), tensor, entries);
+  FailureOr<Value> tile = createLoad(body, loc, tensor, entries);
   if (failed(tile))
     return failure();
   auto wanted =
       TileType::get(context, tileAxes, type.getElementType());
   Value yielded = *tile;
   if (yielded.getType() != wanted)
-    yielded = BroadcastOp::create(body, ret.getLoc(), wanted, yielded);
-  YieldOp::create(body, ret.getLoc(), ValueRange{yielded});
-  array = map.getResult(0);
-  return success();
+    yielded = BroadcastOp::create(body, loc, wanted, yielded);
+  YieldOp::create(body, loc, ValueRange{yielded});
+  return map.getResult(0);
 }
 
 LogicalResult ProgramBuilder::convert() {
@@ -695,21 +751,38 @@ LogicalResult ProgramBuilder::convert() {
       }
       continue;
     }
+    // A view of a transposed or broadcast tensor needs the tensor written
+    // out first: views reinterpret arrays in memory.
     Value result = producer->getResult(0);
+    Value source = infos.find(result)->second.source;
+    Value array = arrays.lookup(source);
+    if (!array) {
+      FailureOr<Value> copy = createCopy(builder, producer->getLoc(), source);
+      if (failed(copy)) {
+        program.erase();
+        return failure();
+      }
+      array = *copy;
+    }
     auto view = ViewOp::create(
         builder, producer->getLoc(),
-        *getArrayType(producer->getLoc(), result.getType(), "view"),
-        arrays.lookup(infos.find(result)->second.source));
+        *getArrayType(producer->getLoc(), result.getType(), "view"), array);
     arrays[result] = view.getResult();
   }
 
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Value> returned;
   for (unsigned index = 0; index < ret.getNumOperands(); ++index) {
+    // A returned argument, alias or fill gets a kernel that writes it.
     Value array = arrays.lookup(ret.getOperand(index));
-    if (!array && failed(createCopy(builder, ret, index, array))) {
-      program.erase();
-      return failure();
+    if (!array) {
+      FailureOr<Value> copy =
+          createCopy(builder, ret.getLoc(), ret.getOperand(index));
+      if (failed(copy)) {
+        program.erase();
+        return failure();
+      }
+      array = *copy;
     }
     returned.push_back(array);
   }
@@ -960,6 +1033,11 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
     return refuse("unsigned integer comparisons are not supported");
   if (isa<math::FPowIOp, math::PowFOp>(scalarOp))
     return refuse("only constant powers 1 to 4, 2.0, 0.5 and -0.5 convert");
+  if (isa<tensor::ExtractOp>(scalarOp))
+    return refuse("it reads a tensor at computed indices (a gather), which "
+                  "is outside the operator table");
+  if (isa<arith::ExtUIOp, arith::UIToFPOp, arith::FPToUIOp>(scalarOp))
+    return refuse("unsigned conversions are not supported");
   return refuse("no block op computes it");
 }
 

@@ -354,3 +354,32 @@ func.func @unused_argmax(%x: tensor<64x128xf32>) -> tensor<64xf32> {
   } -> (tensor<64xf32>, tensor<64xi64>)
   return %r#0 : tensor<64xf32>
 }
+
+// -----
+
+// A static slice is read in place: the load slices with an offset, and a
+// rank-reducing slice indexes the dropped dimension at a fixed position. A
+// reshape of a transposed view writes the transpose out first (a copy
+// kernel), then views it.
+// CHECK-LABEL: block.program @slices_and_copies
+// CHECK:      block.map
+// CHECK-NEXT:   block.load %arg0 [2, a0 + 64] : !block.array<4x384xf32> -> !block.tile<[a0], f32>
+// CHECK:      %[[COPY:.*]] = block.map
+// CHECK-NEXT:   %[[T:.*]] = block.load %arg1 [{{a[0-9]}}, {{a[0-9]}}] : !block.array<8x32xf32> -> !block.tile<[{{a[0-9]}}, {{a[0-9]}}], f32>
+// CHECK-NEXT:   %[[B:.*]] = block.broadcast %[[T]]
+// CHECK-NEXT:   block.yield %[[B]]
+// CHECK:      block.view %[[COPY]] : !block.array<32x8xf32> to !block.array<256xf32>
+func.func @slices_and_copies(%x: tensor<4x384xf32>, %y: tensor<8x32xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
+  %s = tensor.extract_slice %x[2, 64] [1, 256] [1, 1] : tensor<4x384xf32> to tensor<256xf32>
+  %e = tensor.empty() : tensor<256xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%s : tensor<256xf32>) outs(%e : tensor<256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<256xf32>
+  %et = tensor.empty() : tensor<32x8xf32>
+  %t = linalg.transpose ins(%y : tensor<8x32xf32>) outs(%et : tensor<32x8xf32>) permutation = [1, 0]
+  %flat = tensor.collapse_shape %t [[0, 1]] : tensor<32x8xf32> into tensor<256xf32>
+  return %n, %flat : tensor<256xf32>, tensor<256xf32>
+}

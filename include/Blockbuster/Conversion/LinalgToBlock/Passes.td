@@ -58,4 +58,29 @@ def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
   ];
 }
 
+def HoistTensorConstants : Pass<"hoist-tensor-constants", "::mlir::ModuleOp"> {
+  let summary = "Turns tensor constants into trailing function arguments";
+  let description = [{
+    Frontends bake weights into programs as tensor constants (`dense<...>`,
+    or `dense_resource<...>` whose data is often elided from dumps). A block
+    program takes arrays as arguments only, so every non-splat tensor
+    constant of a function without callers becomes a new trailing argument
+    marked `{blockbuster.hoisted_constant}`, in program order. Splat
+    constants stay: `convert-linalg-to-block` reads them as fills.
+
+    `bb-run` runs this on the input before both the reference and the
+    Blockbuster path, so both see the same (random) values for the weights.
+
+    ```mlir
+    // Before
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %w = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+      ...
+    // After
+    func.func @f(%x: tensor<4xf32>,
+                 %w: tensor<4xf32> {blockbuster.hoisted_constant}) -> tensor<4xf32> {
+    ```
+  }];
+}
+
 #endif // BLOCKBUSTER_CONVERSION_LINALGTOBLOCK_PASSES_TD
