@@ -38,6 +38,7 @@ llvm_config.with_environment("PATH", config.blockbuster_tools_dir, append_path=T
 tool_dirs = [config.blockbuster_tools_dir, config.llvm_tools_dir]
 tools = [
     "bb-opt",
+    "bb-run",
     "not",
     "split-file",
     # The stock mlir-opt of the LLVM installation: the plugin test loads

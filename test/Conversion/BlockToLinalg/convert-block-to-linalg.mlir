@@ -261,7 +261,8 @@ block.program @elementwise axes(M = 8 tiled block 4, N = 6 whole)
 
 // A bf16 dot extends its operands to f32 and accumulates in f32; casts are
 // the matching arith conversions (i1 masks convert as 0 or 1); the other
-// unary and binary float ops map one to one. A broadcast adds an axis.
+// unary and binary float ops map one to one, compare predicates to cmpf's
+// ordered and unordered ones. A broadcast adds an axis.
 
 // CHECK-LABEL: func.func @dot_and_casts(
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x5xbf16>) outs(%{{.*}} : tensor<4x5xf32>)
@@ -282,6 +283,7 @@ block.program @elementwise axes(M = 8 tiled block 4, N = 6 whole)
 // CHECK: arith.fptosi %{{.*}} : f32 to i32
 // CHECK: arith.sitofp %{{.*}} : i32 to f32
 // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.cmpf uge, %{{.*}}, %{{.*}} : f32
 // CHECK: arith.uitofp %{{.*}} : i1 to f32
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<4x5xbf16>) outs(%{{.*}} : tensor<4x3x5xbf16>)
@@ -305,6 +307,7 @@ block.program @dot_and_casts axes(M = 4 tiled block 4, K = 8 whole, N = 5 whole,
     %i = block.cast %mn : !block.tile<[M, N], f32> to !block.tile<[M, N], i32>
     %f = block.cast %i : !block.tile<[M, N], i32> to !block.tile<[M, N], f32>
     %lt = block.compare lt %f, %mn : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+    %uge = block.compare uge %f, %mn : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
     %lf = block.cast %lt : !block.tile<[M, N], i1> to !block.tile<[M, N], f32>
     %h = block.cast %lf : !block.tile<[M, N], f32> to !block.tile<[M, N], bf16>
     %o = block.broadcast %h : !block.tile<[M, N], bf16> to !block.tile<[M, B, N], bf16>

@@ -40,4 +40,51 @@ def BlockReport : Pass<"block-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
+  let summary = "Binds the block size of every tiled axis of every block program";
+  let description = [{
+    Fills in the block sizes of the axis table of every `block.program`, so
+    that `convert-block-to-linalg` can lower it. Fusion never depends on
+    block sizes (docs/BlockPrograms.md): this pass only tunes.
+
+    For each tiled axis, in order of precedence:
+
+    1. a size given by the `block-sizes` option (`AXIS=SIZE`), clamped to
+       the axis' extent: explicit sizes always win;
+    2. a size already in the axis table;
+    3. the heuristic below.
+
+    Heuristic (a placeholder for a roofline cost model): every axis left to
+    it gets one common size `s`, clamped to its extent; `s` is the largest
+    power of two not above the target's `maxBlockSize` (128 on both
+    targets) for which the fusion report (docs/FusionReport.md) keeps the
+    `local_bytes_peak` of every kernel within the target's local memory:
+
+    | target | local memory budget per map instance |
+    |---|---|
+    | `h100` | 228 KB, the shared memory of one SM |
+    | `cpu` | 2 MB, the L2 cache of one core |
+
+    If even `s = 1` does not fit (explicit sizes can make that happen), the
+    pass fails with an error that names the program and its peak; sizes
+    that are all explicit or already in the table are not checked. Whole
+    axes have no block size and are left alone. Naming an axis in
+    `block-sizes` that no program declares, or that is whole, is an error.
+
+    ```mlir
+    // bb-opt --block-select='block-sizes=N=64 target=h100'
+    block.program @attention axes(M = 1024 tiled, N = 1024 tiled, D = 64 whole) ...
+    // becomes
+    block.program @attention axes(M = 1024 tiled block 128, N = 1024 tiled block 64, D = 64 whole) ...
+    ```
+  }];
+  let options = [
+    ListOption<"blockSizeOverrides", "block-sizes", "std::string",
+               "Block sizes as AXIS=SIZE; they win over the table and the "
+               "heuristic">,
+    Option<"target", "target", "std::string", /*default=*/"\"h100\"",
+           "Target whose local memory bounds the heuristic: h100 or cpu">
+  ];
+}
+
 #endif // BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_PASSES_TD

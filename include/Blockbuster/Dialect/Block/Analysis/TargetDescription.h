@@ -1,0 +1,41 @@
+//===- TargetDescription.h - Targets known to block-select ----*- C++ -*-===//
+//
+// The facts about a processor that block-size selection (`block-select`)
+// reads, kept as data, one row per target, so that the cost model that will
+// replace the heuristic adds columns here instead of constants in passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_TARGETDESCRIPTION_H
+#define BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_TARGETDESCRIPTION_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace blockbuster::block {
+
+/// One processor that block programs are compiled for.
+struct TargetDescription {
+  /// The name the `target` options use ("h100", "cpu").
+  llvm::StringRef name;
+  /// One line for diagnostics and docs.
+  llvm::StringRef summary;
+  /// Bytes of fast local memory one map instance may keep live at once: the
+  /// budget for the fusion report's `local_bytes_peak`.
+  int64_t localMemoryBytes;
+  /// The largest block size the heuristic tries on a tiled axis (a power of
+  /// two).
+  int64_t maxBlockSize;
+};
+
+/// Every known target, in the order the docs list them.
+llvm::ArrayRef<TargetDescription> getTargetDescriptions();
+
+/// The target called `name`, or null when there is none.
+const TargetDescription *lookupTargetDescription(llvm::StringRef name);
+
+} // namespace blockbuster::block
+
+#endif // BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_TARGETDESCRIPTION_H

@@ -1,0 +1,33 @@
+//===- TargetDescription.cpp - The targets block selection knows ----------===//
+
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace blockbuster::block;
+
+// One row per target. Sources: NVIDIA H100 (sm_90) tuning guide: 228 KB of
+// shared memory per SM (design note 01, section 5); for the CPU, the L2 cache
+// of one core of a current server part, which the tiles of one map instance
+// should fit in to stay out of DRAM.
+static const TargetDescription kTargets[] = {
+    {/*name=*/"h100",
+     /*summary=*/"NVIDIA H100 (sm_90): 228 KB shared memory per SM",
+     /*localMemoryBytes=*/228 * 1024,
+     /*maxBlockSize=*/128},
+    {/*name=*/"cpu",
+     /*summary=*/"host CPU: 2 MB of L2 cache per core",
+     /*localMemoryBytes=*/2 * 1024 * 1024,
+     /*maxBlockSize=*/128},
+};
+
+llvm::ArrayRef<TargetDescription> blockbuster::block::getTargetDescriptions() {
+  return kTargets;
+}
+
+const TargetDescription *
+blockbuster::block::lookupTargetDescription(llvm::StringRef name) {
+  const TargetDescription *it = llvm::find_if(
+      kTargets, [&](const TargetDescription &t) { return t.name == name; });
+  return it == std::end(kTargets) ? nullptr : it;
+}

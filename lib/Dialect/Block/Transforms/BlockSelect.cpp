@@ -1,0 +1,140 @@
+//===- BlockSelect.cpp - Bind the block sizes of tiled axes ---------------===//
+//
+// Fills in the axis tables so that every tiled axis has a block size. The
+// heuristic is deliberately simple (one power of two for every axis left
+// open, the largest whose local footprint fits the target); a roofline cost
+// model over the same TargetDescription table will replace it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
+#include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace blockbuster::block {
+#define GEN_PASS_DEF_BLOCKSELECT
+#include "Blockbuster/Dialect/Block/Transforms/Passes.h.inc"
+} // namespace blockbuster::block
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+namespace {
+struct BlockSelectPass
+    : public blockbuster::block::impl::BlockSelectBase<BlockSelectPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const TargetDescription *targetDesc = lookupTargetDescription(target);
+    if (!targetDesc) {
+      InFlightDiagnostic diag = module.emitError()
+                                << "block-select: unknown target '" << target
+                                << "'; known targets:";
+      for (const TargetDescription &known : getTargetDescriptions())
+        diag << " " << known.name;
+      return signalPassFailure();
+    }
+
+    llvm::StringMap<int64_t> explicitSizes;
+    for (const std::string &entry : blockSizeOverrides) {
+      auto [axis, sizeText] = llvm::StringRef(entry).split('=');
+      int64_t size = 0;
+      if (axis.empty() || sizeText.getAsInteger(10, size) || size < 1) {
+        module.emitError() << "block-select: block size '" << entry
+                           << "' is not of the form AXIS=SIZE with a "
+                              "positive SIZE";
+        return signalPassFailure();
+      }
+      explicitSizes[axis] = size;
+    }
+
+    // A misspelt axis would otherwise be silently ignored and the heuristic
+    // would pick a size the user did not ask for.
+    llvm::StringSet<> declared;
+    for (ProgramOp program : module.getOps<ProgramOp>()) {
+      for (AxisAttr axis : program.getAxisTable()) {
+        declared.insert(axis.getName().getValue());
+        if (axis.isWhole() && explicitSizes.count(axis.getName().getValue())) {
+          program.emitError()
+              << "block-select: block-sizes names axis '"
+              << axis.getName().getValue() << "', which @"
+              << program.getSymName()
+              << " declares whole; whole axes are one block";
+          return signalPassFailure();
+        }
+      }
+    }
+    for (const auto &entry : explicitSizes) {
+      if (!declared.contains(entry.getKey())) {
+        module.emitError() << "block-select: block-sizes names axis '"
+                           << entry.getKey()
+                           << "', which no block.program declares";
+        return signalPassFailure();
+      }
+    }
+
+    for (ProgramOp program : module.getOps<ProgramOp>())
+      if (failed(selectBlockSizes(program, explicitSizes, *targetDesc)))
+        return signalPassFailure();
+  }
+
+  /// Binds every tiled axis of `program`; explicit sizes, then the table,
+  /// then the heuristic.
+  LogicalResult selectBlockSizes(ProgramOp program,
+                                 const llvm::StringMap<int64_t> &explicitSizes,
+                                 const TargetDescription &targetDesc) {
+    // Sizes fixed before the heuristic runs: explicit ones and the table's.
+    llvm::StringMap<int64_t> fixed;
+    bool anyOpen = false;
+    for (AxisAttr axis : program.getAxisTable()) {
+      if (!axis.isTiled())
+        continue;
+      auto it = explicitSizes.find(axis.getName().getValue());
+      if (it != explicitSizes.end())
+        fixed[axis.getName().getValue()] = it->second;
+      else if (axis.getBlockSize())
+        fixed[axis.getName().getValue()] = *axis.getBlockSize();
+      else
+        anyOpen = true;
+    }
+
+    // BlockSizes resolves `fixed` first and gives every other tiled axis the
+    // default, so the candidate is the default block size.
+    int64_t chosen = targetDesc.maxBlockSize;
+    if (anyOpen) {
+      int64_t peak = 0;
+      for (chosen = targetDesc.maxBlockSize; chosen >= 1; chosen /= 2) {
+        BlockSizes sizes(program, fixed, chosen);
+        peak = computeFusionReport(program, sizes).localBytesPeak;
+        if (peak <= targetDesc.localMemoryBytes)
+          break;
+      }
+      if (chosen < 1)
+        return program.emitError()
+               << "block-select: no block size fits @" << program.getSymName()
+               << " in the local memory of target '" << targetDesc.name
+               << "' (" << targetDesc.localMemoryBytes
+               << " bytes): with block size 1 on every open axis its "
+                  "local_bytes_peak is still "
+               << peak << " bytes";
+    }
+
+    BlockSizes sizes(program, fixed, chosen);
+    SmallVector<Attribute> table;
+    for (AxisAttr axis : program.getAxisTable()) {
+      if (!axis.isTiled()) {
+        table.push_back(axis);
+        continue;
+      }
+      table.push_back(AxisAttr::get(axis.getContext(), axis.getName(),
+                                    axis.getExtent(), axis.getKind(),
+                                    sizes.getBlockSize(axis.getName())));
+    }
+    program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,78 @@
+// Tests of --block-select: explicit sizes win, then the axis table, then the
+// heuristic (the largest power of two <= 128 for every open axis whose
+// local_bytes_peak fits the target's local memory).
+//
+// RUN: split-file %s %t
+// RUN: bb-opt %t/programs.mlir --block-select | FileCheck %s --check-prefix=H100
+// RUN: bb-opt %t/programs.mlir --block-select=target=cpu | FileCheck %s --check-prefix=CPU
+// RUN: bb-opt %t/programs.mlir --block-select='block-sizes=M=48,N=5000' | FileCheck %s --check-prefix=EXPLICIT
+//
+// The FlashAttention example at 128 x 128: local_bytes_peak 230912 bytes
+// (block-report), within the 233472 bytes (228 KB) of an H100 SM.
+// RUN: bb-opt %examples/block/attention.fused.mlir --block-select | FileCheck %s --check-prefix=ATTN
+// ATTN: block.program @attention axes(M = 1024 tiled block 128, N = 1024 tiled block 128, D = 64 whole)
+
+// Errors fail the pass with a message that names the culprit.
+// RUN: not bb-opt %t/programs.mlir --block-select=target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: block-select: unknown target 'tpu'; known targets: h100 cpu
+// RUN: not bb-opt %t/programs.mlir --block-select='block-sizes=M' 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: error: block-select: block size 'M' is not of the form AXIS=SIZE with a positive SIZE
+// RUN: not bb-opt %t/programs.mlir --block-select='block-sizes=Q=64' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: block-select: block-sizes names axis 'Q', which no block.program declares
+// RUN: not bb-opt %t/programs.mlir --block-select='block-sizes=D=64' 2>&1 | FileCheck %s --check-prefix=WHOLE
+// WHOLE: programs.mlir:{{[0-9]+}}:1: error: block-select: block-sizes names axis 'D', which @wide declares whole; whole axes are one block
+// RUN: not bb-opt %t/huge.mlir --block-select 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: huge.mlir:{{[0-9]+}}:1: error: block-select: no block size fits @huge in the local memory of target 'h100' (233472 bytes): with block size 1 on every open axis its local_bytes_peak is still 8000000 bytes
+
+//--- programs.mlir
+
+// One [M, D] f32 tile with D = 4096 whole is 16 KB per row of M; the load
+// and the exp are live together: 32768 bytes per row. H100 (233472 bytes):
+// 8 rows need 262144, so 4 (131072). CPU (2 MB = 2097152 bytes): 64 rows.
+// An explicit size wins, even past the budget.
+
+// H100-LABEL: block.program @wide axes(M = 1000 tiled block 4, D = 4096 whole)
+// CPU-LABEL: block.program @wide axes(M = 1000 tiled block 64, D = 4096 whole)
+// EXPLICIT-LABEL: block.program @wide axes(M = 1000 tiled block 48, D = 4096 whole)
+block.program @wide axes(M = 1000 tiled, D = 4096 whole)
+    (%x: !block.array<1000x4096xf32>) -> !block.array<1000x4096xf32> {
+  %y = block.map [M] -> !block.array<1000x4096xf32> {
+    %t = block.load %x[M, D] : !block.array<1000x4096xf32> -> !block.tile<[M, D], f32>
+    %e = block.exp %t : !block.tile<[M, D], f32>
+    block.yield %e : !block.tile<[M, D], f32>
+  }
+  block.return %y : !block.array<1000x4096xf32>
+}
+
+// The table's K = 16 stays unless block-sizes names K; sizes never exceed
+// the extent (N = 100 with 128, or the explicit 5000, becomes 100); M = 24
+// is clamped to its extent too.
+
+// H100-LABEL: block.program @table axes(M = 24 tiled block 24, N = 100 tiled block 100, K = 256 tiled block 16)
+// CPU-LABEL: block.program @table axes(M = 24 tiled block 24, N = 100 tiled block 100, K = 256 tiled block 16)
+// EXPLICIT-LABEL: block.program @table axes(M = 24 tiled block 24, N = 100 tiled block 100, K = 256 tiled block 16)
+block.program @table axes(M = 24 tiled, N = 100 tiled, K = 256 tiled block 16)
+    (%a: !block.array<24x256xf32>, %b: !block.array<256x100xf32>) -> !block.array<24x100xf32> {
+  %c = block.map [M, N] -> !block.array<24x100xf32> {
+    %r = block.reduce K combiners [add] -> !block.tile<[M, N], f32> {
+      %at = block.load %a[M, K] : !block.array<24x256xf32> -> !block.tile<[M, K], f32>
+      %bt = block.load %b[K, N] : !block.array<256x100xf32> -> !block.tile<[K, N], f32>
+      %p = block.dot %at, %bt contract [K] : !block.tile<[M, K], f32>, !block.tile<[K, N], f32>
+      block.yield %p : !block.tile<[M, N], f32>
+    }
+    block.yield %r : !block.tile<[M, N], f32>
+  }
+  block.return %c : !block.array<24x100xf32>
+}
+
+//--- huge.mlir
+// A whole axis of a million f32: one row of the tile is 4 MB, two live.
+block.program @huge axes(R = 8 tiled, E = 1000000 whole)
+    (%x: !block.array<8x1000000xf32>) -> !block.array<8x1000000xf32> {
+  %y = block.map [R] -> !block.array<8x1000000xf32> {
+    %t = block.load %x[R, E] : !block.array<8x1000000xf32> -> !block.tile<[R, E], f32>
+    %e = block.exp %t : !block.tile<[R, E], f32>
+    block.yield %e : !block.tile<[R, E], f32>
+  }
+  block.return %y : !block.array<8x1000000xf32>
+}

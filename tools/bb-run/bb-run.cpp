@@ -1,0 +1,897 @@
+//===- bb-run.cpp - Run programs on the CPU and check them ----------------===//
+//
+// The differential checker of design note 03 ("Checking numbers"):
+//
+//   bb-run FILE --entry NAME [--block-sizes A=64,B=32] [--seed N] [--print]
+//   bb-run FILE --entry NAME --check [--reference REF] [--rtol R] [--atol A]
+//
+// FILE and REF are block programs or Linalg on tensors (func.func). Both
+// are compiled for the host CPU and JIT-run with MLIR's ExecutionEngine on
+// the same seeded random inputs; every output is poisoned with NaN before a
+// run, so an element a program forgets to write fails the check. Per output
+// the checker prints the largest absolute and relative errors and PASS or
+// FAIL, and exits non-zero on any FAIL.
+//
+// How each side is compiled:
+//
+// * a block program: block-select (with --block-sizes) and the
+//   blockbuster-cpu-pipeline;
+// * Linalg as the program under test: convert-linalg-to-block (looked up by
+//   name in the pass registry), then as above;
+// * Linalg as the reference (--reference REF, or FILE itself when --check
+//   has no --reference): upstream MLIR's ordinary path, with nothing of
+//   Blockbuster in it (buildLinalgTensorsToLLVMPipeline).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+#include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "Blockbuster/InitAll.h"
+#include "Blockbuster/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+using namespace mlir;
+using namespace blockbuster;
+namespace cl = llvm::cl;
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static cl::OptionCategory category("bb-run options");
+
+static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
+                                          cl::desc("<program.mlir>"),
+                                          cl::cat(category));
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("The block.program or func.func to run (default: the "
+                       "only one in the file)"),
+              cl::cat(category));
+static cl::opt<bool>
+    check("check",
+          cl::desc("Compare every output with the reference's, on the same "
+                   "inputs; exit 1 on any mismatch"),
+          cl::cat(category));
+static cl::opt<std::string> referenceFilename(
+    "reference",
+    cl::desc("The reference program (a block program or Linalg); without "
+             "it, --check compares Linalg input with its upstream lowering"),
+    cl::value_desc("file"), cl::cat(category));
+static cl::list<std::string>
+    blockSizes("block-sizes",
+               cl::desc("Block sizes AXIS=SIZE given to block-select, for "
+                        "both programs"),
+               cl::CommaSeparated, cl::cat(category));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("The target whose heuristic block-select uses for axes "
+                    "not in --block-sizes"),
+           cl::init("cpu"), cl::cat(category));
+static cl::opt<uint64_t>
+    seed("seed", cl::desc("Seed of the random inputs (SplitMix64)"),
+         cl::init(1), cl::cat(category));
+static cl::opt<double>
+    rtolOption("rtol",
+               cl::desc("Relative tolerance (default 1e-4; 2e-2 when an input "
+                        "or output is f16 or bf16)"),
+               cl::init(-1.0), cl::cat(category));
+static cl::opt<double> atolOption(
+    "atol",
+    cl::desc("Absolute tolerance (default: rtol times the largest magnitude "
+             "in the reference output)"),
+    cl::init(-1.0), cl::cat(category));
+static cl::opt<bool> printOutputs("print",
+                                  cl::desc("Print every output (and, with "
+                                           "--check, the reference's)"),
+                                  cl::cat(category));
+static cl::opt<bool> injectError(
+    "inject-error",
+    cl::desc("Test the checker: after the run, add 1 + max|x| to the first "
+             "element of the first output of the program under test"),
+    cl::cat(category));
+static cl::opt<bool> injectNaN(
+    "inject-nan",
+    cl::desc("Test the checker: after the run, set the last element of the "
+             "first output of the program under test to NaN"),
+    cl::cat(category));
+
+//===----------------------------------------------------------------------===//
+// Host arrays
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Shape and element type of one argument or result of the entry point.
+struct ArrayDesc {
+  SmallVector<int64_t> shape;
+  Type elementType;
+
+  int64_t getNumElements() const {
+    int64_t count = 1;
+    for (int64_t extent : shape)
+      count *= extent;
+    return count;
+  }
+  /// Bytes per element in memory: LLVM stores i1 in a byte.
+  int64_t getElementBytes() const {
+    return std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  }
+  bool operator==(const ArrayDesc &other) const {
+    return shape == other.shape && elementType == other.elementType;
+  }
+  std::string str() const {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (int64_t extent : shape)
+      os << extent << 'x';
+    os << elementType;
+    return text;
+  }
+};
+
+/// An array in host memory, passed to the JIT-compiled code as a memref
+/// descriptor with identity layout.
+class HostArray {
+public:
+  explicit HostArray(ArrayDesc desc)
+      : desc(std::move(desc)),
+        // Whole 64-bit words, so that every element type is aligned.
+        storage((this->desc.getNumElements() *
+                     this->desc.getElementBytes() +
+                 7) /
+                8) {}
+
+  const ArrayDesc &getDesc() const { return desc; }
+  int64_t size() const { return desc.getNumElements(); }
+  uint8_t *data() { return reinterpret_cast<uint8_t *>(storage.data()); }
+  const uint8_t *data() const {
+    return reinterpret_cast<const uint8_t *>(storage.data());
+  }
+
+  double get(int64_t index) const;
+  void set(int64_t index, double value);
+  /// NaN in every element of a float array; a 0xA5 byte pattern in integer
+  /// arrays (which have no NaN, so an unwritten integer element is not
+  /// detected).
+  void poison();
+
+  /// The memref descriptor {allocated, aligned, offset, sizes, strides}.
+  std::vector<int64_t> getDescriptor() {
+    std::vector<int64_t> descriptor;
+    descriptor.push_back(reinterpret_cast<int64_t>(data()));
+    descriptor.push_back(reinterpret_cast<int64_t>(data()));
+    descriptor.push_back(0);
+    for (int64_t extent : desc.shape)
+      descriptor.push_back(extent);
+    int64_t stride = 1;
+    std::vector<int64_t> strides(desc.shape.size());
+    for (int64_t dim = desc.shape.size() - 1; dim >= 0; --dim) {
+      strides[dim] = stride;
+      stride *= desc.shape[dim];
+    }
+    descriptor.insert(descriptor.end(), strides.begin(), strides.end());
+    return descriptor;
+  }
+
+private:
+  ArrayDesc desc;
+  std::vector<uint64_t> storage;
+};
+} // namespace
+
+double HostArray::get(int64_t index) const {
+  Type type = desc.elementType;
+  const uint8_t *p = data() + index * desc.getElementBytes();
+  if (type.isF32()) {
+    float value;
+    std::memcpy(&value, p, sizeof(value));
+    return value;
+  }
+  if (type.isF64()) {
+    double value;
+    std::memcpy(&value, p, sizeof(value));
+    return value;
+  }
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    // f16 and bf16: decode the bits with APFloat.
+    uint16_t bits;
+    std::memcpy(&bits, p, sizeof(bits));
+    llvm::APFloat value(floatType.getFloatSemantics(), llvm::APInt(16, bits));
+    bool losesInfo;
+    value.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return value.convertToDouble();
+  }
+  switch (type.getIntOrFloatBitWidth()) {
+  case 1:
+    return *p & 1;
+  case 8:
+    return static_cast<int8_t>(*p);
+  case 16: {
+    int16_t value;
+    std::memcpy(&value, p, sizeof(value));
+    return value;
+  }
+  case 32: {
+    int32_t value;
+    std::memcpy(&value, p, sizeof(value));
+    return value;
+  }
+  default: {
+    int64_t value;
+    std::memcpy(&value, p, sizeof(value));
+    return static_cast<double>(value);
+  }
+  }
+}
+
+void HostArray::set(int64_t index, double value) {
+  Type type = desc.elementType;
+  uint8_t *p = data() + index * desc.getElementBytes();
+  if (type.isF32()) {
+    float narrow = static_cast<float>(value);
+    std::memcpy(p, &narrow, sizeof(narrow));
+    return;
+  }
+  if (type.isF64()) {
+    std::memcpy(p, &value, sizeof(value));
+    return;
+  }
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    // f16 and bf16: round to nearest even, as the compiled code does.
+    llvm::APFloat converted(value);
+    bool losesInfo;
+    converted.convert(floatType.getFloatSemantics(),
+                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    uint16_t bits =
+        static_cast<uint16_t>(converted.bitcastToAPInt().getZExtValue());
+    std::memcpy(p, &bits, sizeof(bits));
+    return;
+  }
+  int64_t integer = static_cast<int64_t>(value);
+  switch (type.getIntOrFloatBitWidth()) {
+  case 1:
+    *p = integer != 0;
+    return;
+  case 8:
+    *p = static_cast<uint8_t>(integer);
+    return;
+  case 16: {
+    int16_t narrow = static_cast<int16_t>(integer);
+    std::memcpy(p, &narrow, sizeof(narrow));
+    return;
+  }
+  case 32: {
+    int32_t narrow = static_cast<int32_t>(integer);
+    std::memcpy(p, &narrow, sizeof(narrow));
+    return;
+  }
+  default:
+    std::memcpy(p, &integer, sizeof(integer));
+    return;
+  }
+}
+
+void HostArray::poison() {
+  if (isa<FloatType>(desc.elementType)) {
+    for (int64_t i = 0, e = size(); i < e; ++i)
+      set(i, std::nan(""));
+    return;
+  }
+  std::memset(data(), 0xA5, storage.size() * sizeof(uint64_t));
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// SplitMix64 (Steele, Lea, Flood 2014): fixed and portable, so one seed
+/// gives the same inputs on every machine and standard library (the
+/// distributions of <random> are implementation-defined).
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [-1, 1), with 53 random bits.
+  double uniform() { return (next() >> 11) * 0x1.0p-52 - 1.0; }
+
+private:
+  uint64_t state;
+};
+} // namespace
+
+/// Fills the inputs in argument order from one generator: floats uniform in
+/// [-1, 1) rounded to the element type, i1 0 or 1, other integers uniform in
+/// [-8, 8].
+static void fillInputs(MutableArrayRef<HostArray> inputs, uint64_t seedValue) {
+  SplitMix64 random(seedValue);
+  for (HostArray &input : inputs) {
+    Type type = input.getDesc().elementType;
+    for (int64_t i = 0, e = input.size(); i < e; ++i) {
+      if (isa<FloatType>(type))
+        input.set(i, random.uniform());
+      else if (type.isInteger(1))
+        input.set(i, random.next() & 1);
+      else
+        input.set(i, static_cast<double>(random.next() % 17) - 8.0);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class InputKind { BlockProgram, Linalg };
+
+/// One program to run: its module, entry point and signature.
+struct Program {
+  std::string filename;
+  /// Owns the text the module's locations point into.
+  std::shared_ptr<llvm::SourceMgr> sourceMgr;
+  OwningOpRef<ModuleOp> module;
+  std::string entry;
+  InputKind kind = InputKind::BlockProgram;
+  SmallVector<ArrayDesc> inputs;
+  SmallVector<ArrayDesc> outputs;
+};
+} // namespace
+
+static bool isSupportedElementType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
+}
+
+/// The shape of a program argument or result: a block array or a tensor of
+/// static shape and a supported element type.
+static FailureOr<ArrayDesc> getArrayDesc(Operation *entry, Type type,
+                                         StringRef what, unsigned index) {
+  ArrayDesc desc;
+  if (auto array = dyn_cast<block::ArrayType>(type)) {
+    desc.shape.assign(array.getShape().begin(), array.getShape().end());
+    desc.elementType = array.getElementType();
+  } else if (auto tensor = dyn_cast<RankedTensorType>(type);
+             tensor && tensor.hasStaticShape()) {
+    desc.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+    desc.elementType = tensor.getElementType();
+  } else {
+    return entry->emitError() << "bb-run: " << what << " #" << index
+                              << " has type " << type
+                              << "; bb-run passes arrays and tensors of "
+                                 "static shape";
+  }
+  if (!isSupportedElementType(desc.elementType))
+    return entry->emitError()
+           << "bb-run: " << what << " #" << index << " has element type "
+           << desc.elementType
+           << "; bb-run supports f16, bf16, f32, f64, i1, i8, i16, i32, i64";
+  return desc;
+}
+
+/// Parses `filename` and finds the entry point: a block.program (block
+/// input) or a func.func (Linalg input) named `entry`, or the only one.
+static FailureOr<Program> loadProgram(MLIRContext &context,
+                                      StringRef filename, StringRef entry) {
+  Program program;
+  program.filename = filename.str();
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      openInputFile(filename, &errorMessage);
+  if (!buffer) {
+    llvm::errs() << "bb-run: error: " << errorMessage << "\n";
+    return failure();
+  }
+  // One source manager per file: the parser reads a manager's main buffer.
+  program.sourceMgr = std::make_shared<llvm::SourceMgr>();
+  program.sourceMgr->AddNewSourceBuffer(std::move(buffer), SMLoc());
+  program.module =
+      parseSourceFile<ModuleOp>(*program.sourceMgr, ParserConfig(&context));
+  if (!program.module)
+    return failure();
+
+  SmallVector<Operation *> candidates;
+  ModuleOp module = *program.module;
+  bool hasPrograms = !module.getOps<block::ProgramOp>().empty();
+  if (hasPrograms) {
+    for (block::ProgramOp op : module.getOps<block::ProgramOp>())
+      candidates.push_back(op);
+  } else {
+    for (func::FuncOp op : module.getOps<func::FuncOp>())
+      if (!op.isExternal() && op.isPublic())
+        candidates.push_back(op);
+  }
+  Operation *found = nullptr;
+  if (entry.empty()) {
+    if (candidates.size() != 1) {
+      llvm::errs() << "bb-run: error: " << filename << " has "
+                   << candidates.size()
+                   << (hasPrograms ? " block programs" : " public functions")
+                   << "; name the one to run with --entry\n";
+      return failure();
+    }
+    found = candidates.front();
+  } else {
+    for (Operation *op : candidates)
+      if (SymbolTable::getSymbolName(op) == entry)
+        found = op;
+    if (!found) {
+      llvm::errs() << "bb-run: error: " << filename
+                   << " has no block.program or public func.func named @"
+                   << entry << "\n";
+      return failure();
+    }
+  }
+  program.entry = SymbolTable::getSymbolName(found).str();
+  program.kind = hasPrograms ? InputKind::BlockProgram : InputKind::Linalg;
+  auto function = cast<FunctionOpInterface>(found);
+  for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
+    FailureOr<ArrayDesc> desc = getArrayDesc(found, type, "argument", index);
+    if (failed(desc))
+      return failure();
+    program.inputs.push_back(*desc);
+  }
+  for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
+    FailureOr<ArrayDesc> desc = getArrayDesc(found, type, "result", index);
+    if (failed(desc))
+      return failure();
+    program.outputs.push_back(*desc);
+  }
+  return std::move(program);
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
+
+/// The reference path for Linalg on tensors: upstream MLIR's ordinary
+/// lowering (one-shot-bufferize, convert-linalg-to-loops, to LLVM), with
+/// nothing of Blockbuster in it.
+static LogicalResult lowerLinalgReference(ModuleOp module, StringRef entry) {
+  // convert-linalg-to-loops does not lower aggregate ops (linalg.softmax);
+  // their own decomposition (what transform.structured.decompose_interface
+  // applies) turns them into generics first.
+  IRRewriter rewriter(module.getContext());
+  for (int round = 0; round < 8; ++round) {
+    SmallVector<linalg::AggregatedOpInterface> aggregates;
+    module.walk([&](linalg::AggregatedOpInterface op) {
+      aggregates.push_back(op);
+    });
+    if (aggregates.empty())
+      break;
+    for (linalg::AggregatedOpInterface op : aggregates) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
+      if (failed(results))
+        return op->emitOpError("cannot be decomposed for the reference");
+      rewriter.replaceOp(op, *results);
+    }
+  }
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+  PassManager pm(module.getContext());
+  buildLinalgTensorsToLLVMPipeline(pm);
+  return pm.run(module);
+}
+
+/// The Blockbuster path: a Linalg module first becomes block programs
+/// through convert-linalg-to-block (found by name, so that this tool does
+/// not depend on its code), then block-select binds the block sizes and the
+/// CPU pipeline lowers to LLVM.
+static LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind) {
+  PassManager pm(module.getContext());
+  if (kind == InputKind::Linalg) {
+    std::string errorMessage;
+    llvm::raw_string_ostream errorStream(errorMessage);
+    if (failed(parsePassPipeline("convert-linalg-to-block", pm,
+                                 errorStream))) {
+      llvm::errs() << "bb-run: error: cannot build the Blockbuster path for "
+                      "Linalg input: "
+                   << errorMessage << "\n";
+      return failure();
+    }
+  }
+  block::BlockSelectOptions select;
+  select.blockSizeOverrides.assign(blockSizes.begin(), blockSizes.end());
+  select.target = target;
+  pm.addPass(block::createBlockSelect(select));
+  buildCPUPipeline(pm);
+  return pm.run(module);
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+#ifndef BB_RUN_C_RUNNER_UTILS
+#define BB_RUN_C_RUNNER_UTILS "libmlir_c_runner_utils.so"
+#endif
+
+/// JIT-compiles the LLVM-dialect `module` and calls the C interface of
+/// `entry` with the inputs, then the outputs (out-params), by descriptor.
+static LogicalResult runOnCPU(ModuleOp module, StringRef entry,
+                              MutableArrayRef<HostArray> inputs,
+                              MutableArrayRef<HostArray> outputs) {
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
+                                               /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  options.transformer = transformer;
+  // memrefCopy (strided copies into a block of an output) lives here.
+  SmallVector<StringRef, 1> libraries = {BB_RUN_C_RUNNER_UTILS};
+  options.sharedLibPaths = libraries;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(module, options);
+  if (!engine) {
+    llvm::errs() << "bb-run: error: cannot JIT-compile @" << entry << ": "
+                 << llvm::toString(engine.takeError()) << "\n";
+    return failure();
+  }
+  (*engine)->initialize();
+
+  std::vector<std::vector<int64_t>> descriptors;
+  for (HostArray &array : inputs)
+    descriptors.push_back(array.getDescriptor());
+  for (HostArray &array : outputs)
+    descriptors.push_back(array.getDescriptor());
+  // The C interface takes a pointer to each descriptor; invokePacked takes a
+  // pointer to each argument.
+  std::vector<void *> descriptorPointers;
+  for (std::vector<int64_t> &descriptor : descriptors)
+    descriptorPointers.push_back(descriptor.data());
+  SmallVector<void *> arguments;
+  for (void *&pointer : descriptorPointers)
+    arguments.push_back(&pointer);
+  if (llvm::Error error = (*engine)->invokePacked(
+          ("_mlir_ciface_" + entry).str(), arguments)) {
+    llvm::errs() << "bb-run: error: cannot run @" << entry << ": "
+                 << llvm::toString(std::move(error)) << "\n";
+    return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Checking and printing
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Comparison {
+  double maxAbsError = 0;
+  double maxRelError = 0;
+  /// The largest |test - ref| / (atol + rtol * |ref|): at most 1 passes.
+  double maxErrorOverTolerance = 0;
+  /// ||test - ref|| / ||ref|| over the non-NaN elements (2-norms).
+  double normRelError = 0;
+  int64_t nans = 0;
+  int64_t mismatches = 0;
+  int64_t firstBad = -1;
+};
+} // namespace
+
+/// The largest finite magnitude in `array`: the scale of an output, against
+/// which the default absolute tolerance is set.
+static double getLargestMagnitude(const HostArray &array) {
+  double largest = 0;
+  for (int64_t i = 0, e = array.size(); i < e; ++i) {
+    double value = std::fabs(array.get(i));
+    if (std::isfinite(value))
+      largest = std::max(largest, value);
+  }
+  return largest;
+}
+
+/// Compares element by element: element i passes when neither value is NaN
+/// and |test - ref| <= atol + rtol * |ref| (as numpy.allclose). The relative
+/// error of an element is |test - ref| / |ref| (0 when both are 0, inf when
+/// only ref is); near a zero of the reference it is large even when the
+/// element passes, which is what atol is for. Also computes the normwise
+/// relative error, which catches a small error spread over many elements.
+static Comparison compare(const HostArray &test, const HostArray &ref,
+                          double rtol, double atol) {
+  Comparison result;
+  double errorSquares = 0, refSquares = 0;
+  for (int64_t i = 0, e = test.size(); i < e; ++i) {
+    double t = test.get(i);
+    double r = ref.get(i);
+    bool bad;
+    if (std::isnan(t) || std::isnan(r)) {
+      ++result.nans;
+      bad = true;
+    } else {
+      double absError = t == r ? 0.0 : std::fabs(t - r);
+      double relError = absError == 0.0 ? 0.0
+                        : r == 0.0      ? INFINITY
+                                        : absError / std::fabs(r);
+      double tolerance = atol + rtol * std::fabs(r);
+      result.maxAbsError = std::max(result.maxAbsError, absError);
+      result.maxRelError = std::max(result.maxRelError, relError);
+      result.maxErrorOverTolerance =
+          std::max(result.maxErrorOverTolerance,
+                   absError == 0.0 ? 0.0
+                   : tolerance == 0.0 ? INFINITY
+                                      : absError / tolerance);
+      errorSquares += absError * absError;
+      refSquares += r * r;
+      bad = !(absError <= tolerance);
+      if (bad)
+        ++result.mismatches;
+    }
+    if (bad && result.firstBad < 0)
+      result.firstBad = i;
+  }
+  result.normRelError = errorSquares == 0.0  ? 0.0
+                        : refSquares == 0.0 ? INFINITY
+                                            : std::sqrt(errorSquares /
+                                                        refSquares);
+  return result;
+}
+
+/// Prints the multi-index of flat element `index`, as [i, j, k].
+static void printIndex(llvm::raw_ostream &os, const ArrayDesc &desc,
+                       int64_t index) {
+  SmallVector<int64_t> indices(desc.shape.size());
+  for (int64_t dim = desc.shape.size() - 1; dim >= 0; --dim) {
+    indices[dim] = index % desc.shape[dim];
+    index /= desc.shape[dim];
+  }
+  os << '[';
+  llvm::interleaveComma(indices, os);
+  os << ']';
+}
+
+/// Prints an array one innermost row per line, prefixed by the row's index.
+static void printArray(llvm::raw_ostream &os, StringRef label,
+                       const HostArray &array) {
+  const ArrayDesc &desc = array.getDesc();
+  os << label << " (" << desc.str() << "):\n";
+  int64_t rowLength = desc.shape.empty() ? 1 : desc.shape.back();
+  for (int64_t start = 0, e = array.size(); start < e; start += rowLength) {
+    os << "  ";
+    if (!desc.shape.empty()) {
+      printIndex(os, desc, start);
+      os << ' ';
+    }
+    for (int64_t i = start; i < start + rowLength; ++i)
+      os << (i == start ? "" : " ") << llvm::format("%.6g", array.get(i));
+    os << '\n';
+  }
+}
+
+static bool isNarrowFloat(Type type) { return type.isF16() || type.isBF16(); }
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static SmallVector<HostArray> createArrays(ArrayRef<ArrayDesc> descs) {
+  SmallVector<HostArray> arrays;
+  for (const ArrayDesc &desc : descs)
+    arrays.emplace_back(desc);
+  return arrays;
+}
+
+static LogicalResult checkSignaturesMatch(const Program &test,
+                                          const Program &ref) {
+  auto mismatch = [&](StringRef what, unsigned index, const ArrayDesc &a,
+                      const ArrayDesc &b) {
+    llvm::errs() << "bb-run: error: " << what << " #" << index << " of @"
+                 << test.entry << " (" << test.filename << ") is " << a.str()
+                 << " but of @" << ref.entry << " (" << ref.filename
+                 << ") it is " << b.str() << "\n";
+    return failure();
+  };
+  if (test.inputs.size() != ref.inputs.size() ||
+      test.outputs.size() != ref.outputs.size()) {
+    llvm::errs() << "bb-run: error: @" << test.entry << " takes "
+                 << test.inputs.size() << " inputs and returns "
+                 << test.outputs.size() << " outputs, but the reference @"
+                 << ref.entry << " takes " << ref.inputs.size()
+                 << " and returns " << ref.outputs.size() << "\n";
+    return failure();
+  }
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(test.inputs, ref.inputs)))
+    if (!(std::get<0>(pair) == std::get<1>(pair)))
+      return mismatch("argument", index, std::get<0>(pair), std::get<1>(pair));
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(test.outputs, ref.outputs)))
+    if (!(std::get<0>(pair) == std::get<1>(pair)))
+      return mismatch("result", index, std::get<0>(pair), std::get<1>(pair));
+  return success();
+}
+
+static int runMain(MLIRContext &context) {
+  FailureOr<Program> test = loadProgram(context, inputFilename, entryName);
+  if (failed(test))
+    return 1;
+
+  // The reference: another file, or for Linalg input the same file through
+  // upstream's lowering.
+  std::optional<Program> ref;
+  if (check) {
+    StringRef refFile = referenceFilename;
+    if (refFile.empty()) {
+      if (test->kind != InputKind::Linalg) {
+        llvm::errs() << "bb-run: error: --check on a block program needs "
+                        "--reference (another block program or Linalg)\n";
+        return 1;
+      }
+      refFile = inputFilename;
+    }
+    FailureOr<Program> loaded = loadProgram(context, refFile, test->entry);
+    if (failed(loaded))
+      return 1;
+    ref = std::move(*loaded);
+    if (failed(checkSignaturesMatch(*test, *ref)))
+      return 1;
+  } else if (!referenceFilename.empty()) {
+    llvm::errs() << "bb-run: error: --reference needs --check\n";
+    return 1;
+  }
+
+  if (failed(lowerWithBlockbuster(*test->module, test->kind)))
+    return 1;
+  if (ref) {
+    LogicalResult lowered =
+        ref->kind == InputKind::Linalg
+            ? lowerLinalgReference(*ref->module, ref->entry)
+            : lowerWithBlockbuster(*ref->module, ref->kind);
+    if (failed(lowered))
+      return 1;
+  }
+
+  SmallVector<HostArray> inputs = createArrays(test->inputs);
+  fillInputs(inputs, seed);
+
+  SmallVector<HostArray> outputs = createArrays(test->outputs);
+  for (HostArray &output : outputs)
+    output.poison();
+  if (failed(runOnCPU(*test->module, test->entry, inputs, outputs)))
+    return 1;
+  if (!outputs.empty() && injectError) {
+    // Larger than any tolerance below 1/2: 1 + the output's largest |x|.
+    double largest = 0;
+    for (int64_t i = 0, e = outputs[0].size(); i < e; ++i)
+      largest = std::max(largest, std::fabs(outputs[0].get(i)));
+    outputs[0].set(0, outputs[0].get(0) + 1.0 + largest);
+  }
+  if (!outputs.empty() && injectNaN)
+    outputs[0].set(outputs[0].size() - 1, std::nan(""));
+
+  llvm::outs() << "bb-run: @" << test->entry << " (" << test->filename
+               << "), seed " << seed << "\n";
+  if (printOutputs)
+    for (auto [index, output] : llvm::enumerate(outputs))
+      printArray(llvm::outs(), "output #" + std::to_string(index), output);
+  if (!ref)
+    return 0;
+
+  SmallVector<HostArray> refOutputs = createArrays(ref->outputs);
+  for (HostArray &output : refOutputs)
+    output.poison();
+  if (failed(runOnCPU(*ref->module, ref->entry, inputs, refOutputs)))
+    return 1;
+  if (printOutputs)
+    for (auto [index, output] : llvm::enumerate(refOutputs))
+      printArray(llvm::outs(), "reference #" + std::to_string(index), output);
+
+  // Tolerances of design note 03: f32 1e-4 relative; f16/bf16 storage 2e-2.
+  bool narrow = false;
+  for (const ArrayDesc &desc : test->inputs)
+    narrow |= isNarrowFloat(desc.elementType);
+  for (const ArrayDesc &desc : test->outputs)
+    narrow |= isNarrowFloat(desc.elementType);
+  double rtol = rtolOption >= 0 ? rtolOption : (narrow ? 2e-2 : 1e-4);
+  llvm::outs() << "reference: @" << ref->entry << " (" << ref->filename
+               << "), rtol " << llvm::format("%g", rtol) << "\n";
+
+  bool allPassed = true;
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(outputs, refOutputs))) {
+    const HostArray &out = std::get<0>(pair);
+    const HostArray &refOut = std::get<1>(pair);
+    // Rounding errors of a sum scale with its terms, not with its value, so
+    // by default an element near a zero of the reference is judged against
+    // the output's scale, its largest magnitude. The normwise criterion
+    // keeps that from hiding an error spread over the small elements.
+    double atol = atolOption >= 0 ? atolOption
+                                  : rtol * getLargestMagnitude(refOut);
+    Comparison result = compare(out, refOut, rtol, atol);
+    bool passed = result.nans == 0 && result.mismatches == 0 &&
+                  result.normRelError <= rtol;
+    llvm::outs() << "output #" << index << " (" << out.getDesc().str()
+                 << "): atol " << llvm::format("%.3g", atol)
+                 << ", max_abs_err " << llvm::format("%.3g", result.maxAbsError)
+                 << ", max_rel_err " << llvm::format("%.3g", result.maxRelError)
+                 << ", max err/tol "
+                 << llvm::format("%.3g", result.maxErrorOverTolerance)
+                 << ", norm_rel_err "
+                 << llvm::format("%.3g", result.normRelError) << ", mismatches "
+                 << result.mismatches << ", nan " << result.nans << " of "
+                 << out.size() << ": " << (passed ? "PASS" : "FAIL") << "\n";
+    if (!passed) {
+      allPassed = false;
+      if (result.firstBad >= 0) {
+        llvm::outs() << "  first failing element ";
+        printIndex(llvm::outs(), out.getDesc(), result.firstBad);
+        llvm::outs() << ": got "
+                     << llvm::format("%.8g", out.get(result.firstBad))
+                     << ", reference "
+                     << llvm::format("%.8g", refOut.get(result.firstBad))
+                     << "\n";
+      } else {
+        llvm::outs() << "  the normwise relative error exceeds rtol\n";
+      }
+    }
+  }
+  llvm::outs() << (allPassed ? "PASS" : "FAIL") << "\n";
+  return allPassed ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  // Blockbuster's passes, so that convert-linalg-to-block is found by name.
+  blockbuster::registerAllPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "bb-run: JIT-run block programs and Linalg on the CPU, and check one "
+      "against a reference\n");
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  blockbuster::registerAllDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  MLIRContext context(registry);
+  // A failing pass names the op and the reason; the whole module that
+  // MLIR would print after it buries the message.
+  context.printOpOnDiagnostic(false);
+
+  // Diagnostics print as file:line:col: error: ...; the handler reopens the
+  // file a location names to show the line.
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  return runMain(context);
+}
