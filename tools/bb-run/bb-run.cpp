@@ -369,6 +369,9 @@ struct Program {
   InputKind kind = InputKind::BlockProgram;
   SmallVector<ArrayDesc> inputs;
   SmallVector<ArrayDesc> outputs;
+  /// Per input: passed by value (a scalar argument of a Linalg function),
+  /// not by memref descriptor (a 0-d array of a block program).
+  SmallVector<bool> byValue;
 };
 } // namespace
 
@@ -384,7 +387,10 @@ static bool isSupportedElementType(Type type) {
 static FailureOr<ArrayDesc> getArrayDesc(Operation *entry, Type type,
                                          StringRef what, unsigned index) {
   ArrayDesc desc;
-  if (auto array = dyn_cast<block::ArrayType>(type)) {
+  if (type.isIntOrFloat()) {
+    // A scalar argument: the same values as a 0-d array.
+    desc.elementType = type;
+  } else if (auto array = dyn_cast<block::ArrayType>(type)) {
     desc.shape.assign(array.getShape().begin(), array.getShape().end());
     desc.elementType = array.getElementType();
   } else if (auto tensor = dyn_cast<RankedTensorType>(type);
@@ -460,12 +466,26 @@ static FailureOr<Program> loadProgram(MLIRContext &context,
   }
   program.entry = SymbolTable::getSymbolName(found).str();
   program.kind = hasPrograms ? InputKind::BlockProgram : InputKind::Linalg;
+  if (program.kind == InputKind::Linalg) {
+    // Weights baked in as tensor constants become arguments before either
+    // path sees the program, so both get the same (random) values.
+    PassManager pm(&context);
+    std::string errorMessage;
+    llvm::raw_string_ostream errorStream(errorMessage);
+    if (failed(parsePassPipeline("hoist-tensor-constants", pm, errorStream)) ||
+        failed(pm.run(module))) {
+      llvm::errs() << "bb-run: error: cannot hoist the tensor constants of "
+                   << filename << " " << errorMessage << "\n";
+      return failure();
+    }
+  }
   auto function = cast<FunctionOpInterface>(found);
   for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
     FailureOr<ArrayDesc> desc = getArrayDesc(found, type, "argument", index);
     if (failed(desc))
       return failure();
     program.inputs.push_back(*desc);
+    program.byValue.push_back(type.isIntOrFloat());
   }
   for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
     FailureOr<ArrayDesc> desc = getArrayDesc(found, type, "result", index);
@@ -547,6 +567,7 @@ static LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind) {
 /// `entry` with the inputs, then the outputs (out-params), by descriptor.
 static LogicalResult runOnCPU(ModuleOp module, StringRef entry,
                               MutableArrayRef<HostArray> inputs,
+                              ArrayRef<bool> inputsByValue,
                               MutableArrayRef<HostArray> outputs) {
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
@@ -576,8 +597,13 @@ static LogicalResult runOnCPU(ModuleOp module, StringRef entry,
   for (std::vector<int64_t> &descriptor : descriptors)
     descriptorPointers.push_back(descriptor.data());
   SmallVector<void *> arguments;
-  for (void *&pointer : descriptorPointers)
-    arguments.push_back(&pointer);
+  for (auto [index, pointer] : llvm::enumerate(descriptorPointers)) {
+    // A scalar passed by value: invokePacked takes a pointer to it.
+    if (index < inputsByValue.size() && inputsByValue[index])
+      arguments.push_back(inputs[index].data());
+    else
+      arguments.push_back(&pointer);
+  }
   if (llvm::Error error = (*engine)->invokePacked(
           ("_mlir_ciface_" + entry).str(), arguments)) {
     llvm::errs() << "bb-run: error: cannot run @" << entry << ": "
@@ -783,7 +809,9 @@ static int runMain(MLIRContext &context) {
   SmallVector<HostArray> outputs = createArrays(test->outputs);
   for (HostArray &output : outputs)
     output.poison();
-  if (failed(runOnCPU(*test->module, test->entry, inputs, outputs)))
+  // The Blockbuster path passes scalars as 0-d arrays: all by descriptor.
+  if (failed(runOnCPU(*test->module, test->entry, inputs, /*inputsByValue=*/{},
+                      outputs)))
     return 1;
   if (!outputs.empty() && injectError) {
     // Larger than any tolerance below 1/2: 1 + the output's largest |x|.
@@ -806,7 +834,8 @@ static int runMain(MLIRContext &context) {
   SmallVector<HostArray> refOutputs = createArrays(ref->outputs);
   for (HostArray &output : refOutputs)
     output.poison();
-  if (failed(runOnCPU(*ref->module, ref->entry, inputs, refOutputs)))
+  if (failed(runOnCPU(*ref->module, ref->entry, inputs, ref->byValue,
+                      refOutputs)))
     return 1;
   if (printOutputs)
     for (auto [index, output] : llvm::enumerate(refOutputs))

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -413,6 +414,7 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerMap(MapOp map);
+  LogicalResult lowerView(ViewOp view);
   LogicalResult lowerReduce(ReduceOp reduce);
   LogicalResult lowerLoad(LoadOp load);
   LogicalResult lowerDot(DotOp dot);
@@ -511,6 +513,7 @@ LogicalResult ProgramLowering::lowerOp(Operation *op) {
     return failure();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](MapOp map) { return lowerMap(map); })
+      .Case([&](ViewOp view) { return lowerView(view); })
       .Case([&](ReduceOp reduce) { return lowerReduce(reduce); })
       .Case([&](LoadOp load) { return lowerLoad(load); })
       .Case([&](DotOp dot) { return lowerDot(dot); })
@@ -525,6 +528,51 @@ LogicalResult ProgramLowering::lowerOp(Operation *op) {
         return other->emitOpError()
                << "is not supported by convert-block-to-linalg";
       });
+}
+
+/// A view is a row-major reshape of a tensor: an expand_shape or a
+/// collapse_shape when the shapes allow one, else a collapse to one
+/// dimension followed by an expand.
+LogicalResult ProgramLowering::lowerView(ViewOp view) {
+  Location loc = view.getLoc();
+  Value source = lookup(view.getSource());
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  auto array = cast<ArrayType>(view.getType());
+  auto resultType =
+      RankedTensorType::get(array.getShape(), array.getElementType());
+  Value result;
+  if (sourceType == resultType) {
+    result = source;
+  } else if (auto collapse =
+                 getReassociationIndicesForReshape(sourceType, resultType);
+             collapse && sourceType.getRank() > resultType.getRank()) {
+    result = tensor::CollapseShapeOp::create(builder, loc, resultType, source,
+                                             *collapse);
+  } else if (auto expand =
+                 getReassociationIndicesForReshape(resultType, sourceType);
+             expand && resultType.getRank() > sourceType.getRank()) {
+    result = tensor::ExpandShapeOp::create(builder, loc, resultType, source,
+                                           *expand);
+  } else {
+    auto flatType = RankedTensorType::get({array.getNumElements()},
+                                          array.getElementType());
+    auto all = [](int64_t rank) {
+      ReassociationIndices group;
+      for (int64_t dim = 0; dim < rank; ++dim)
+        group.push_back(dim);
+      return SmallVector<ReassociationIndices>{group};
+    };
+    Value flat = source;
+    if (sourceType.getRank() != 1)
+      flat = tensor::CollapseShapeOp::create(builder, loc, flatType, source,
+                                             all(sourceType.getRank()));
+    result = flat;
+    if (resultType.getRank() != 1)
+      result = tensor::ExpandShapeOp::create(builder, loc, resultType, flat,
+                                             all(resultType.getRank()));
+  }
+  mapping.map(view.getResult(), result);
+  return success();
 }
 
 LogicalResult ProgramLowering::lowerMap(MapOp map) {
