@@ -109,6 +109,14 @@ static cl::opt<double> atolOption(
     cl::desc("Absolute tolerance (default: rtol times the largest magnitude "
              "in the reference output)"),
     cl::init(-1.0), cl::cat(category));
+static cl::opt<bool> fuse("fuse",
+                          cl::desc("Fuse the program under test with "
+                                   "block-fuse before block-select"),
+                          cl::cat(category));
+static cl::opt<bool> noFuse("no-fuse",
+                            cl::desc("Run the program under test unfused (the "
+                                     "default; overrides --fuse)"),
+                            cl::cat(category));
 static cl::opt<bool> printOutputs("print",
                                   cl::desc("Print every output (and, with "
                                            "--check, the reference's)"),
@@ -534,7 +542,8 @@ static LogicalResult lowerLinalgReference(ModuleOp module, StringRef entry) {
 /// through convert-linalg-to-block (found by name, so that this tool does
 /// not depend on its code), then block-select binds the block sizes and the
 /// CPU pipeline lowers to LLVM.
-static LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind) {
+static LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind,
+                                          bool applyFusion) {
   PassManager pm(module.getContext());
   if (kind == InputKind::Linalg) {
     std::string errorMessage;
@@ -543,6 +552,15 @@ static LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind) {
                                  errorStream))) {
       llvm::errs() << "bb-run: error: cannot build the Blockbuster path for "
                       "Linalg input: "
+                   << errorMessage << "\n";
+      return failure();
+    }
+  }
+  if (applyFusion) {
+    std::string errorMessage;
+    llvm::raw_string_ostream errorStream(errorMessage);
+    if (failed(parsePassPipeline("block-fuse", pm, errorStream))) {
+      llvm::errs() << "bb-run: error: cannot build block-fuse: "
                    << errorMessage << "\n";
       return failure();
     }
@@ -792,13 +810,15 @@ static int runMain(MLIRContext &context) {
     return 1;
   }
 
-  if (failed(lowerWithBlockbuster(*test->module, test->kind)))
+  if (failed(lowerWithBlockbuster(*test->module, test->kind,
+                                  /*applyFusion=*/fuse && !noFuse)))
     return 1;
   if (ref) {
     LogicalResult lowered =
         ref->kind == InputKind::Linalg
             ? lowerLinalgReference(*ref->module, ref->entry)
-            : lowerWithBlockbuster(*ref->module, ref->kind);
+            : lowerWithBlockbuster(*ref->module, ref->kind,
+                                   /*applyFusion=*/false);
     if (failed(lowered))
       return 1;
   }

@@ -672,6 +672,17 @@ LogicalResult LoadOp::verify() {
 // DotOp
 //===----------------------------------------------------------------------===//
 
+/// The attribute `name` of an op being built: from its properties when set,
+/// else from the attribute dictionary (the PDL interpreter and the generic
+/// builder infer result types before attributes become properties).
+template <typename AttrTy>
+static AttrTy getBuildAttr(AttrTy fromProperties, DictionaryAttr attributes,
+                           StringRef name) {
+  if (fromProperties)
+    return fromProperties;
+  return attributes ? attributes.getAs<AttrTy>(name) : AttrTy();
+}
+
 LogicalResult DotOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, ValueRange operands,
     DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
@@ -679,9 +690,13 @@ LogicalResult DotOp::inferReturnTypes(
   DotOp::Adaptor adaptor(operands, attributes, properties, regions);
   auto lhs = dyn_cast<TileType>(adaptor.getLhs().getType());
   auto rhs = dyn_cast<TileType>(adaptor.getRhs().getType());
-  if (!lhs || !rhs || !adaptor.getContractAttr())
+  ArrayAttr contractAttr =
+      getBuildAttr(adaptor.getContractAttr(), attributes, "contract");
+  if (!lhs || !rhs)
     return emitOptionalError(location, "'block.dot' operands must be tiles");
-  SmallVector<StringAttr> contract = toAxisNames(adaptor.getContract());
+  if (!contractAttr)
+    return emitOptionalError(location, "'block.dot' needs 'contract'");
+  SmallVector<StringAttr> contract = toAxisNames(contractAttr);
   SmallVector<StringAttr> axes;
   for (TileType tile : {lhs, rhs})
     for (StringAttr axis : tile.getAxes())
@@ -829,10 +844,14 @@ LogicalResult TileReduceOp::inferReturnTypes(
     SmallVectorImpl<Type> &inferred) {
   TileReduceOp::Adaptor adaptor(operands, attributes, properties, regions);
   auto tile = dyn_cast<TileType>(adaptor.getOperand().getType());
-  if (!tile || !adaptor.getReducedAttr())
+  ArrayAttr reducedAttr =
+      getBuildAttr(adaptor.getReducedAttr(), attributes, "reduced");
+  if (!tile)
     return emitOptionalError(location,
                              "'block.tile_reduce' operand must be a tile");
-  SmallVector<StringAttr> reduced = toAxisNames(adaptor.getReduced());
+  if (!reducedAttr)
+    return emitOptionalError(location, "'block.tile_reduce' needs 'reduced'");
+  SmallVector<StringAttr> reduced = toAxisNames(reducedAttr);
   SmallVector<StringAttr> kept;
   for (StringAttr axis : tile.getAxes())
     if (!llvm::is_contained(reduced, axis))
@@ -899,14 +918,17 @@ LogicalResult ConstantOp::inferReturnTypes(
     DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
     SmallVectorImpl<Type> &inferred) {
   ConstantOp::Adaptor adaptor({}, attributes, properties, regions);
-  if (!adaptor.getAxesAttr() || !adaptor.getValueAttr())
+  ArrayAttr axesAttr = getBuildAttr(adaptor.getAxesAttr(), attributes, "axes");
+  TypedAttr valueAttr =
+      getBuildAttr(adaptor.getValueAttr(), attributes, "value");
+  if (!axesAttr || !valueAttr)
     return emitOptionalError(location,
                              "'block.constant' needs 'axes' and 'value'");
   // The tile type is built from `axes` and the type of `value`, not parsed:
   // check it as its parser would (a repeated axis, an element type that
   // tiles cannot hold).
-  SmallVector<StringAttr> axes = toAxisNames(adaptor.getAxes());
-  Type elementType = adaptor.getValueAttr().getType();
+  SmallVector<StringAttr> axes = toAxisNames(axesAttr);
+  Type elementType = valueAttr.getType();
   if (failed(TileType::verify(
           [&]() -> InFlightDiagnostic {
             InFlightDiagnostic diag =

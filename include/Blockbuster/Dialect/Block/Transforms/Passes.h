@@ -5,6 +5,8 @@
 
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
 #include "mlir/Pass/Pass.h"
 
 namespace blockbuster::block {

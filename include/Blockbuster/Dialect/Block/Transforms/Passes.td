@@ -87,4 +87,43 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
+  let summary = "Fuses block programs with the ordered rule catalogue";
+  let description = [{
+    The greedy ordered driver of docs/FusionRules.md. For every
+    `block.program`, it walks the hierarchy breadth-first (the program, its
+    kernels, their bodies, ...) and tries the rule sets in the priority
+    order `order`; after any rewrite it restarts from the first rule. When no
+    rule applies, the extend step (rule 6, replication) is tried once, the
+    main loop runs again, and the result is kept only if it lowers the
+    kernel count or the global bytes of the fusion report; otherwise the
+    program rolls back to the snapshot taken before the step.
+
+    Deterministic: the same input gives the same output. Every rule removes
+    a buffered edge, an op or moves work one way only, so the driver
+    terminates; running it twice changes nothing.
+
+    With `trace`, each rewrite prints a line to standard error:
+
+    ```
+    step 3: rule 3 at attention.mlir:21:8: moved map at attention.mlir:12:8 into the reduce over a1
+    ```
+  }];
+  let options = [
+    ListOption<"order", "order", "unsigned",
+               "Rule sets in priority order (ablation); default 8,7,4,9,3,1,2">,
+    Option<"extend", "extend", "bool", /*default=*/"true",
+           "Try replication (rule 6) when nothing else applies">,
+    Option<"trace", "trace", "bool", /*default=*/"false",
+           "Print one line per rewrite to standard error">,
+    Option<"maxSteps", "max-steps", "unsigned", /*default=*/"100000",
+           "Stop with an error after this many rewrites (a driver bug)">
+  ];
+  let dependentDialects = [
+    "::blockbuster::block::BlockDialect",
+    "::mlir::pdl::PDLDialect",
+    "::mlir::pdl_interp::PDLInterpDialect"
+  ];
+}
+
 #endif // BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_PASSES_TD

@@ -1,0 +1,57 @@
+//===- FusionUtils.h - Shared facts and surgery for fusion rules -*- C++ -*-===//
+
+#ifndef BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_FUSIONUTILS_H
+#define BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_FUSIONUTILS_H
+
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace blockbuster::block {
+
+/// The top-level map whose result `array` is, or null (an argument, a view).
+MapOp getProducerMap(mlir::Value array);
+
+/// The top-level ops (maps, views) whose results `op` or any op nested in it
+/// uses, in program order.
+llvm::SetVector<mlir::Operation *> getTopLevelProducers(mlir::Operation *op);
+
+/// True when top-level op `to` uses, directly or through other top-level
+/// ops, a result of top-level op `from`.
+bool dependsOn(mlir::Operation *to, mlir::Operation *from);
+
+/// True when `consumer` depends on `producer` through a third top-level op:
+/// merging the two would then form a cycle.
+bool hasIndirectPath(mlir::Operation *producer, mlir::Operation *consumer);
+
+/// True when `load` reads exactly the block that `producer` yields as its
+/// result `resultIndex` in the instance where the load runs: the load indexes
+/// every dimension with the axis the producer's yield has there (no slices,
+/// no fixed indices), and of those axes, the ones iterated around the load
+/// are exactly the producer's map axes.
+bool readsProducedBlock(LoadOp load, MapOp producer, unsigned resultIndex);
+
+/// Clones the body of `producer` (without its yield) at the builder's
+/// insertion point; returns the cloned tiles it yields.
+llvm::SmallVector<mlir::Value> cloneMapBody(mlir::RewriterBase &rewriter,
+                                            MapOp producer);
+
+/// Replaces `load` with `tile` (the same block), relaying it out when the
+/// load's tile lists the axes in another order.
+void replaceLoad(mlir::RewriterBase &rewriter, LoadOp load, mlir::Value tile);
+
+/// Restores def-before-use order in `block` after a rewrite placed an op
+/// before some of its operands' definers (stable).
+void restoreOrder(mlir::Block &block);
+
+/// A short location string for traces: `file:line:col` without directories.
+std::string describeLocation(mlir::Location loc);
+
+/// The map axes of `map` as a set, for comparisons.
+llvm::SmallVector<mlir::StringAttr> getSortedMapAxes(MapOp map);
+
+} // namespace blockbuster::block
+
+#endif // BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_FUSIONUTILS_H

@@ -1,0 +1,194 @@
+//===- Cleanup.cpp - Rule 7 -----------------------------------------------===//
+//
+// Rule 7, cleanup: merge duplicate loads and computations, hoist
+// loop-invariant work out of reduces, drop results nobody reads and ops
+// nobody uses. Every pattern removes or moves pure ops, so the program's
+// meaning is unchanged and each application shrinks or hoists something.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../FusionUtils.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+namespace {
+/// Merges identical pure ops (duplicate loads after fusion, recomputed
+/// tiles) across the whole program.
+struct MergeDuplicates : public OpRewritePattern<ProgramOp> {
+  MergeDuplicates(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("merge-duplicates");
+  }
+  LogicalResult matchAndRewrite(ProgramOp program,
+                                PatternRewriter &rewriter) const override {
+    DominanceInfo dominance(program);
+    bool changed = false;
+    eliminateCommonSubExpressions(rewriter, dominance, program, &changed);
+    if (changed)
+      trace.message = "merged duplicate loads and computations";
+    return success(changed);
+  }
+  FusionTrace &trace;
+};
+
+/// Moves ops of a reduce body that do not depend on the iteration in front
+/// of the reduce: loads whose tiles lack the reduced axis, and computations
+/// on values defined outside the body.
+struct HoistLoopInvariant : public OpRewritePattern<ReduceOp> {
+  HoistLoopInvariant(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("hoist-loop-invariant");
+  }
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    Region &body = reduce.getBody();
+    StringAttr axis = reduce.getAxisAttr();
+    SmallVector<Operation *> invariant;
+    for (Operation &op : body.front().without_terminator()) {
+      if (op.getNumRegions() != 0 || !isPure(&op))
+        continue;
+      if (llvm::any_of(op.getOperands(), [&](Value operand) {
+            return body.isAncestor(operand.getParentRegion());
+          }))
+        continue;
+      if (llvm::any_of(op.getResultTypes(), [&](Type type) {
+            return cast<TileType>(type).hasAxis(axis);
+          }))
+        continue;
+      invariant.push_back(&op);
+    }
+    if (invariant.empty())
+      return failure();
+    for (Operation *op : invariant)
+      rewriter.moveOpBefore(op, reduce);
+    trace.message = "hoisted " + Twine(invariant.size()).str() +
+                    " loop-invariant op(s) out of the reduce over " +
+                    axis.getValue().str();
+    return success();
+  }
+  FusionTrace &trace;
+};
+
+/// Drops the results of a map that nobody reads; erases a map with none.
+struct DropDeadMapResults : public OpRewritePattern<MapOp> {
+  DropDeadMapResults(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("drop-dead-map-results");
+  }
+  LogicalResult matchAndRewrite(MapOp map,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<unsigned> live;
+    for (OpResult result : map->getResults())
+      if (!result.use_empty())
+        live.push_back(result.getResultNumber());
+    if (live.size() == map.getNumResults())
+      return failure();
+    if (live.empty()) {
+      trace.message = "erased a map whose results nobody reads";
+      rewriter.eraseOp(map);
+      return success();
+    }
+    SmallVector<Type> types;
+    SmallVector<Value> yielded;
+    YieldOp yield = map.getYield();
+    for (unsigned index : live) {
+      types.push_back(map.getResult(index).getType());
+      yielded.push_back(yield.getOperand(index));
+    }
+    rewriter.setInsertionPoint(map);
+    auto newMap = MapOp::create(rewriter, map.getLoc(), types, map.getAxesAttr());
+    rewriter.inlineRegionBefore(map.getBody(), newMap.getBody(),
+                                newMap.getBody().end());
+    rewriter.setInsertionPoint(yield);
+    rewriter.replaceOpWithNewOp<YieldOp>(yield, yielded);
+    for (auto [position, index] : llvm::enumerate(live))
+      rewriter.replaceAllUsesWith(map.getResult(index),
+                                  newMap.getResult(position));
+    rewriter.eraseOp(map);
+    trace.message = "dropped the results nobody reads of a map";
+    return success();
+  }
+  FusionTrace &trace;
+};
+
+/// Drops the state elements of a reduce with built-in combiners that nobody
+/// reads.
+struct DropDeadReduceResults : public OpRewritePattern<ReduceOp> {
+  DropDeadReduceResults(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("drop-dead-reduce-results");
+  }
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ArrayAttr> combiners = reduce.getCombiners();
+    if (!combiners)
+      return failure();
+    SmallVector<unsigned> live;
+    for (OpResult result : reduce->getResults())
+      if (!result.use_empty())
+        live.push_back(result.getResultNumber());
+    if (live.size() == reduce.getNumResults())
+      return failure();
+    if (live.empty()) {
+      rewriter.eraseOp(reduce);
+      trace.message = "erased a reduce whose results nobody reads";
+      return success();
+    }
+    SmallVector<Type> types;
+    SmallVector<Attribute> kinds;
+    SmallVector<Value> yielded;
+    YieldOp yield = reduce.getYield();
+    for (unsigned index : live) {
+      types.push_back(reduce.getResult(index).getType());
+      kinds.push_back((*combiners)[index]);
+      yielded.push_back(yield.getOperand(index));
+    }
+    rewriter.setInsertionPoint(reduce);
+    auto newReduce =
+        ReduceOp::create(rewriter, reduce.getLoc(), types, reduce.getAxisAttr(),
+                         rewriter.getArrayAttr(kinds), ValueRange{});
+    rewriter.inlineRegionBefore(reduce.getBody(), newReduce.getBody(),
+                                newReduce.getBody().end());
+    rewriter.setInsertionPoint(yield);
+    rewriter.replaceOpWithNewOp<YieldOp>(yield, yielded);
+    for (auto [position, index] : llvm::enumerate(live))
+      rewriter.replaceAllUsesWith(reduce.getResult(index),
+                                  newReduce.getResult(position));
+    rewriter.eraseOp(reduce);
+    trace.message = "dropped the state nobody reads of a reduce";
+    return success();
+  }
+  FusionTrace &trace;
+};
+
+/// Erases a pure op inside a body whose results nobody uses.
+struct EraseDeadOp : public RewritePattern {
+  EraseDeadOp(MLIRContext *context, FusionTrace &trace)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
+        trace(trace) {
+    setDebugName("erase-dead-op");
+  }
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<ProgramOp, MapOp, ViewOp>(op) || !op->getParentOfType<MapOp>() ||
+        op->hasTrait<OpTrait::IsTerminator>() || !isOpTriviallyDead(op))
+      return failure();
+    trace.message = "erased an unused " + op->getName().getStringRef().str();
+    rewriter.eraseOp(op);
+    return success();
+  }
+  FusionTrace &trace;
+};
+} // namespace
+
+void blockbuster::block::populateCleanupPatterns(RewritePatternSet &patterns,
+                                                 FusionTrace &trace) {
+  patterns.add<MergeDuplicates, HoistLoopInvariant, DropDeadMapResults,
+               DropDeadReduceResults, EraseDeadOp>(patterns.getContext(),
+                                                   trace);
+}

@@ -1,0 +1,71 @@
+//===- Replication.cpp - Rule 6 -------------------------------------------===//
+//
+// Rule 6, replication (the extend step): a map C over more tiled axes than
+// the map P whose array it loads (P over [M], C over [M, N]) runs P's body
+// itself, once per instance: P's blocks are recomputed for every block of
+// the extra axes. This trades FLOPs for traffic, so block-fuse applies it
+// only in its extend step and keeps the result only when it pays.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../FusionUtils.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+namespace {
+struct ReplicateProducer : public OpRewritePattern<MapOp> {
+  ReplicateProducer(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("replicate-producer");
+  }
+
+  LogicalResult matchAndRewrite(MapOp consumer,
+                                PatternRewriter &rewriter) const override {
+    Block &body = consumer.getBody().front();
+    MapOp producer;
+    for (LoadOp load : body.getOps<LoadOp>()) {
+      MapOp candidate = getProducerMap(load.getSource());
+      if (!candidate || candidate == consumer ||
+          candidate.getAxes().size() >= consumer.getAxes().size() ||
+          !llvm::all_of(candidate.getAxes(), [&](Attribute axis) {
+            return llvm::is_contained(consumer.getAxes(), axis);
+          }))
+        continue;
+      bool exact = llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp other) {
+        return getProducerMap(other.getSource()) != candidate ||
+               readsProducedBlock(
+                   other, candidate,
+                   cast<OpResult>(other.getSource()).getResultNumber());
+      });
+      if (exact) {
+        producer = candidate;
+        break;
+      }
+    }
+    if (!producer)
+      return failure();
+
+    rewriter.setInsertionPointToStart(&body);
+    SmallVector<Value> tiles = cloneMapBody(rewriter, producer);
+    SmallVector<LoadOp> loads;
+    for (LoadOp load : body.getOps<LoadOp>())
+      if (getProducerMap(load.getSource()) == producer)
+        loads.push_back(load);
+    for (LoadOp load : loads)
+      replaceLoad(rewriter, load,
+                  tiles[cast<OpResult>(load.getSource()).getResultNumber()]);
+    trace.message = "replicated map at " + describeLocation(producer.getLoc()) +
+                    " into a map over more axes";
+    return success();
+  }
+
+  FusionTrace &trace;
+};
+} // namespace
+
+void blockbuster::block::populateReplicationPatterns(
+    RewritePatternSet &patterns, FusionTrace &trace) {
+  patterns.add<ReplicateProducer>(patterns.getContext(), trace);
+}

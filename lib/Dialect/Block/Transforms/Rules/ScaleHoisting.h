@@ -1,0 +1,19 @@
+//===- ScaleHoisting.h - Helpers of the rule-4 PDLL patterns ----*- C++ -*-===//
+
+#ifndef BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_RULES_SCALEHOISTING_H
+#define BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_RULES_SCALEHOISTING_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace blockbuster::block {
+/// True when `scale` is f32, has no axis in `contract`, and every axis of it
+/// is an axis of `x`.
+bool isScaleOutsideContraction(mlir::Value scale, mlir::Value x,
+                               mlir::ArrayAttr contract);
+/// `value`, relaid out (block.broadcast) to the type of `like`'s result.
+mlir::Value relayoutLike(mlir::PatternRewriter &rewriter, mlir::Value value,
+                         mlir::Operation *like);
+} // namespace blockbuster::block
+
+#endif // BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_RULES_SCALEHOISTING_H

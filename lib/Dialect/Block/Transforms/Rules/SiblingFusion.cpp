@@ -1,0 +1,83 @@
+//===- SiblingFusion.cpp - Rule 2 -----------------------------------------===//
+//
+// Rule 2, sibling map fusion: two maps over the same tiled axes that read a
+// common array, with no path between them, become one map running both
+// bodies; the cleanup rule then loads the shared array once. Refused when
+// either depends on the other: the fused map would have to run before and
+// after itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../FusionUtils.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+namespace {
+llvm::SetVector<Value> getLoadedArrays(MapOp map) {
+  llvm::SetVector<Value> arrays;
+  map.getBody().walk([&](LoadOp load) { arrays.insert(load.getSource()); });
+  return arrays;
+}
+
+struct FuseSiblings : public OpRewritePattern<MapOp> {
+  FuseSiblings(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("fuse-siblings");
+  }
+
+  LogicalResult matchAndRewrite(MapOp second,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<StringAttr> axes = getSortedMapAxes(second);
+    llvm::SetVector<Value> secondArrays = getLoadedArrays(second);
+    MapOp first;
+    for (Operation &op : *second->getBlock()) {
+      if (&op == second.getOperation())
+        break;
+      auto candidate = dyn_cast<MapOp>(op);
+      if (!candidate || getSortedMapAxes(candidate) != axes ||
+          dependsOn(second, candidate))
+        continue;
+      if (llvm::any_of(getLoadedArrays(candidate), [&](Value array) {
+            return secondArrays.contains(array);
+          })) {
+        first = candidate;
+        break;
+      }
+    }
+    if (!first)
+      return failure();
+
+    SmallVector<Type> types(first->getResultTypes());
+    llvm::append_range(types, second->getResultTypes());
+    rewriter.setInsertionPoint(second);
+    auto fused = MapOp::create(rewriter, second.getLoc(), types,
+                               second.getAxesAttr());
+    Block *body = rewriter.createBlock(&fused.getBody());
+    YieldOp firstYield = first.getYield(), secondYield = second.getYield();
+    SmallVector<Value> yielded(firstYield.getOperands());
+    llvm::append_range(yielded, secondYield.getOperands());
+    rewriter.eraseOp(firstYield);
+    rewriter.eraseOp(secondYield);
+    rewriter.inlineBlockBefore(&first.getBody().front(), body, body->end());
+    rewriter.inlineBlockBefore(&second.getBody().front(), body, body->end());
+    rewriter.setInsertionPointToEnd(body);
+    YieldOp::create(rewriter, second.getLoc(), yielded);
+
+    trace.message = "fused sibling map at " + describeLocation(first.getLoc()) +
+                    ", which reads a common array";
+    unsigned numFirst = first.getNumResults();
+    rewriter.replaceOp(first, fused.getResults().take_front(numFirst));
+    rewriter.replaceOp(second, fused.getResults().drop_front(numFirst));
+    restoreOrder(*fused->getBlock());
+    return success();
+  }
+  FusionTrace &trace;
+};
+} // namespace
+
+void blockbuster::block::populateSiblingFusionPatterns(
+    RewritePatternSet &patterns, FusionTrace &trace) {
+  patterns.add<FuseSiblings>(patterns.getContext(), trace);
+}
