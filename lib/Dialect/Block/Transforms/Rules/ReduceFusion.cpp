@@ -59,14 +59,16 @@ Value createCombine(OpBuilder &builder, Location loc, CombinerKind kind,
 Value createSafeShift(OpBuilder &builder, Location loc, Value max) {
   auto type = cast<TileType>(max.getType());
   auto element = cast<FloatType>(type.getElementType());
+  // Each constant right before its first user: the order getRoles restores
+  // when cleanup has hoisted them out of a combine region.
   Value negInf = ConstantOp::create(
       builder, loc, builder.getArrayAttr({}),
       FloatAttr::get(element, APFloat::getInf(element.getFloatSemantics(),
                                               /*Negative=*/true)));
-  Value zero = ConstantOp::create(builder, loc, builder.getArrayAttr({}),
-                                  FloatAttr::get(element, 0.0));
   Value masked =
       CompareOp::create(builder, loc, ComparePredicate::eq, max, negInf);
+  Value zero = ConstantOp::create(builder, loc, builder.getArrayAttr({}),
+                                  FloatAttr::get(element, 0.0));
   return SelectOp::create(builder, loc, masked, zero, max);
 }
 
@@ -157,9 +159,27 @@ std::optional<SmallVector<Role>> getRoles(ReduceOp reduce) {
   Region expected;
   buildCombiner(builder, reduce.getLoc(), expected, roles,
                 reduce.getResultTypes());
+  // Cleanup may have merged the region's constants with equal ones outside
+  // it: compare a copy with them cloned back in front of their first user.
+  Region actual;
+  IRMapping mapping;
+  reduce.getCombiner().cloneInto(&actual, mapping);
+  for (Operation &op : llvm::make_early_inc_range(actual.front())) {
+    for (Value operand : op.getOperands()) {
+      auto constant = operand.getDefiningOp<ConstantOp>();
+      if (!constant || actual.isAncestor(constant->getParentRegion()))
+        continue;
+      builder.setInsertionPoint(&op);
+      Operation *copy = builder.clone(*constant);
+      operand.replaceUsesWithIf(copy->getResult(0), [&](OpOperand &use) {
+        return actual.isAncestor(use.getOwner()->getParentRegion());
+      });
+    }
+  }
   bool same = OperationEquivalence::isRegionEquivalentTo(
-      &expected, &reduce.getCombiner(), OperationEquivalence::IgnoreLocations);
+      &expected, &actual, OperationEquivalence::IgnoreLocations);
   expected.dropAllReferences();
+  actual.dropAllReferences();
   if (!same)
     return std::nullopt;
   return roles;
