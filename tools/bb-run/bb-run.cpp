@@ -28,6 +28,7 @@
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 #include "Blockbuster/InitAll.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
+#include "ReferencePrecision.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -512,6 +513,31 @@ static FailureOr<Program> loadProgram(MLIRContext &context,
 /// lowering (one-shot-bufferize, convert-linalg-to-loops, to LLVM), with
 /// nothing of Blockbuster in it.
 static LogicalResult lowerLinalgReference(ModuleOp module, StringRef entry) {
+  // f16/bf16 programs: the reference computes in f32 (ReferencePrecision.h).
+  if (auto func = module.lookupSymbol<func::FuncOp>(entry)) {
+    bool narrow = false;
+    func.walk([&](Operation *op) {
+      for (Type type : op->getResultTypes())
+        narrow |= getElementTypeOrSelf(type).isF16() ||
+                  getElementTypeOrSelf(type).isBF16();
+    });
+    for (Type type : func.getArgumentTypes())
+      narrow |= getElementTypeOrSelf(type).isF16() ||
+                getElementTypeOrSelf(type).isBF16();
+    if (narrow) {
+      OpBuilder builder(func);
+      auto original = cast<func::FuncOp>(builder.clone(*func));
+      if (promoteNarrowFloatsToF32(func)) {
+        original.erase();
+        llvm::outs() << "reference: f16/bf16 values computed in f32\n";
+      } else {
+        func.erase();
+        original.setName(entry);
+        llvm::outs() << "reference: f16/bf16 as written (could not promote "
+                        "to f32)\n";
+      }
+    }
+  }
   // convert-linalg-to-loops does not lower aggregate ops (linalg.softmax);
   // their own decomposition (what transform.structured.decompose_interface
   // applies) turns them into generics first.
