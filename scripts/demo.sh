@@ -2,11 +2,12 @@
 # README command (a): set up, then run the main job on the bundled example,
 # single-head attention written in Linalg as a frontend emits it
 # (examples/linalg/attention.mlir):
-#   1. convert it to a block program (one kernel per array operator),
-#   2. print the fusion report of that program,
-#   3. check it on the CPU against upstream MLIR's own lowering of the Linalg
-#      input, on seeded random inputs,
-# and print the report of the hand-written FlashAttention form for contrast.
+#   1. convert it to a block program (one kernel per array operator) and
+#      print its fusion report,
+#   2. fuse it with block-fuse, printing the derivation step by step,
+#   3. print the fused program (FlashAttention) and its report,
+#   4. check the fused program on the CPU against upstream MLIR's own
+#      lowering of the Linalg input, on seeded random inputs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -15,21 +16,24 @@ bin="${BUILD_DIR:-$root/build}/bin"
 example="$root/examples/linalg/attention.mlir"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
+summary() { grep -E '^  "(kernels|buffered_edges|global_bytes|flops|local_bytes_peak)"'; }
 
 echo "== 1. convert-linalg-to-block: $example"
-"$bin/bb-opt" "$example" --convert-linalg-to-block -o "$out/attention.block.mlir"
-grep -E "block.program|block.map" "$out/attention.block.mlir"
+"$bin/bb-opt" "$example" --convert-linalg-to-block -o "$out/unfused.mlir"
+grep -E "block.program|block.map" "$out/unfused.mlir"
+echo "-- report, blocks of 64:"
+"$bin/bb-opt" "$out/unfused.mlir" --block-report='default-block-size=64' -o /dev/null | summary
 
 echo
-echo "== 2. fusion report of the unfused block program (block sizes 64)"
-"$bin/bb-opt" "$out/attention.block.mlir" \
-  --block-report='block-sizes=a0=64,a1=64' -o /dev/null
+echo "== 2. block-fuse, step by step"
+"$bin/bb-opt" "$out/unfused.mlir" --block-fuse=trace -o "$out/fused.mlir"
 
 echo
-echo "== 3. CPU check against upstream MLIR's lowering of the Linalg input"
-"$bin/bb-run" "$example" --check --block-sizes=a0=64,a1=64
+echo "== 3. the fused program"
+cat "$out/fused.mlir"
+echo "-- report, blocks of 64:"
+"$bin/bb-opt" "$out/fused.mlir" --block-report='default-block-size=64' -o /dev/null | summary
 
 echo
-echo "== for contrast: the fused FlashAttention form (examples/block/attention.fused.mlir)"
-"$bin/bb-opt" "$root/examples/block/attention.fused.mlir" \
-  --block-report='block-sizes=M=64,N=64' -o /dev/null | grep -E '"(kernels|buffered_edges|global_bytes)"'
+echo "== 4. CPU check: fused Blockbuster path vs upstream MLIR's lowering of the Linalg input"
+"$bin/bb-run" "$example" --check --fuse --block-sizes=a0=64,a1=64
