@@ -74,7 +74,10 @@ struct BlockFusePass
     for (unsigned number : requested) {
       const RuleEntry *entry = llvm::find_if(
           kCatalogue, [&](const RuleEntry &e) { return e.number == number; });
-      if (entry == std::end(kCatalogue))
+      // Fix: rule 6 is in the catalogue (for the trace), so `order=6` used to
+      // be accepted and ran replication in the main loop, without the extend
+      // step's rollback; the error below for it was unreachable.
+      if (entry == std::end(kCatalogue) || number == 6)
         return emitError(UnknownLoc::get(context))
                << "block-fuse: rule " << number
                << (number == 5 ? " (shift hoisting) is not implemented yet"
@@ -142,8 +145,9 @@ struct BlockFusePass
     while (applyOnce(program, mainRules, rewriter))
       if (steps > maxSteps)
         return program.emitError()
-               << "block-fuse did not reach a fixed point after " << maxSteps
-               << " rewrites";
+               << "block-fuse did not reach a fixed point after "
+               // Fix: streaming the option itself printed nothing.
+               << static_cast<unsigned>(maxSteps) << " rewrites";
     return success();
   }
 

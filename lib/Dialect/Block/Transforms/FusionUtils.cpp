@@ -76,6 +76,35 @@ bool blockbuster::block::readsProducedBlock(LoadOp load, MapOp producer,
   return true;
 }
 
+bool blockbuster::block::canCloneBodyUnder(MapOp producer,
+                                           ArrayRef<StringAttr> iterated) {
+  SmallVector<StringAttr> extra;
+  for (StringAttr axis : iterated)
+    if (!llvm::is_contained(producer.getAxes(), axis))
+      extra.push_back(axis);
+  if (extra.empty())
+    return true;
+  auto namesExtra = [&](Type type) {
+    auto tile = dyn_cast<TileType>(type);
+    return tile && llvm::any_of(extra, [&](StringAttr axis) {
+             return tile.hasAxis(axis);
+           });
+  };
+  WalkResult result = producer.getBody().walk([&](Operation *op) {
+    if (auto reduce = dyn_cast<ReduceOp>(op);
+        reduce && llvm::is_contained(extra, reduce.getAxisAttr()))
+      return WalkResult::interrupt();
+    if (llvm::any_of(op->getResultTypes(), namesExtra))
+      return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(), namesExtra))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 SmallVector<Value> blockbuster::block::cloneMapBody(RewriterBase &rewriter,
                                                     MapOp producer) {
   IRMapping mapping;

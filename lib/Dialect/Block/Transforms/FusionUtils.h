@@ -33,6 +33,15 @@ bool hasIndirectPath(mlir::Operation *producer, mlir::Operation *consumer);
 /// are exactly the producer's map axes.
 bool readsProducedBlock(LoadOp load, MapOp producer, unsigned resultIndex);
 
+/// True when the body of `producer` keeps its meaning when cloned where the
+/// axes `iterated` are iterated: no op in it names (in a tile type, or as a
+/// nested reduce's axis) an axis of `iterated` that `producer` does not
+/// iterate. Such an axis spans its whole extent in the producer but would be
+/// one block at the new place (a row sum over it would become a partial
+/// one).
+bool canCloneBodyUnder(MapOp producer,
+                       llvm::ArrayRef<mlir::StringAttr> iterated);
+
 /// Clones the body of `producer` (without its yield) at the builder's
 /// insertion point; returns the cloned tiles it yields.
 llvm::SmallVector<mlir::Value> cloneMapBody(mlir::RewriterBase &rewriter,

@@ -11,14 +11,61 @@
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
 #include "mlir/IR/Dominance.h"
-#include "mlir/Transforms/CSE.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace blockbuster::block;
 
 namespace {
+/// The axes iterated by the maps and reduces around `duplicate` that are
+/// not around `kept`.
+SmallVector<StringAttr> getAxesIteratedBetween(Operation *kept,
+                                               Operation *duplicate) {
+  SmallVector<StringAttr> axes;
+  for (Operation *parent = duplicate->getParentOp();
+       parent && !parent->isAncestor(kept); parent = parent->getParentOp()) {
+    if (auto reduce = dyn_cast<ReduceOp>(parent))
+      axes.push_back(reduce.getAxisAttr());
+    else if (auto map = dyn_cast<MapOp>(parent))
+      for (Attribute axis : map.getAxes())
+        axes.push_back(cast<StringAttr>(axis));
+  }
+  return axes;
+}
+
+/// True when `op` (or an op nested in it) has a tile type naming one of
+/// `axes`.
+bool namesAnyAxis(Operation *op, ArrayRef<StringAttr> axes) {
+  if (axes.empty())
+    return false;
+  auto names = [&](Type type) {
+    auto tile = dyn_cast<TileType>(type);
+    return tile && llvm::any_of(axes, [&](StringAttr a) {
+             return tile.hasAxis(a);
+           });
+  };
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (llvm::any_of(nested->getResultTypes(), names))
+      return WalkResult::interrupt();
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(), names))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 /// Merges identical pure ops (duplicate loads after fusion, recomputed
-/// tiles) across the whole program.
+/// tiles) across the whole program: an op is replaced by an equal op that
+/// dominates it.
+///
+/// Fix: this used upstream CSE, which also merged an op inside a reduce or
+/// map with an equal-looking op outside it. But a tile axis that an
+/// enclosing map or reduce iterates is one block there and the whole extent
+/// outside: `block.load %X[M, K]` in a map over [M] reads all of K, the same
+/// text inside the reduce over K one block of it. So ops are merged only
+/// when no loop between them iterates an axis their types name.
 struct MergeDuplicates : public OpRewritePattern<ProgramOp> {
   MergeDuplicates(MLIRContext *context, FusionTrace &trace)
       : OpRewritePattern(context), trace(trace) {
@@ -27,8 +74,48 @@ struct MergeDuplicates : public OpRewritePattern<ProgramOp> {
   LogicalResult matchAndRewrite(ProgramOp program,
                                 PatternRewriter &rewriter) const override {
     DominanceInfo dominance(program);
+    SmallVector<Operation *> ops;
+    program.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op != program.getOperation())
+        ops.push_back(op);
+    });
+    // Candidates by hash, in pre-order (so a dominating op comes first).
+    llvm::DenseMap<unsigned, SmallVector<Operation *, 2>> seen;
+    llvm::DenseSet<Operation *> erased;
     bool changed = false;
-    eliminateCommonSubExpressions(rewriter, dominance, program, &changed);
+    for (Operation *op : ops) {
+      if (erased.contains(op) || op->hasTrait<OpTrait::IsTerminator>() ||
+          op->getNumResults() == 0 || !isMemoryEffectFree(op))
+        continue;
+      // Like upstream CSE: ops with at most one single-block region.
+      if (op->getNumRegions() > 1 ||
+          (op->getNumRegions() == 1 &&
+           !llvm::hasSingleElement(op->getRegion(0))))
+        continue;
+      unsigned hash = OperationEquivalence::computeHash(
+          op, OperationEquivalence::directHashValue,
+          OperationEquivalence::ignoreHashValue,
+          OperationEquivalence::IgnoreLocations);
+      SmallVector<Operation *, 2> &bucket = seen[hash];
+      Operation *kept = nullptr;
+      for (Operation *candidate : bucket)
+        if (!erased.contains(candidate) &&
+            dominance.properlyDominates(candidate, op) &&
+            OperationEquivalence::isEquivalentTo(
+                candidate, op, OperationEquivalence::IgnoreLocations) &&
+            !namesAnyAxis(op, getAxesIteratedBetween(candidate, op))) {
+          kept = candidate;
+          break;
+        }
+      if (!kept) {
+        bucket.push_back(op);
+        continue;
+      }
+      rewriter.replaceAllUsesWith(op->getResults(), kept->getResults());
+      op->walk([&](Operation *nested) { erased.insert(nested); });
+      rewriter.eraseOp(op);
+      changed = true;
+    }
     if (changed)
       trace.message = "merged duplicate loads and computations";
     return success(changed);

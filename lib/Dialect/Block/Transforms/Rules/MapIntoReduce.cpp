@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../FusionUtils.h"
+#include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
 using namespace mlir;
@@ -26,13 +27,20 @@ struct FuseMapIntoReduce : public OpRewritePattern<ReduceOp> {
                                 PatternRewriter &rewriter) const override {
     Block &body = reduce.getBody().front();
     auto consumer = reduce->getParentOfType<MapOp>();
+    // The axes iterated where the producer's body would run.
+    SmallVector<StringAttr> iterated = getIteratedAxes(reduce);
+    iterated.push_back(reduce.getAxisAttr());
     // The first producer whose loads directly in this body all read the
-    // block of the current iteration.
+    // block of the current iteration, and whose body does not name an axis
+    // iterated here but not by the producer (fix: a producer over [J] that
+    // sums a load over the whole of M was moved into a map over [M], where
+    // the load reads one block of M, and summed one block only).
     MapOp producer;
     for (LoadOp load : body.getOps<LoadOp>()) {
       MapOp candidate = getProducerMap(load.getSource());
       if (!candidate || candidate == consumer ||
-          !llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr()))
+          !llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr()) ||
+          !canCloneBodyUnder(candidate, iterated))
         continue;
       bool exact = llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp other) {
         return getProducerMap(other.getSource()) != candidate ||

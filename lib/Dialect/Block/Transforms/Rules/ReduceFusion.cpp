@@ -246,12 +246,29 @@ std::optional<SmallVector<bool>> classifyOnlineTerms(ReduceOp second,
   }
   auto isScaled = [&](Value v) { return scaled.contains(v); };
   auto isFree = [&](Value v) { return !involved.contains(v); };
+  auto maxAxes = cast<TileType>(runningMax.getType()).getAxes();
   for (Operation &op : body.front().without_terminator()) {
+    // Fix: an op with a region (a nested reduce) that uses the
+    // exponentials inside was taken as free of m, so its result was
+    // neither rescaled nor recomputed with the final maximum.
+    if (op.getNumRegions() != 0) {
+      bool usesInvolved = false;
+      op.walk([&](Operation *nested) {
+        usesInvolved |= !llvm::all_of(nested->getOperands(), isFree);
+      });
+      if (usesInvolved)
+        return std::nullopt;
+    }
     if (llvm::all_of(op.getOperands(), isFree) &&
         !llvm::any_of(op.getResults(), [&](Value r) { return involved.contains(r); }))
       continue;
-    if (llvm::any_of(op.getResults(), [&](Value r) { return involved.contains(r); }))
-      continue; // The sub and exp ops seeded above.
+    if (llvm::any_of(op.getResults(), [&](Value r) { return involved.contains(r); })) {
+      // The sub and exp ops seeded above. Fix: exp(exp(x - m) - m) was
+      // taken as linear in the exponentials; the x of x - m must be free.
+      if (auto sub = dyn_cast<SubOp>(op); sub && !isFree(sub.getLhs()))
+        return std::nullopt;
+      continue;
+    }
     bool linear = false;
     if (isa<NegOp, BroadcastOp>(op) || (isa<TileReduceOp>(op) &&
         cast<TileReduceOp>(op).getKind() == CombinerKind::Add)) {
@@ -265,6 +282,14 @@ std::optional<SmallVector<bool>> classifyOnlineTerms(ReduceOp second,
       linear = isScaled(op.getOperand(0)) && isScaled(op.getOperand(1));
     }
     if (!linear)
+      return std::nullopt;
+    // Fix: a scaled value must keep every axis of m. One that sums over an
+    // axis of m (tile_reduce or dot over the rows) mixes exponentials of
+    // different rows, which no per-row rescaling can correct, even if a
+    // broadcast gives it the axes back.
+    auto resultType = cast<TileType>(op.getResult(0).getType());
+    if (!llvm::all_of(maxAxes,
+                      [&](StringAttr a) { return resultType.hasAxis(a); }))
       return std::nullopt;
     scaled.insert(op.getResult(0));
     involved.insert(op.getResult(0));
@@ -365,7 +390,10 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
         return entry.index() != maxIndex &&
                entry.value().kind == RoleKind::RunningMax;
       });
-      if (!isMax || hasOtherMax || !second.getCombiners())
+      // Fix: the combiner rescales f32 state by factors computed in m's
+      // element type; a bf16 m gave an f32 * bf16 multiply (invalid IR).
+      if (!isMax || hasOtherMax || !second.getCombiners() ||
+          !cast<TileType>(runningMax.getType()).getElementType().isF32())
         return failure();
       std::optional<SmallVector<bool>> rescaled =
           classifyOnlineTerms(second, runningMax);
@@ -385,6 +413,13 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
       maxRole = {RoleKind::RunningMax};
     }
     llvm::append_range(roles, added);
+    // Fix: the combiner rescales every Rescaled element by the one running
+    // maximum; fusing two independent online reduces side by side rescaled
+    // the first's sums by the second's maximum. Not fused.
+    if (llvm::count_if(roles, [](const Role &role) {
+          return role.kind == RoleKind::RunningMax;
+        }) > 1)
+      return failure();
 
     // Build the fused reduce where the second one is; what reads the first
     // one's results in between is reordered after it.
@@ -392,8 +427,15 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
     SmallVector<Type> types(first->getResultTypes());
     llvm::append_range(types, second->getResultTypes());
     rewriter.setInsertionPoint(second);
-    bool plainOnly = llvm::all_of(
-        roles, [](const Role &role) { return role.kind == RoleKind::Plain; });
+    // Fix: a region combiner's inits need not be identities (a sum
+    // starting at 5); they were dropped (plain result) or replaced by
+    // identities (second reduce). Either reduce with a region keeps its
+    // inits, so the result stays a region reduce.
+    bool plainOnly =
+        !first.hasRegionCombiner() && !second.hasRegionCombiner() &&
+        llvm::all_of(roles, [](const Role &role) {
+          return role.kind == RoleKind::Plain;
+        });
     ReduceOp fused;
     if (plainOnly) {
       SmallVector<Attribute> kinds;
@@ -408,9 +450,12 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
       else
         for (auto [index, type] : llvm::enumerate(first->getResultTypes()))
           inits.push_back(createIdentity(rewriter, loc, roles[index], type));
-      for (auto [index, type] : llvm::enumerate(second->getResultTypes()))
-        inits.push_back(createIdentity(
-            rewriter, loc, roles[first.getNumResults() + index], type));
+      if (second.hasRegionCombiner())
+        llvm::append_range(inits, second.getInits());
+      else
+        for (auto [index, type] : llvm::enumerate(second->getResultTypes()))
+          inits.push_back(createIdentity(
+              rewriter, loc, roles[first.getNumResults() + index], type));
       fused = ReduceOp::create(rewriter, loc, types, second.getAxisAttr(),
                                ArrayAttr(), inits);
       buildCombiner(rewriter, loc, fused.getCombiner(), roles, types);

@@ -33,6 +33,16 @@ struct ReplicateProducer : public OpRewritePattern<MapOp> {
             return llvm::is_contained(consumer.getAxes(), axis);
           }))
         continue;
+      // Fix: a producer over [M] whose body names N (a row sum over the
+      // whole of N) was cloned into a map over [M, N], where N is one
+      // block: the replica summed one block only.
+      if (!canCloneBodyUnder(candidate,
+                             llvm::map_to_vector(consumer.getAxes(),
+                                                 [](Attribute axis) {
+                                                   return cast<StringAttr>(
+                                                       axis);
+                                                 })))
+        continue;
       bool exact = llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp other) {
         return getProducerMap(other.getSource()) != candidate ||
                readsProducedBlock(

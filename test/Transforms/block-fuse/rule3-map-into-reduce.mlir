@@ -1,0 +1,250 @@
+// Rule 3, map-into-reduce fusion (lib/Dialect/Block/Transforms/Rules/
+// MapIntoReduce.cpp): a reduce over K that loads, in iteration k, block k of
+// an array a map over [..., K] writes runs that map's body itself. The map
+// keeps running until nobody reads it: rule 7 (cleanup) then erases it.
+
+// RUN: bb-opt %s -split-input-file --block-fuse='order=3 extend=false' | FileCheck %s
+// RUN: bb-opt %s -split-input-file --block-fuse='order=3,7 extend=false' | FileCheck %s --check-prefix=CLEAN
+
+// RUN: bb-opt %s --block-fuse='order=3,7 extend=false' -o %t
+// RUN: bb-run %t --entry matrix_into_reduce --check --reference %s --block-sizes=M=4,K=3 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry vector_into_reduce --check --reference %s --block-sizes=M=4,K=3 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry other_reader --check --reference %s --block-sizes=M=4,K=3 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry negative_producer_names_consumer_axis --check --reference %s --block-sizes=M=4,K=3 | FileCheck %s --check-prefix=NUM
+// NUM: PASS
+
+// P = exp(X) over [M, K]; R = rowsum(P * Y) with a reduce over K. P's body
+// moves in front of the reduce body's own ops; the load of P is gone. P
+// itself stays until cleanup.
+
+// CHECK-LABEL: block.program @matrix_into_reduce
+// CHECK-SAME:    (%[[X:[^:]+]]: !block.array<10x9xf32>, %[[Y:[^:]+]]: !block.array<10x9xf32>)
+// CHECK-NEXT:    %[[P:.*]] = block.map [M, K] -> !block.array<10x9xf32> {
+// CHECK:         %[[R:.*]] = block.map [M] -> !block.array<10xf32> {
+// CHECK-NEXT:      %[[S:.*]] = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+// CHECK-NEXT:        %[[LX:.*]] = block.load %[[X]] [M, K]
+// CHECK-NEXT:        %[[E:.*]] = block.exp %[[LX]]
+// CHECK-NEXT:        %[[LY:.*]] = block.load %[[Y]] [M, K]
+// CHECK-NEXT:        %[[PR:.*]] = block.mul %[[E]], %[[LY]]
+// CHECK-NEXT:        %[[T:.*]] = block.tile_reduce add %[[PR]] over [K]
+// CHECK-NEXT:        block.yield %[[T]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      block.yield %[[S]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    block.return %[[R]]
+
+// CLEAN-LABEL: block.program @matrix_into_reduce
+// CLEAN-NEXT:    block.map [M] -> !block.array<10xf32> {
+// CLEAN-NEXT:      block.reduce K
+// CLEAN-NOT:     block.map
+// CLEAN:         block.return
+block.program @matrix_into_reduce axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>, %Y: !block.array<10x9xf32>) -> !block.array<10xf32> {
+  %P = block.map [M, K] -> !block.array<10x9xf32> {
+    %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+    %e = block.exp %x : !block.tile<[M, K], f32>
+    block.yield %e : !block.tile<[M, K], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %p = block.load %P[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %y = block.load %Y[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %q = block.mul %p, %y : !block.tile<[M, K], f32>, !block.tile<[M, K], f32>
+      %t = block.tile_reduce add %q over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R : !block.array<10xf32>
+}
+
+// -----
+
+// A producer over [K] only (a weight vector) into a reduce over K inside a
+// map over [M]: its body names no axis of the map, so it may run there.
+
+// CHECK-LABEL: block.program @vector_into_reduce
+// CHECK-SAME:    (%[[X:[^:]+]]: !block.array<10x9xf32>, %[[G:[^:]+]]: !block.array<9xf32>)
+// CHECK:         block.map [M] -> !block.array<10xf32> {
+// CHECK-NEXT:      block.reduce K combiners [max]
+// CHECK-NEXT:        %[[LG:.*]] = block.load %[[G]] [K] : !block.array<9xf32> -> !block.tile<[K], f32>
+// CHECK-NEXT:        %[[NG:.*]] = block.neg %[[LG]]
+// CHECK-NEXT:        %[[LX:.*]] = block.load %[[X]] [M, K]
+// CHECK-NEXT:        %[[Q:.*]] = block.mul %[[LX]], %[[NG]]
+// CHECK-NEXT:        block.tile_reduce max %[[Q]] over [K]
+block.program @vector_into_reduce axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>, %G: !block.array<9xf32>) -> !block.array<10xf32> {
+  %P = block.map [K] -> !block.array<9xf32> {
+    %g = block.load %G[K] : !block.array<9xf32> -> !block.tile<[K], f32>
+    %n = block.neg %g : !block.tile<[K], f32>
+    block.yield %n : !block.tile<[K], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [max] -> !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %p = block.load %P[K] : !block.array<9xf32> -> !block.tile<[K], f32>
+      %q = block.mul %x, %p : !block.tile<[M, K], f32>, !block.tile<[K], f32>
+      %t = block.tile_reduce max %q over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R : !block.array<10xf32>
+}
+
+// -----
+
+// P is also a program output: it moves into the reduce, and also keeps
+// running (cleanup does not erase it), so the program still returns it.
+
+// CHECK-LABEL: block.program @other_reader
+// CHECK-NEXT:    %[[P:.*]] = block.map [M, K] -> !block.array<10x9xf32> {
+// CHECK:         %[[R:.*]] = block.map [M] -> !block.array<10xf32> {
+// CHECK-NEXT:      block.reduce K
+// CHECK-NEXT:        block.load %{{[^ ]*}} [M, K]
+// CHECK-NEXT:        block.exp
+// CHECK-NOT:         block.load %[[P]]
+// CHECK:         block.return %[[R]], %[[P]]
+
+// CLEAN-LABEL: block.program @other_reader
+// CLEAN-NEXT:    %[[P:.*]] = block.map [M, K] -> !block.array<10x9xf32> {
+// CLEAN:         block.return %{{.*}}, %[[P]]
+block.program @other_reader axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>) -> (!block.array<10xf32>, !block.array<10x9xf32>) {
+  %P = block.map [M, K] -> !block.array<10x9xf32> {
+    %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+    %e = block.exp %x : !block.tile<[M, K], f32>
+    block.yield %e : !block.tile<[M, K], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %p = block.load %P[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %t = block.tile_reduce add %p over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R, %P : !block.array<10xf32>, !block.array<10x9xf32>
+}
+
+// -----
+
+// Every iteration of the reduce over K reads the whole of P (through the
+// whole axis L of the same extent), not block k: nothing changes.
+
+// CHECK-LABEL: block.program @negative_whole_producer
+// CHECK-NEXT:    %[[P:.*]] = block.map [K] -> !block.array<9xf32> {
+// CHECK:         block.reduce K
+// CHECK-NEXT:      block.load %{{[^ ]*}} [M, K]
+// CHECK-NEXT:      block.load %[[P]] [L] : !block.array<9xf32> -> !block.tile<[L], f32>
+block.program @negative_whole_producer axes(M = 10 tiled, K = 9 tiled, L = 9 whole)
+    (%X: !block.array<10x9xf32>, %G: !block.array<9xf32>) -> !block.array<10xf32> {
+  %P = block.map [K] -> !block.array<9xf32> {
+    %g = block.load %G[K] : !block.array<9xf32> -> !block.tile<[K], f32>
+    %n = block.neg %g : !block.tile<[K], f32>
+    block.yield %n : !block.tile<[K], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %p = block.load %P[L] : !block.array<9xf32> -> !block.tile<[L], f32>
+      %a = block.tile_reduce add %x over [K] : !block.tile<[M, K], f32>
+      %b = block.tile_reduce add %p over [L] : !block.tile<[L], f32>
+      %t = block.mul %a, %b : !block.tile<[M], f32>, !block.tile<[], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R : !block.array<10xf32>
+}
+
+// -----
+
+// Every iteration reads one fixed element of P: nothing changes.
+
+// CHECK-LABEL: block.program @negative_fixed_index
+// CHECK-NEXT:    %[[P:.*]] = block.map [K] -> !block.array<9xf32> {
+// CHECK:         block.reduce K
+// CHECK-NEXT:      block.load %{{[^ ]*}} [M, K]
+// CHECK-NEXT:      block.load %[[P]] [4] : !block.array<9xf32> -> !block.tile<[], f32>
+block.program @negative_fixed_index axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>, %G: !block.array<9xf32>) -> !block.array<10xf32> {
+  %P = block.map [K] -> !block.array<9xf32> {
+    %g = block.load %G[K] : !block.array<9xf32> -> !block.tile<[K], f32>
+    %n = block.neg %g : !block.tile<[K], f32>
+    block.yield %n : !block.tile<[K], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %p = block.load %P[4] : !block.array<9xf32> -> !block.tile<[], f32>
+      %q = block.mul %x, %p : !block.tile<[M, K], f32>, !block.tile<[], f32>
+      %t = block.tile_reduce add %q over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R : !block.array<10xf32>
+}
+
+// -----
+
+// The producer does not iterate the reduced axis: each instance computes a
+// whole row (the whole axis L), which the reduce reads block by block
+// through K. Rule 3 moves only a producer over K; nothing changes.
+
+// CHECK-LABEL: block.program @negative_producer_not_over_k
+// CHECK-NEXT:    %[[P:.*]] = block.map [M] -> !block.array<10x9xf32> {
+// CHECK:         block.reduce K
+// CHECK-NEXT:      block.load %[[P]] [M, K]
+block.program @negative_producer_not_over_k axes(M = 10 tiled, K = 9 tiled, L = 9 whole)
+    (%X: !block.array<10x9xf32>) -> !block.array<10xf32> {
+  %P = block.map [M] -> !block.array<10x9xf32> {
+    %x = block.load %X[M, L] : !block.array<10x9xf32> -> !block.tile<[M, L], f32>
+    %e = block.exp %x : !block.tile<[M, L], f32>
+    block.yield %e : !block.tile<[M, L], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %p = block.load %P[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %t = block.tile_reduce add %p over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R : !block.array<10xf32>
+}
+
+// -----
+
+// Regression: P over [K] sums a load over the whole of M (M is whole in P's
+// instances). Moved into the map over [M], its load would read one block of
+// M and the sum would be partial (the rule did this, and the fused program
+// computed a wrong result). P's body names M, which the destination
+// iterates: nothing changes.
+
+// CHECK-LABEL: block.program @negative_producer_names_consumer_axis
+// CHECK-NEXT:    %[[P:.*]] = block.map [K] -> !block.array<9xf32> {
+// CHECK-NEXT:      block.load %{{[^ ]*}} [M, K]
+// CHECK-NEXT:      block.tile_reduce add %{{.*}} over [M]
+// CHECK:         block.reduce K
+// CHECK-NEXT:      block.load %[[P]] [K]
+block.program @negative_producer_names_consumer_axis axes(M = 10 tiled, K = 9 tiled)
+    (%A: !block.array<10x9xf32>, %X: !block.array<10x9xf32>) -> !block.array<10xf32> {
+  %P = block.map [K] -> !block.array<9xf32> {
+    %a = block.load %A[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+    %p = block.tile_reduce add %a over [M] : !block.tile<[M, K], f32>
+    block.yield %p : !block.tile<[K], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %p = block.load %P[K] : !block.array<9xf32> -> !block.tile<[K], f32>
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %y = block.mul %x, %p : !block.tile<[M, K], f32>, !block.tile<[K], f32>
+      %t = block.tile_reduce add %y over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R : !block.array<10xf32>
+}

@@ -1,0 +1,151 @@
+// Rule 6, replication (lib/Dialect/Block/Transforms/Rules/Replication.cpp),
+// tried by block-fuse's extend step when the main loop is done: a map over
+// more tiled axes ([M, N]) that reads the blocks of a map over fewer ([M])
+// runs the producer's body itself. The step is kept only when it lowers the
+// kernel count or the global bytes; otherwise it is rolled back. The main
+// loop here is cleanup only (rule 7), which cannot fuse anything, so every
+// fusion below is the extend step's.
+
+// RUN: bb-opt %s -split-input-file --block-fuse='order=7 extend=true' | FileCheck %s
+// RUN: bb-opt %s -split-input-file --block-fuse='order=7 extend=true trace' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRACE
+// Without the extend step, nothing is replicated.
+// RUN: bb-opt %s -split-input-file --block-fuse='order=7 extend=false' | FileCheck %s --check-prefix=NOEXT
+
+// RUN: bb-opt %s --block-fuse='order=7 extend=true' -o %t
+// RUN: bb-run %t --entry replicate_row_factor --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry negative_producer_names_consumer_axis --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
+// NUM: PASS
+
+// r = rsqrt(v) over [M], read by a map over [M, N]: the producer's body is
+// cloned into the consumer (recomputed for every block of N), and cleanup
+// erases the producer, one kernel fewer: kept.
+
+// CHECK-LABEL: block.program @replicate_row_factor
+// CHECK-SAME:    (%[[X:[^:]+]]: !block.array<10x7xf32>, %[[V:[^:]+]]: !block.array<10xf32>)
+// CHECK-NEXT:    %[[Y:.*]] = block.map [M, N] -> !block.array<10x7xf32> {
+// CHECK-NEXT:      %[[LV:.*]] = block.load %[[V]] [M]
+// CHECK-NEXT:      %[[E:.*]] = block.exp %[[LV]] : !block.tile<[M], f32>
+// CHECK-NEXT:      %[[LX:.*]] = block.load %[[X]] [M, N]
+// CHECK-NEXT:      %[[P:.*]] = block.mul %[[LX]], %[[E]]
+// CHECK-NEXT:      block.yield %[[P]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    block.return %[[Y]]
+
+// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+12]]:8: replicated map at rule6-replication.mlir:[[@LINE+7]]:8 into a map over more axes
+// TRACE-NEXT: step 2: rule 7 at rule6-replication.mlir:[[@LINE+6]]:8: erased a map whose results nobody reads
+
+// NOEXT-LABEL: block.program @replicate_row_factor
+// NOEXT-NEXT:    block.map [M] -> !block.array<10xf32>
+block.program @replicate_row_factor axes(M = 10 tiled, N = 7 tiled)
+    (%X: !block.array<10x7xf32>, %V: !block.array<10xf32>) -> !block.array<10x7xf32> {
+  %E = block.map [M] -> !block.array<10xf32> {
+    %v = block.load %V[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %e = block.exp %v : !block.tile<[M], f32>
+    block.yield %e : !block.tile<[M], f32>
+  }
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %x = block.load %X[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %e = block.load %E[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %y = block.mul %x, %e : !block.tile<[M, N], f32>, !block.tile<[M], f32>
+    block.yield %y : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}
+
+// -----
+
+// The producer is also a program output, so it stays; its replica would
+// load a whole row of X (D = 64) for every block of N instead of one
+// element of E: more global bytes, same kernel count. Rolled back: the
+// program is unchanged.
+
+// CHECK-LABEL: block.program @negative_replication_does_not_pay
+// CHECK-NEXT:    %[[E:.*]] = block.map [M] -> !block.array<10xf32> {
+// CHECK-NEXT:      block.load %{{.*}} [M, D]
+// CHECK-NEXT:      block.tile_reduce add
+// CHECK-NEXT:      block.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[Y:.*]] = block.map [M, N] -> !block.array<10x7xf32> {
+// CHECK-NEXT:      block.load %{{.*}} [M, N]
+// CHECK-NEXT:      block.load %[[E]] [M]
+// CHECK:         block.return %[[Y]], %[[E]]
+
+// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+9]]:8: replicated map at
+// TRACE-NEXT: rolled back steps 1 to 1: replication did not lower the kernel count or the global bytes
+block.program @negative_replication_does_not_pay axes(M = 10 tiled, N = 7 tiled, D = 64 whole)
+    (%X: !block.array<10x64xf32>, %Z: !block.array<10x7xf32>) -> (!block.array<10x7xf32>, !block.array<10xf32>) {
+  %E = block.map [M] -> !block.array<10xf32> {
+    %x = block.load %X[M, D] : !block.array<10x64xf32> -> !block.tile<[M, D], f32>
+    %e = block.tile_reduce add %x over [D] : !block.tile<[M, D], f32>
+    block.yield %e : !block.tile<[M], f32>
+  }
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %z = block.load %Z[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %e = block.load %E[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %y = block.mul %z, %e : !block.tile<[M, N], f32>, !block.tile<[M], f32>
+    block.yield %y : !block.tile<[M, N], f32>
+  }
+  block.return %Y, %E : !block.array<10x7xf32>, !block.array<10xf32>
+}
+
+// -----
+
+// Regression: E over [M] sums a row of A over the whole of N. Cloned into
+// the map over [M, N], its load of A would read one block of N and the sum
+// would be partial (the rule did this, and the replicated program computed
+// a wrong result). E's body names N, which the consumer iterates: nothing
+// is replicated.
+
+// CHECK-LABEL: block.program @negative_producer_names_consumer_axis
+// CHECK-NEXT:    %[[E:.*]] = block.map [M] -> !block.array<10xf32> {
+// CHECK-NEXT:      block.load %{{.*}} [M, N]
+// CHECK-NEXT:      block.tile_reduce add %{{.*}} over [N]
+// CHECK-NEXT:      block.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    block.map [M, N] -> !block.array<10x7xf32> {
+// CHECK-NEXT:      block.load %{{.*}} [M, N]
+// CHECK-NEXT:      block.load %[[E]] [M]
+
+// TRACE-NOT:  step
+block.program @negative_producer_names_consumer_axis axes(M = 10 tiled, N = 7 tiled)
+    (%A: !block.array<10x7xf32>, %X: !block.array<10x7xf32>) -> !block.array<10x7xf32> {
+  %E = block.map [M] -> !block.array<10xf32> {
+    %a = block.load %A[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %e = block.tile_reduce add %a over [N] : !block.tile<[M, N], f32>
+    block.yield %e : !block.tile<[M], f32>
+  }
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %x = block.load %X[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %e = block.load %E[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %y = block.mul %x, %e : !block.tile<[M, N], f32>, !block.tile<[M], f32>
+    block.yield %y : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}
+
+// -----
+
+// The consumer reads another block of the producer's array (a fixed
+// element, the same for every instance): not the block its instance would
+// compute. Nothing is replicated.
+
+// CHECK-LABEL: block.program @negative_fixed_index
+// CHECK-NEXT:    %[[E:.*]] = block.map [M] -> !block.array<10xf32> {
+// CHECK:         block.map [M, N] -> !block.array<10x7xf32> {
+// CHECK-NEXT:      block.load %{{.*}} [M, N]
+// CHECK-NEXT:      block.load %[[E]] [3] : !block.array<10xf32> -> !block.tile<[], f32>
+block.program @negative_fixed_index axes(M = 10 tiled, N = 7 tiled)
+    (%X: !block.array<10x7xf32>, %V: !block.array<10xf32>) -> !block.array<10x7xf32> {
+  %E = block.map [M] -> !block.array<10xf32> {
+    %v = block.load %V[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %e = block.exp %v : !block.tile<[M], f32>
+    block.yield %e : !block.tile<[M], f32>
+  }
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %x = block.load %X[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %e = block.load %E[3] : !block.array<10xf32> -> !block.tile<[], f32>
+    %y = block.mul %x, %e : !block.tile<[M, N], f32>, !block.tile<[], f32>
+    block.yield %y : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}
