@@ -71,7 +71,7 @@ block.program @replicate_row_factor axes(M = 10 tiled, N = 7 tiled)
 // CHECK:         block.return %[[Y]], %[[E]]
 
 // TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+9]]:8: replicated map at
-// TRACE-NEXT: rolled back steps 1 to 1: replication did not lower the kernel count or the global bytes
+// TRACE-NEXT: rolled back steps 1 to 1: replication did not lower the roofline estimate on h100
 block.program @negative_replication_does_not_pay axes(M = 10 tiled, N = 7 tiled, D = 64 whole)
     (%X: !block.array<10x64xf32>, %Z: !block.array<10x7xf32>) -> (!block.array<10x7xf32>, !block.array<10xf32>) {
   %E = block.map [M] -> !block.array<10xf32> {

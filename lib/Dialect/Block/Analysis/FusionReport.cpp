@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -292,6 +293,18 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
   }
   report.kernels = maps.size();
   return report;
+}
+
+double blockbuster::block::estimateSeconds(const FusionReport &report,
+                                           const TargetDescription &target) {
+  double seconds = 0;
+  for (const KernelReport &kernel : report.perKernel) {
+    double bytes = kernel.globalBytesRead + kernel.globalBytesWritten;
+    seconds += std::max(bytes / target.globalBytesPerSecond,
+                        kernel.flops / target.flopsPerSecond) +
+               target.kernelOverheadSeconds;
+  }
+  return seconds;
 }
 
 void blockbuster::block::writeFusionReport(llvm::json::OStream &json,

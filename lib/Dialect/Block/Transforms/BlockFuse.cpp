@@ -12,12 +12,14 @@
 #include "FusionUtils.h"
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
+#include "llvm/Support/Format.h"
 
 namespace blockbuster::block {
 #define GEN_PASS_DEF_BLOCKFUSE
@@ -68,6 +70,10 @@ struct BlockFusePass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
+    targetDescription = lookupTargetDescription(target);
+    if (!targetDescription)
+      return emitError(UnknownLoc::get(context))
+             << "block-fuse: unknown target '" << target << "' (h100, cpu)";
     SmallVector<unsigned> requested(order.begin(), order.end());
     if (requested.empty())
       requested.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));
@@ -151,12 +157,40 @@ struct BlockFusePass
     return success();
   }
 
-  /// Kernel count, then global bytes, with the program's block sizes (or
-  /// 128): what the extend step must lower to be kept.
-  static std::pair<int64_t, int64_t> score(ProgramOp program) {
+  /// The roofline estimate on the target, with the program's block sizes
+  /// (or 128): what the extend step must lower to be kept.
+  double score(ProgramOp program) const {
     FusionReport report = computeFusionReport(
         program, BlockSizes(program, /*overrides=*/{}, /*default=*/128));
-    return {report.kernels, report.globalBytes};
+    return estimateSeconds(report, *targetDescription);
+  }
+
+  /// Applies rule 6 at the `index`-th op (breadth-first) only.
+  bool replicateAt(ProgramOp program, size_t index, PatternRewriter &rewriter,
+                   bool &pastEnd) {
+    SmallVector<Operation *> ops = collectBreadthFirst(program);
+    pastEnd = index >= ops.size();
+    if (pastEnd)
+      return false;
+    PatternApplicator applicator(extendRule);
+    applicator.applyDefaultCostModel();
+    fusionTrace.message.clear();
+    Location loc = ops[index]->getLoc();
+    std::string patternName;
+    rewriter.setInsertionPoint(ops[index]);
+    if (failed(applicator.matchAndRewrite(
+            ops[index], rewriter, /*canApply=*/{}, /*onFailure=*/{},
+            [&](const Pattern &pattern) {
+              patternName = pattern.getDebugName().str();
+              return success();
+            })))
+      return false;
+    ++steps;
+    if (trace)
+      llvm::errs() << "step " << steps << ": rule 6 at "
+                   << describeLocation(loc) << ": "
+                   << describeRewrite(6, patternName) << "\n";
+    return true;
   }
 
   void runOnOperation() override {
@@ -167,29 +201,41 @@ struct BlockFusePass
         return signalPassFailure();
       if (!extend)
         continue;
-      // The extend step: replicate, re-run the main loop, keep the result
-      // only when it pays; otherwise restore the snapshot.
+      // The extend step: replicate at the first op (breadth-first) where
+      // rule 6 applies, re-run the main loop, and keep the result only when
+      // the roofline estimate drops; otherwise restore the snapshot and try
+      // the next op. The search goes on from the same position after a kept
+      // step: ops before it were tried (going back would make the extend
+      // step quadratic in the number of candidates).
+      size_t index = 0;
       while (true) {
-        auto before = score(program);
+        double before = score(program);
         OwningOpRef<ProgramOp> snapshot = program.clone();
         unsigned stepsBefore = steps;
-        if (!applyOnce(program, {{6, extendRule}}, rewriter))
-          break;
+        bool pastEnd = false;
+        if (!replicateAt(program, index, rewriter, pastEnd)) {
+          if (pastEnd)
+            break;
+          ++index;
+          continue;
+        }
         if (failed(runMainLoop(program, rewriter)))
           return signalPassFailure();
-        auto after = score(program);
+        double after = score(program);
         if (after < before)
           continue;
         if (trace)
           llvm::errs() << "rolled back steps " << stepsBefore + 1 << " to "
-                       << steps << ": replication did not lower the kernel "
-                       << "count or the global bytes\n";
+                       << steps << ": replication did not lower the "
+                       << "roofline estimate on " << target << " ("
+                       << llvm::format("%.3g", after * 1e6) << " us, not below "
+                       << llvm::format("%.3g", before * 1e6) << " us)\n";
         steps = stepsBefore;
         rewriter.setInsertionPoint(program);
         ProgramOp restored = cast<ProgramOp>(rewriter.clone(**snapshot));
         rewriter.eraseOp(program);
         program = restored;
-        break;
+        ++index;
       }
     }
   }
@@ -198,5 +244,6 @@ struct BlockFusePass
   SmallVector<std::pair<unsigned, FrozenRewritePatternSet>> mainRules;
   FrozenRewritePatternSet extendRule;
   unsigned steps = 0;
+  const TargetDescription *targetDescription = nullptr;
 };
 } // namespace

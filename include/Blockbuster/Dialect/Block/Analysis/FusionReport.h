@@ -78,6 +78,14 @@ struct FusionReport {
 /// Computes the report of `program` with the given block sizes.
 FusionReport computeFusionReport(ProgramOp program, const BlockSizes &sizes);
 
+struct TargetDescription;
+
+/// Roofline time of `report` on `target`: per kernel, the larger of its
+/// global bytes over the bandwidth and its FLOPs over the peak, plus the
+/// target's per-kernel overhead; summed over kernels.
+double estimateSeconds(const FusionReport &report,
+                       const TargetDescription &target);
+
 /// Writes `report` as one JSON object.
 void writeFusionReport(llvm::json::OStream &json, const FusionReport &report);
 

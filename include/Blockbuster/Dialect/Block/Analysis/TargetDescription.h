@@ -28,6 +28,11 @@ struct TargetDescription {
   /// The largest block size the heuristic tries on a tiled axis (a power of
   /// two).
   int64_t maxBlockSize;
+  /// Roofline ceilings: global-memory bandwidth and arithmetic peak.
+  double globalBytesPerSecond;
+  double flopsPerSecond;
+  /// The fixed cost of one kernel (launch and tail), in seconds.
+  double kernelOverheadSeconds;
 };
 
 /// Every known target, in the order the docs list them.

@@ -117,7 +117,9 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     Option<"trace", "trace", "bool", /*default=*/"false",
            "Print one line per rewrite to standard error">,
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"100000",
-           "Stop with an error after this many rewrites (a driver bug)">
+           "Stop with an error after this many rewrites (a driver bug)">,
+    Option<"target", "target", "std::string", /*default=*/"\"h100\"",
+           "Target whose roofline judges the extend step (h100, cpu)">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect",

@@ -137,15 +137,31 @@ struct HoistLoopInvariant : public OpRewritePattern<ReduceOp> {
     StringAttr axis = reduce.getAxisAttr();
     SmallVector<Operation *> invariant;
     for (Operation &op : body.front().without_terminator()) {
-      if (op.getNumRegions() != 0 || !isPure(&op))
+      // Pure ops, and nested reduces (a statistic the loop recomputes),
+      // whose every operand, their nested ops' included, comes from outside
+      // the loop and whose tiles, nested ones included, lack its axis: the
+      // same value on every iteration.
+      bool nestedReduce = isa<ReduceOp>(op);
+      if ((op.getNumRegions() != 0 && !nestedReduce) ||
+          (!nestedReduce && !isPure(&op)))
         continue;
-      if (llvm::any_of(op.getOperands(), [&](Value operand) {
-            return body.isAncestor(operand.getParentRegion());
-          }))
-        continue;
-      if (llvm::any_of(op.getResultTypes(), [&](Type type) {
-            return cast<TileType>(type).hasAxis(axis);
-          }))
+      bool dependent = false;
+      op.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (body.isAncestor(operand.getParentRegion()) &&
+              !op.isAncestor(operand.getParentRegion()->getParentOp()))
+            dependent = true;
+        for (Type type : nested->getResultTypes())
+          if (auto tile = dyn_cast<TileType>(type); tile && tile.hasAxis(axis))
+            dependent = true;
+        for (Region &region : nested->getRegions())
+          for (Block &block : region)
+            for (Type type : block.getArgumentTypes())
+              if (auto tile = dyn_cast<TileType>(type);
+                  tile && tile.hasAxis(axis))
+                dependent = true;
+      });
+      if (dependent)
         continue;
       invariant.push_back(&op);
     }

@@ -16,6 +16,79 @@
 using namespace mlir;
 using namespace blockbuster::block;
 
+LogicalResult blockbuster::block::cloneProducerIntoReduce(
+  ReduceOp reduce, PatternRewriter &rewriter, FusionTrace &trace,
+  ProducerCloning mode) {
+  Block &body = reduce.getBody().front();
+  auto consumer = reduce->getParentOfType<MapOp>();
+  // The axes iterated where the producer's body would run.
+  SmallVector<StringAttr> iterated = getIteratedAxes(reduce);
+  iterated.push_back(reduce.getAxisAttr());
+  // The first producer whose loads directly in this body all read the
+  // block of the current iteration, and whose body does not name an axis
+  // iterated here but not by the producer (fix: a producer over [J] that
+  // sums a load over the whole of M was moved into a map over [M], where
+  // the load reads one block of M, and summed one block only).
+  //
+  // Recomputation is accepted only for cheap producers, whose bodies hold
+  // no reduce of their own (a few ops per element: the scores of
+  // attention, a normalisation): such a producer may stay for other
+  // readers, and may run once per block of axes iterated here but not by
+  // it. A producer with a reduce (a contraction) moves only when this is
+  // its sole reader and its axes are exactly the ones iterated here;
+  // anything more would repeat its contraction (rule 6 decides that, in
+  // the extend step, and keeps it only when it pays).
+  MapOp producer;
+  SmallVector<StringAttr> iteratedSet = iterated;
+  llvm::sort(iteratedSet, [](StringAttr a, StringAttr b) {
+    return a.getValue() < b.getValue();
+  });
+  for (LoadOp load : body.getOps<LoadOp>()) {
+    MapOp candidate = getProducerMap(load.getSource());
+    if (!candidate || candidate == consumer ||
+        !llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr()) ||
+        !canCloneBodyUnder(candidate, iterated))
+      continue;
+    bool onlyReader = llvm::all_of(candidate->getUsers(), [&](Operation *u) {
+      return reduce->isAncestor(u);
+    });
+    bool cheap = candidate.getBody()
+                     .walk([](ReduceOp) { return WalkResult::interrupt(); })
+                     .wasInterrupted() == false;
+    bool sameAxes = getSortedMapAxes(candidate) == iteratedSet;
+    bool isFusion = cheap || (onlyReader && sameAxes);
+    if (isFusion != (mode == ProducerCloning::Fusion))
+      continue;
+    bool exact = llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp other) {
+      return getProducerMap(other.getSource()) != candidate ||
+             readsProducedBlock(
+                 other, candidate,
+                 cast<OpResult>(other.getSource()).getResultNumber());
+    });
+    if (exact) {
+      producer = candidate;
+      break;
+    }
+  }
+  if (!producer)
+    return failure();
+
+  rewriter.setInsertionPointToStart(&body);
+  SmallVector<Value> tiles = cloneMapBody(rewriter, producer);
+  SmallVector<LoadOp> loads;
+  for (LoadOp load : body.getOps<LoadOp>())
+    if (getProducerMap(load.getSource()) == producer)
+      loads.push_back(load);
+  for (LoadOp load : loads)
+    replaceLoad(rewriter, load,
+                tiles[cast<OpResult>(load.getSource()).getResultNumber()]);
+  trace.message = (mode == ProducerCloning::Fusion ? "moved map at "
+                                                   : "replicated map at ") +
+                  describeLocation(producer.getLoc()) +
+                  " into the reduce over " + reduce.getAxis().str();
+  return success();
+}
+
 namespace {
 struct FuseMapIntoReduce : public OpRewritePattern<ReduceOp> {
   FuseMapIntoReduce(MLIRContext *context, FusionTrace &trace)
@@ -25,49 +98,8 @@ struct FuseMapIntoReduce : public OpRewritePattern<ReduceOp> {
 
   LogicalResult matchAndRewrite(ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
-    Block &body = reduce.getBody().front();
-    auto consumer = reduce->getParentOfType<MapOp>();
-    // The axes iterated where the producer's body would run.
-    SmallVector<StringAttr> iterated = getIteratedAxes(reduce);
-    iterated.push_back(reduce.getAxisAttr());
-    // The first producer whose loads directly in this body all read the
-    // block of the current iteration, and whose body does not name an axis
-    // iterated here but not by the producer (fix: a producer over [J] that
-    // sums a load over the whole of M was moved into a map over [M], where
-    // the load reads one block of M, and summed one block only).
-    MapOp producer;
-    for (LoadOp load : body.getOps<LoadOp>()) {
-      MapOp candidate = getProducerMap(load.getSource());
-      if (!candidate || candidate == consumer ||
-          !llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr()) ||
-          !canCloneBodyUnder(candidate, iterated))
-        continue;
-      bool exact = llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp other) {
-        return getProducerMap(other.getSource()) != candidate ||
-               readsProducedBlock(
-                   other, candidate,
-                   cast<OpResult>(other.getSource()).getResultNumber());
-      });
-      if (exact) {
-        producer = candidate;
-        break;
-      }
-    }
-    if (!producer)
-      return failure();
-
-    rewriter.setInsertionPointToStart(&body);
-    SmallVector<Value> tiles = cloneMapBody(rewriter, producer);
-    SmallVector<LoadOp> loads;
-    for (LoadOp load : body.getOps<LoadOp>())
-      if (getProducerMap(load.getSource()) == producer)
-        loads.push_back(load);
-    for (LoadOp load : loads)
-      replaceLoad(rewriter, load,
-                  tiles[cast<OpResult>(load.getSource()).getResultNumber()]);
-    trace.message = "moved map at " + describeLocation(producer.getLoc()) +
-                    " into the reduce over " + reduce.getAxis().str();
-    return success();
+    return cloneProducerIntoReduce(reduce, rewriter, trace,
+                                   ProducerCloning::Fusion);
   }
 
   FusionTrace &trace;

@@ -73,9 +73,26 @@ struct ReplicateProducer : public OpRewritePattern<MapOp> {
 
   FusionTrace &trace;
 };
+/// The same inside a reduce: a contraction whose blocks a reduce over J
+/// loads, recomputed there once per block of the axes the reduce's place
+/// iterates beyond the producer's (the up-projection of a feed-forward
+/// block, once per block of output columns).
+struct ReplicateProducerIntoReduce : public OpRewritePattern<ReduceOp> {
+  ReplicateProducerIntoReduce(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("replicate-producer-into-reduce");
+  }
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    return cloneProducerIntoReduce(reduce, rewriter, trace,
+                                   ProducerCloning::Replication);
+  }
+  FusionTrace &trace;
+};
 } // namespace
 
 void blockbuster::block::populateReplicationPatterns(
     RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<ReplicateProducer>(patterns.getContext(), trace);
+  patterns.add<ReplicateProducer, ReplicateProducerIntoReduce>(
+      patterns.getContext(), trace);
 }
