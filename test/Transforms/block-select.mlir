@@ -1,6 +1,7 @@
 // Tests of --block-select: explicit sizes win, then the axis table, then the
-// heuristic (the largest power of two <= 128 for every open axis whose
-// local_bytes_peak fits the target's local memory).
+// cost model (one power of two <= 128 for every open axis: among those whose
+// local_bytes_peak fits the target's local memory, the lowest roofline
+// estimate).
 //
 // RUN: split-file %s %t
 // RUN: bb-opt %t/programs.mlir --block-select | FileCheck %s --check-prefix=H100
@@ -75,4 +76,49 @@ block.program @huge axes(R = 8 tiled, E = 1000000 whole)
     block.yield %e : !block.tile<[R, E], f32>
   }
   block.return %y : !block.array<8x1000000xf32>
+}
+
+// Snapshots from block-fuse{keep-snapshots} compete with their program: the
+// replicated form re-reads X (1024 x 4096 f32) once per block of N, the
+// snapshot reads it once and passes a row vector through global memory; the
+// roofline picks the snapshot, which takes the program's name.
+// RUN: bb-opt %t/snapshots.mlir --block-select | FileCheck %s --check-prefix=SNAP
+// SNAP:      block.program @f axes(
+// SNAP-NOT:  block.snapshot_of
+// SNAP:      block.map [M]
+// SNAP:      block.map [M, N]
+// SNAP-NOT:  block.program
+
+//--- snapshots.mlir
+block.program @f axes(M = 1024 tiled, N = 4096 tiled, K = 4096 tiled)
+    (%x: !block.array<1024x4096xf32>) -> !block.array<1024x4096xf32> {
+  %y = block.map [M, N] -> !block.array<1024x4096xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %t = block.load %x[M, K] : !block.array<1024x4096xf32> -> !block.tile<[M, K], f32>
+      %r = block.tile_reduce add %t over [K] : !block.tile<[M, K], f32>
+      block.yield %r : !block.tile<[M], f32>
+    }
+    %c = block.constant [M, N] 1.0 : f32
+    %o = block.mul %c, %s : !block.tile<[M, N], f32>, !block.tile<[M], f32>
+    block.yield %o : !block.tile<[M, N], f32>
+  }
+  block.return %y : !block.array<1024x4096xf32>
+}
+block.program @f_snapshot1 axes(M = 1024 tiled, N = 4096 tiled, K = 4096 tiled)
+    (%x: !block.array<1024x4096xf32>) -> !block.array<1024x4096xf32> attributes {block.snapshot_of = "f"} {
+  %s = block.map [M] -> !block.array<1024xf32> {
+    %r = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %t = block.load %x[M, K] : !block.array<1024x4096xf32> -> !block.tile<[M, K], f32>
+      %q = block.tile_reduce add %t over [K] : !block.tile<[M, K], f32>
+      block.yield %q : !block.tile<[M], f32>
+    }
+    block.yield %r : !block.tile<[M], f32>
+  }
+  %y = block.map [M, N] -> !block.array<1024x4096xf32> {
+    %v = block.load %s[M] : !block.array<1024xf32> -> !block.tile<[M], f32>
+    %c = block.constant [M, N] 1.0 : f32
+    %o = block.mul %c, %v : !block.tile<[M, N], f32>, !block.tile<[M], f32>
+    block.yield %o : !block.tile<[M, N], f32>
+  }
+  block.return %y : !block.array<1024x4096xf32>
 }

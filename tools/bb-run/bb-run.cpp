@@ -585,7 +585,8 @@ static LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind,
   if (applyFusion) {
     std::string errorMessage;
     llvm::raw_string_ostream errorStream(errorMessage);
-    if (failed(parsePassPipeline("block-fuse", pm, errorStream))) {
+    if (failed(parsePassPipeline("block-fuse{keep-snapshots=true}", pm,
+                                 errorStream))) {
       llvm::errs() << "bb-run: error: cannot build block-fuse: "
                    << errorMessage << "\n";
       return failure();

@@ -208,6 +208,7 @@ struct BlockFusePass
       // step: ops before it were tried (going back would make the extend
       // step quadratic in the number of candidates).
       size_t index = 0;
+      SmallVector<OwningOpRef<ProgramOp>> snapshots;
       while (true) {
         double before = score(program);
         OwningOpRef<ProgramOp> snapshot = program.clone();
@@ -222,8 +223,11 @@ struct BlockFusePass
         if (failed(runMainLoop(program, rewriter)))
           return signalPassFailure();
         double after = score(program);
-        if (after < before)
+        if (after < before) {
+          if (keepSnapshots)
+            snapshots.push_back(std::move(snapshot));
           continue;
+        }
         if (trace)
           llvm::errs() << "rolled back steps " << stepsBefore + 1 << " to "
                        << steps << ": replication did not lower the "
@@ -236,6 +240,17 @@ struct BlockFusePass
         rewriter.eraseOp(program);
         program = restored;
         ++index;
+      }
+      // The states before each kept replication compete with the result in
+      // block-select, whose roofline also varies the block sizes.
+      rewriter.setInsertionPointAfter(program);
+      for (auto [number, snapshot] : llvm::enumerate(snapshots)) {
+        auto copy = cast<ProgramOp>(rewriter.clone(**snapshot));
+        copy.setSymName((program.getSymName() + "_snapshot" +
+                         Twine(number + 1))
+                            .str());
+        copy->setAttr("block.snapshot_of", program.getSymNameAttr());
+        rewriter.setInsertionPointAfter(copy);
       }
     }
   }

@@ -1,9 +1,9 @@
 //===- BlockSelect.cpp - Bind the block sizes of tiled axes ---------------===//
 //
-// Fills in the axis tables so that every tiled axis has a block size. The
-// heuristic is deliberately simple (one power of two for every axis left
-// open, the largest whose local footprint fits the target); a roofline cost
-// model over the same TargetDescription table will replace it.
+// Fills in the axis tables so that every tiled axis has a block size: one
+// power of two for every axis left open, the one with the lowest roofline
+// estimate among those whose local footprint fits the target, and chooses
+// among a program and its fusion snapshots the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace blockbuster::block {
@@ -76,14 +77,37 @@ struct BlockSelectPass
       }
     }
 
-    for (ProgramOp program : module.getOps<ProgramOp>())
-      if (failed(selectBlockSizes(program, explicitSizes, *targetDesc)))
-        return signalPassFailure();
+    // Each program with its snapshots: the cheapest at its best sizes
+    // takes the program's name, the others go.
+    llvm::MapVector<StringAttr, SmallVector<ProgramOp>> groups;
+    for (ProgramOp program : module.getOps<ProgramOp>()) {
+      auto of = program->getAttrOfType<StringAttr>("block.snapshot_of");
+      groups[of ? of : program.getSymNameAttr()].push_back(program);
+    }
+    for (auto &[name, candidates] : groups) {
+      ProgramOp best;
+      double bestSeconds = 0;
+      for (ProgramOp candidate : candidates) {
+        FailureOr<double> seconds =
+            selectBlockSizes(candidate, explicitSizes, *targetDesc);
+        if (failed(seconds))
+          return signalPassFailure();
+        if (!best || *seconds < bestSeconds) {
+          best = candidate;
+          bestSeconds = *seconds;
+        }
+      }
+      for (ProgramOp candidate : candidates)
+        if (candidate != best)
+          candidate.erase();
+      best.setSymName(name.getValue());
+      best->removeAttr("block.snapshot_of");
+    }
   }
 
   /// Binds every tiled axis of `program`; explicit sizes, then the table,
-  /// then the heuristic.
-  LogicalResult selectBlockSizes(ProgramOp program,
+  /// then the cost model. Returns the roofline estimate at those sizes.
+  FailureOr<double> selectBlockSizes(ProgramOp program,
                                  const llvm::StringMap<int64_t> &explicitSizes,
                                  const TargetDescription &targetDesc) {
     // Sizes fixed before the heuristic runs: explicit ones and the table's.
@@ -106,20 +130,32 @@ struct BlockSelectPass
     int64_t chosen = targetDesc.maxBlockSize;
     if (anyOpen) {
       int64_t peak = 0;
-      for (chosen = targetDesc.maxBlockSize; chosen >= 1; chosen /= 2) {
-        BlockSizes sizes(program, fixed, chosen);
-        peak = computeFusionReport(program, sizes).localBytesPeak;
-        if (peak <= targetDesc.localMemoryBytes)
-          break;
+      int64_t best = 0;
+      double bestSeconds = 0;
+      for (int64_t size = targetDesc.maxBlockSize; size >= 1; size /= 2) {
+        BlockSizes sizes(program, fixed, size);
+        FusionReport report = computeFusionReport(program, sizes);
+        peak = report.localBytesPeak;
+        if (peak > targetDesc.localMemoryBytes)
+          continue;
+        double seconds = estimateSeconds(report, targetDesc);
+        // Strictly lower to win: ties keep the larger size.
+        if (!best || seconds < bestSeconds) {
+          best = size;
+          bestSeconds = seconds;
+        }
       }
-      if (chosen < 1)
-        return program.emitError()
-               << "block-select: no block size fits @" << program.getSymName()
-               << " in the local memory of target '" << targetDesc.name
-               << "' (" << targetDesc.localMemoryBytes
-               << " bytes): with block size 1 on every open axis its "
-                  "local_bytes_peak is still "
-               << peak << " bytes";
+      chosen = best;
+      if (chosen < 1) {
+        program.emitError()
+            << "block-select: no block size fits @" << program.getSymName()
+            << " in the local memory of target '" << targetDesc.name << "' ("
+            << targetDesc.localMemoryBytes
+            << " bytes): with block size 1 on every open axis its "
+               "local_bytes_peak is still "
+            << peak << " bytes";
+        return failure();
+      }
     }
 
     BlockSizes sizes(program, fixed, chosen);
@@ -134,7 +170,7 @@ struct BlockSelectPass
                                     sizes.getBlockSize(axis.getName())));
     }
     program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
-    return success();
+    return estimateSeconds(computeFusionReport(program, sizes), targetDesc);
   }
 };
 } // namespace

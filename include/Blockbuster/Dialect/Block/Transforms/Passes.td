@@ -54,16 +54,23 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     2. a size already in the axis table;
     3. the heuristic below.
 
-    Heuristic (a placeholder for a roofline cost model): every axis left to
-    it gets one common size `s`, clamped to its extent; `s` is the largest
-    power of two not above the target's `maxBlockSize` (128 on both
-    targets) for which the fusion report (docs/FusionReport.md) keeps the
-    `local_bytes_peak` of every kernel within the target's local memory:
+    Cost model: every axis left to it gets one common size `s`, clamped to
+    its extent, a power of two up to the target's `maxBlockSize` (128 on
+    both targets). Among the sizes for which the fusion report
+    (docs/FusionReport.md) keeps the `local_bytes_peak` of every kernel
+    within the target's local memory, the one with the lowest roofline
+    estimate wins (per kernel, global bytes over bandwidth or FLOPs over
+    peak, plus a launch cost; ties go to the larger size):
 
-    | target | local memory budget per map instance |
-    |---|---|
-    | `h100` | 228 KB, the shared memory of one SM |
-    | `cpu` | 2 MB, the L2 cache of one core |
+    | target | local memory per map instance | bandwidth | peak | per kernel |
+    |---|---|---|---|---|
+    | `h100` | 228 KB, the shared memory of one SM | 3.0 TB/s | 600 TFLOP/s | 4 us |
+    | `cpu` | 2 MB, the L2 cache of one core | 20 GB/s | 50 GFLOP/s | 0.1 us |
+
+    Snapshots: programs marked `block.snapshot_of = "NAME"` (what
+    `block-fuse{keep-snapshots}` leaves: the program before each kept
+    replication) compete with `@NAME`; the candidate with the lowest
+    estimate at its best sizes replaces `@NAME`, and the others are erased.
 
     If even `s = 1` does not fit (explicit sizes can make that happen), the
     pass fails with an error that names the program and its peak; sizes
@@ -119,7 +126,11 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"100000",
            "Stop with an error after this many rewrites (a driver bug)">,
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
-           "Target whose roofline judges the extend step (h100, cpu)">
+           "Target whose roofline judges the extend step (h100, cpu)">,
+    Option<"keepSnapshots", "keep-snapshots", "bool", /*default=*/"false",
+           "Keep the program as it was before each kept replication, as a "
+           "sibling program @NAME_snapshotK marked block.snapshot_of, for "
+           "block-select to choose from">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect",
