@@ -16,6 +16,7 @@
 
 #include "Blockbuster/Conversion/LinalgToBlock/Passes.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
+#include "Blockbuster/Dialect/Block/IR/Combiners.h"
 
 #include "AxisUnifier.h"
 
@@ -1105,17 +1106,6 @@ bool isIdentity(const Combine &combine, TypedAttr value) {
     }
   }
   return false;
-}
-
-Value createCombine(OpBuilder &builder, Location loc, CombinerKind kind,
-                    Value lhs, Value rhs) {
-  switch (kind) {
-  case CombinerKind::Add: return AddOp::create(builder, loc, lhs, rhs);
-  case CombinerKind::Mul: return MulOp::create(builder, loc, lhs, rhs);
-  case CombinerKind::Max: return MaxOp::create(builder, loc, lhs, rhs);
-  case CombinerKind::Min: return MinOp::create(builder, loc, lhs, rhs);
-  }
-  llvm_unreachable("unknown combiner");
 }
 
 /// The operand of an extf, or the value itself.

@@ -115,6 +115,29 @@ SmallVector<Value> blockbuster::block::cloneMapBody(RewriterBase &rewriter,
                              [&](Value v) { return mapping.lookupOrDefault(v); });
 }
 
+bool blockbuster::block::loadsReadProducedBlocks(Block &body,
+                                                MapOp producer) {
+  return llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp load) {
+    return getProducerMap(load.getSource()) != producer ||
+           readsProducedBlock(
+               load, producer,
+               cast<OpResult>(load.getSource()).getResultNumber());
+  });
+}
+
+void blockbuster::block::inlineProducerLoads(RewriterBase &rewriter,
+                                             MapOp producer, Block &body) {
+  rewriter.setInsertionPointToStart(&body);
+  SmallVector<Value> tiles = cloneMapBody(rewriter, producer);
+  SmallVector<LoadOp> loads;
+  for (LoadOp load : body.getOps<LoadOp>())
+    if (getProducerMap(load.getSource()) == producer)
+      loads.push_back(load);
+  for (LoadOp load : loads)
+    replaceLoad(rewriter, load,
+                tiles[cast<OpResult>(load.getSource()).getResultNumber()]);
+}
+
 void blockbuster::block::replaceLoad(RewriterBase &rewriter, LoadOp load,
                                      Value tile) {
   if (tile.getType() != load.getType()) {

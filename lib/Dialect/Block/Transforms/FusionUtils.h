@@ -47,6 +47,15 @@ bool canCloneBodyUnder(MapOp producer,
 llvm::SmallVector<mlir::Value> cloneMapBody(mlir::RewriterBase &rewriter,
                                             MapOp producer);
 
+/// True when every load directly in `body` of a result of `producer` reads
+/// exactly the block `producer` yields.
+bool loadsReadProducedBlocks(mlir::Block &body, MapOp producer);
+
+/// Clones the body of `producer` at the start of `body` and replaces every
+/// load directly in `body` of its results with the cloned tiles.
+void inlineProducerLoads(mlir::RewriterBase &rewriter, MapOp producer,
+                         mlir::Block &body);
+
 /// Replaces `load` with `tile` (the same block), relaying it out when the
 /// load's tile lists the axes in another order.
 void replaceLoad(mlir::RewriterBase &rewriter, LoadOp load, mlir::Value tile);

@@ -59,13 +59,7 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
     bool isFusion = cheap || (onlyReader && sameAxes);
     if (isFusion != (mode == ProducerCloning::Fusion))
       continue;
-    bool exact = llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp other) {
-      return getProducerMap(other.getSource()) != candidate ||
-             readsProducedBlock(
-                 other, candidate,
-                 cast<OpResult>(other.getSource()).getResultNumber());
-    });
-    if (exact) {
+    if (loadsReadProducedBlocks(body, candidate)) {
       producer = candidate;
       break;
     }
@@ -73,15 +67,7 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
   if (!producer)
     return failure();
 
-  rewriter.setInsertionPointToStart(&body);
-  SmallVector<Value> tiles = cloneMapBody(rewriter, producer);
-  SmallVector<LoadOp> loads;
-  for (LoadOp load : body.getOps<LoadOp>())
-    if (getProducerMap(load.getSource()) == producer)
-      loads.push_back(load);
-  for (LoadOp load : loads)
-    replaceLoad(rewriter, load,
-                tiles[cast<OpResult>(load.getSource()).getResultNumber()]);
+  inlineProducerLoads(rewriter, producer, body);
   trace.message = (mode == ProducerCloning::Fusion ? "moved map at "
                                                    : "replicated map at ") +
                   describeLocation(producer.getLoc()) +

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../FusionUtils.h"
+#include "Blockbuster/Dialect/Block/IR/Combiners.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
 #include "mlir/IR/OperationSupport.h"
@@ -41,17 +42,6 @@ struct Role {
            (kind != RoleKind::Plain || plain == other.plain);
   }
 };
-
-Value createCombine(OpBuilder &builder, Location loc, CombinerKind kind,
-                    Value lhs, Value rhs) {
-  switch (kind) {
-  case CombinerKind::Add: return AddOp::create(builder, loc, lhs, rhs);
-  case CombinerKind::Mul: return MulOp::create(builder, loc, lhs, rhs);
-  case CombinerKind::Max: return MaxOp::create(builder, loc, lhs, rhs);
-  case CombinerKind::Min: return MinOp::create(builder, loc, lhs, rhs);
-  }
-  llvm_unreachable("unknown combiner");
-}
 
 /// The shift to subtract before exponentiating, given a running maximum m:
 /// m itself, or 0 where m is -inf (every score of the row so far masked),

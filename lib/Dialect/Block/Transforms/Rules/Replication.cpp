@@ -43,13 +43,7 @@ struct ReplicateProducer : public OpRewritePattern<MapOp> {
                                                        axis);
                                                  })))
         continue;
-      bool exact = llvm::all_of(body.getOps<LoadOp>(), [&](LoadOp other) {
-        return getProducerMap(other.getSource()) != candidate ||
-               readsProducedBlock(
-                   other, candidate,
-                   cast<OpResult>(other.getSource()).getResultNumber());
-      });
-      if (exact) {
+      if (loadsReadProducedBlocks(body, candidate)) {
         producer = candidate;
         break;
       }
@@ -57,15 +51,7 @@ struct ReplicateProducer : public OpRewritePattern<MapOp> {
     if (!producer)
       return failure();
 
-    rewriter.setInsertionPointToStart(&body);
-    SmallVector<Value> tiles = cloneMapBody(rewriter, producer);
-    SmallVector<LoadOp> loads;
-    for (LoadOp load : body.getOps<LoadOp>())
-      if (getProducerMap(load.getSource()) == producer)
-        loads.push_back(load);
-    for (LoadOp load : loads)
-      replaceLoad(rewriter, load,
-                  tiles[cast<OpResult>(load.getSource()).getResultNumber()]);
+    inlineProducerLoads(rewriter, producer, body);
     trace.message = "replicated map at " + describeLocation(producer.getLoc()) +
                     " into a map over more axes";
     return success();
