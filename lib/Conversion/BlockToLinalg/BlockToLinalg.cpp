@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -952,8 +953,20 @@ FailureOr<func::FuncOp> ProgramLowering::lower() {
   builder.setInsertionPointToStart(entry);
   for (Operation &op : program.getBody().front()) {
     if (auto ret = dyn_cast<ReturnOp>(op)) {
-      func::ReturnOp::create(builder, ret.getLoc(),
-                             lookup(ret.getOperands()));
+      // A tensor returned twice is copied for its second place into a new
+      // allocation (alloc_tensor never aliases; a copy into tensor.empty
+      // would be made in place): each result needs a buffer of its own when
+      // results become out-parameters, and buffer-results-to-out-params
+      // crashes on a repeated one.
+      SmallVector<Value> results = lookup(ret.getOperands());
+      for (auto [index, result] : llvm::enumerate(results)) {
+        if (!llvm::is_contained(ArrayRef(results).take_front(index), result))
+          continue;
+        result = bufferization::AllocTensorOp::create(
+            builder, ret.getLoc(), cast<RankedTensorType>(result.getType()),
+            ValueRange{}, result);
+      }
+      func::ReturnOp::create(builder, ret.getLoc(), results);
       continue;
     }
     if (failed(lowerOp(&op))) {
