@@ -10,7 +10,8 @@ status=0
 "$root/scripts/build.sh" check-blockbuster 2>&1 | tee "$log" || status=$?
 
 # One closing line in the form CI reads: "lit: N passed, N failed, N skipped".
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | tail -1; }
+# lit pads the labels when several kinds appear ("  Passed     : 30").
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -1; }
 passed=$(count Passed); failed=$(count Failed); unsupported=$(count Unsupported)
 xfailed=$(count "Expectedly Failed"); unresolved=$(count Unresolved)
 failed=$(( ${failed:-0} + ${unresolved:-0} ))
