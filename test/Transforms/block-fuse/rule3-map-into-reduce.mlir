@@ -248,3 +248,60 @@ block.program @negative_producer_names_consumer_axis axes(M = 10 tiled, K = 9 ti
   }
   block.return %R : !block.array<10xf32>
 }
+
+// -----
+
+// A producer kept for another reader (here: returned) is recomputed in the
+// reduce only when that reads no more than the array it replaces: at most
+// one input as large as its output. A residual add (two) is left alone, so
+// chains of them are never recomputed a layer at a time.
+// CHECK-LABEL: block.program @negative_two_large_inputs
+// CHECK:      %[[H:.*]] = block.map [M, D]
+// CHECK:      block.reduce D
+// CHECK-NEXT:   block.load %[[H]] [M, D]
+block.program @negative_two_large_inputs axes(M = 64 tiled, D = 512 tiled)
+    (%p: !block.array<64x512xf32>, %q: !block.array<64x512xf32>)
+    -> (!block.array<64x512xf32>, !block.array<64xf32>) {
+  %h = block.map [M, D] -> !block.array<64x512xf32> {
+    %a = block.load %p[M, D] : !block.array<64x512xf32> -> !block.tile<[M, D], f32>
+    %b = block.load %q[M, D] : !block.array<64x512xf32> -> !block.tile<[M, D], f32>
+    %s = block.add %a, %b : !block.tile<[M, D], f32>, !block.tile<[M, D], f32>
+    block.yield %s : !block.tile<[M, D], f32>
+  }
+  %r = block.map [M] -> !block.array<64xf32> {
+    %t = block.reduce D combiners [add] -> !block.tile<[M], f32> {
+      %x = block.load %h[M, D] : !block.array<64x512xf32> -> !block.tile<[M, D], f32>
+      %y = block.tile_reduce add %x over [D] : !block.tile<[M, D], f32>
+      block.yield %y : !block.tile<[M], f32>
+    }
+    block.yield %t : !block.tile<[M], f32>
+  }
+  block.return %h, %r : !block.array<64x512xf32>, !block.array<64xf32>
+}
+
+// -----
+
+// With one large input the same producer is recomputed in the reduce and
+// still written for its other reader.
+// CHECK-LABEL: block.program @one_large_input
+// CHECK:      block.map [M, D]
+// CHECK:      block.reduce D
+// CHECK-NEXT:   %[[A:.*]] = block.load %arg0 [M, D]
+// CHECK-NEXT:   block.exp %[[A]]
+block.program @one_large_input axes(M = 64 tiled, D = 512 tiled)
+    (%p: !block.array<64x512xf32>) -> (!block.array<64x512xf32>, !block.array<64xf32>) {
+  %h = block.map [M, D] -> !block.array<64x512xf32> {
+    %a = block.load %p[M, D] : !block.array<64x512xf32> -> !block.tile<[M, D], f32>
+    %e = block.exp %a : !block.tile<[M, D], f32>
+    block.yield %e : !block.tile<[M, D], f32>
+  }
+  %r = block.map [M] -> !block.array<64xf32> {
+    %t = block.reduce D combiners [add] -> !block.tile<[M], f32> {
+      %x = block.load %h[M, D] : !block.array<64x512xf32> -> !block.tile<[M, D], f32>
+      %y = block.tile_reduce add %x over [D] : !block.tile<[M, D], f32>
+      block.yield %y : !block.tile<[M], f32>
+    }
+    block.yield %t : !block.tile<[M], f32>
+  }
+  block.return %h, %r : !block.array<64x512xf32>, !block.array<64xf32>
+}

@@ -2,7 +2,8 @@
 // pdll for the local part, ScaleHoisting.cpp for the part out of reduces):
 // dot(x * s, w) = dot(x, w) * s when s has no contracted axis, and
 // sum_k (u_k * s) = (sum_k u_k) * s when s is defined outside the reduce
-// over k. Only rule 4 runs.
+// over k; a factor g along the contraction moves onto a weight instead,
+// dot(x * g, w) = dot(x, w * g). Only rule 4 runs.
 
 // RUN: bb-opt %s -split-input-file --block-fuse='order=4 extend=false' | FileCheck %s
 
@@ -13,6 +14,8 @@
 // RUN: bb-run %t --entry divisors --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry out_of_reduce --check --reference %s --block-sizes=M=4,N=3,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry out_of_reduce_swapped_and_divisor --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry out_of_reduce_smaller_state --check --reference %s --block-sizes=M=4,N=3,K=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry factor_to_weight --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
 // dot(x * r, w) with a row factor r[M]: the product moves after the dot.
@@ -173,7 +176,8 @@ block.program @out_of_reduce axes(M = 10 tiled, N = 7 tiled, K = 9 tiled)
 // -----
 
 // Out of a reduce with two sums: s * u (factor first) and u / s. Each
-// leaves the loop; the state keeps its order.
+// leaves the loop; the state keeps its order, and the product after it
+// the term's operand order.
 
 // CHECK-LABEL: block.program @out_of_reduce_swapped_and_divisor
 // CHECK:         block.map [M]
@@ -187,7 +191,7 @@ block.program @out_of_reduce axes(M = 10 tiled, N = 7 tiled, K = 9 tiled)
 // CHECK-NEXT:        block.yield %[[U]], %[[U]] : !block.tile<[M], f32>, !block.tile<[M], f32>
 // CHECK-NEXT:      }
 // CHECK-DAG:       %[[Q:.*]] = block.div %[[R]]#1, %[[S]]
-// CHECK-DAG:       %[[P:.*]] = block.mul %[[R]]#0, %[[S]]
+// CHECK-DAG:       %[[P:.*]] = block.mul %[[S]], %[[R]]#0
 // CHECK:           block.add %[[P]], %[[Q]]
 block.program @out_of_reduce_swapped_and_divisor axes(M = 10 tiled, K = 9 tiled)
     (%X: !block.array<10x9xf32>, %S: !block.array<10xf32>) -> !block.array<10xf32> {
@@ -209,9 +213,115 @@ block.program @out_of_reduce_swapped_and_divisor axes(M = 10 tiled, K = 9 tiled)
 
 // -----
 
+// Out of a reduce, a term u * c_k with u[M] outside the loop and c_k[N]:
+// the state is c's type, [N], not the term's [M, N]; the product after the
+// loop has the term's type again.
+
+// CHECK-LABEL: block.program @out_of_reduce_smaller_state
+// CHECK:         %[[U:.*]] = block.load %{{.*}} [M] :
+// CHECK-NEXT:    %[[R:.*]] = block.reduce K combiners [add] -> !block.tile<[N], f32> {
+// CHECK-NEXT:      %[[W:.*]] = block.load %{{.*}} [K, N]
+// CHECK-NEXT:      %[[C:.*]] = block.tile_reduce add %[[W]] over [K]
+// CHECK-NEXT:      block.mul %[[U]], %[[C]]
+// CHECK-NEXT:      block.yield %[[C]] : !block.tile<[N], f32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[P:.*]] = block.mul %[[U]], %[[R]] : !block.tile<[M], f32>, !block.tile<[N], f32>
+// CHECK-NEXT:    block.yield %[[P]] : !block.tile<[M, N], f32>
+block.program @out_of_reduce_smaller_state axes(M = 10 tiled, N = 7 tiled, K = 9 tiled)
+    (%W: !block.array<9x7xf32>, %U: !block.array<10xf32>) -> !block.array<10x7xf32> {
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %u = block.load %U[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %acc = block.reduce K combiners [add] -> !block.tile<[M, N], f32> {
+      %w = block.load %W[K, N] : !block.array<9x7xf32> -> !block.tile<[K, N], f32>
+      %c = block.tile_reduce add %w over [K] : !block.tile<[K, N], f32>
+      %t = block.mul %u, %c : !block.tile<[M], f32>, !block.tile<[N], f32>
+      block.yield %t : !block.tile<[M, N], f32>
+    }
+    block.yield %acc : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}
+
+// -----
+
+// A factor g[J] along the contraction, on a computed operand (exp(x)),
+// moves onto the loaded weight: dot(x * g, w) = dot(x, w * g) (x * g as
+// the dot's lhs), and dot(v, g * x) = dot(v * g, x) (g * x as its rhs).
+
+// CHECK-LABEL: block.program @factor_to_weight
+// CHECK:         %[[X:.*]] = block.exp
+// CHECK-NEXT:    %[[W:.*]] = block.load %{{.*}} [J, N]
+// CHECK-NEXT:    %[[V:.*]] = block.load %{{.*}} [N, J]
+// CHECK-NEXT:    %[[G:.*]] = block.load %{{.*}} [J] :
+// CHECK-NEXT:    block.mul %[[X]], %[[G]]
+// CHECK-NEXT:    %[[WG:.*]] = block.mul %[[W]], %[[G]] : !block.tile<[J, N], f32>, !block.tile<[J], f32>
+// CHECK-NEXT:    %[[D1:.*]] = block.dot %[[X]], %[[WG]] contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+// CHECK-NEXT:    block.mul %[[G]], %[[X]]
+// CHECK-NEXT:    %[[VG:.*]] = block.mul %[[V]], %[[G]] : !block.tile<[N, J], f32>, !block.tile<[J], f32>
+// CHECK-NEXT:    %[[D2:.*]] = block.dot %[[VG]], %[[X]] contract [J] : !block.tile<[N, J], f32>, !block.tile<[M, J], f32>
+// CHECK-NEXT:    block.add %[[D1]], %[[D2]]
+block.program @factor_to_weight axes(M = 10 tiled, N = 7 tiled, J = 6 whole)
+    (%X: !block.array<10x6xf32>, %W: !block.array<6x7xf32>, %V: !block.array<7x6xf32>,
+     %G: !block.array<6xf32>) -> !block.array<10x7xf32> {
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %l = block.load %X[M, J] : !block.array<10x6xf32> -> !block.tile<[M, J], f32>
+    %x = block.exp %l : !block.tile<[M, J], f32>
+    %w = block.load %W[J, N] : !block.array<6x7xf32> -> !block.tile<[J, N], f32>
+    %v = block.load %V[N, J] : !block.array<7x6xf32> -> !block.tile<[N, J], f32>
+    %g = block.load %G[J] : !block.array<6xf32> -> !block.tile<[J], f32>
+    %xg = block.mul %x, %g : !block.tile<[M, J], f32>, !block.tile<[J], f32>
+    %d1 = block.dot %xg, %w contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+    %gx = block.mul %g, %x : !block.tile<[J], f32>, !block.tile<[M, J], f32>
+    %d2 = block.dot %v, %gx contract [J] : !block.tile<[N, J], f32>, !block.tile<[J, M], f32>
+    %s = block.add %d1, %d2 : !block.tile<[M, N], f32>, !block.tile<[N, M], f32>
+    block.yield %s : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}
+
+// -----
+
+// The factor moves only onto a weight, and only in f32: onto exp(w) (a
+// computed operand, which could move it back), or in bf16 (x * g rounds to
+// bf16 before the dot; w * g would round differently), it stays.
+
+// CHECK-LABEL: block.program @negative_factor_not_to_weight
+// CHECK:         %[[XG:.*]] = block.mul %{{.*}}, %{{.*}} : !block.tile<[M, J], f32>, !block.tile<[J], f32>
+// CHECK-NEXT:    %[[D1:.*]] = block.dot %[[XG]], %{{.*}} contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+// CHECK:         %[[YG:.*]] = block.mul %{{.*}}, %{{.*}} : !block.tile<[M, J], bf16>, !block.tile<[J], bf16>
+// CHECK-NEXT:    %[[D2:.*]] = block.dot %[[YG]], %{{.*}} contract [J] : !block.tile<[M, J], bf16>, !block.tile<[J, N], bf16>
+// CHECK-NEXT:    block.add %[[D1]], %[[D2]]
+block.program @negative_factor_not_to_weight axes(M = 10 tiled, N = 7 tiled, J = 6 whole)
+    (%X: !block.array<10x6xf32>, %W: !block.array<6x7xf32>, %G: !block.array<6xf32>,
+     %XB: !block.array<10x6xbf16>, %WB: !block.array<6x7xbf16>, %GB: !block.array<6xbf16>)
+    -> !block.array<10x7xf32> {
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %l = block.load %X[M, J] : !block.array<10x6xf32> -> !block.tile<[M, J], f32>
+    %x = block.exp %l : !block.tile<[M, J], f32>
+    %lw = block.load %W[J, N] : !block.array<6x7xf32> -> !block.tile<[J, N], f32>
+    %w = block.exp %lw : !block.tile<[J, N], f32>
+    %g = block.load %G[J] : !block.array<6xf32> -> !block.tile<[J], f32>
+    %xg = block.mul %x, %g : !block.tile<[M, J], f32>, !block.tile<[J], f32>
+    %d1 = block.dot %xg, %w contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+    %lb = block.load %XB[M, J] : !block.array<10x6xbf16> -> !block.tile<[M, J], bf16>
+    %y = block.exp %lb : !block.tile<[M, J], bf16>
+    %wb = block.load %WB[J, N] : !block.array<6x7xbf16> -> !block.tile<[J, N], bf16>
+    %gb = block.load %GB[J] : !block.array<6xbf16> -> !block.tile<[J], bf16>
+    %yg = block.mul %y, %gb : !block.tile<[M, J], bf16>, !block.tile<[J], bf16>
+    %d2 = block.dot %yg, %wb contract [J] : !block.tile<[M, J], bf16>, !block.tile<[J, N], bf16>
+    %s = block.add %d1, %d2 : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+    block.yield %s : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}
+
+// -----
+
 // A factor that varies along the contraction axis (gamma[J] on a whole
 // axis, gamma[K] inside the reduce over K: per-column weights) cannot leave
-// the dot, nor the reduce. Nothing changes.
+// the dot, nor the reduce. It would move onto the weight, but x is a load
+// too (a weight itself), and the move only goes from a computed operand
+// onto a loaded one. Nothing changes.
 
 // CHECK-LABEL: block.program @negative_scale_along_k
 // CHECK:         %[[X:.*]] = block.load %{{.*}} [M, J]

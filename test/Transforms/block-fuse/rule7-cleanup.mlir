@@ -1,6 +1,7 @@
 // Rule 7, cleanup (lib/Dialect/Block/Transforms/Rules/Cleanup.cpp): merge
-// duplicate pure ops, hoist loop-invariant ops out of reduces, drop results
-// nobody reads and erase unused ops. Only rule 7 runs.
+// duplicate pure ops, hoist loop-invariant ops out of reduces, merge
+// duplicate reduce states, drop results nobody reads and erase unused ops.
+// Only rule 7 runs.
 
 // RUN: bb-opt %s -split-input-file --block-fuse='order=7 extend=false' | FileCheck %s
 
@@ -9,6 +10,7 @@
 // RUN: bb-run %t --entry hoist_loop_invariant --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry negative_merge_across_iterated_axis --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry drop_dead_results --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry merge_duplicate_states --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
 // Duplicate loads and a duplicate computation in one body, and two equal
@@ -257,4 +259,34 @@ block.program @hoist_invariant_reduce axes(M = 64 tiled, D = 512 tiled, F = 1024
     block.yield %r : !block.tile<[M], f32>
   }
   block.return %o : !block.array<64xf32>
+}
+
+// -----
+
+// Two states of one reduce that accumulate the same term with the same
+// combiner (LayerNorm's row sum, once for the mean and once for the
+// one-pass variance, after rule 9 merged their reduces) are one: the
+// readers of the second read the first, and the second is dropped. The
+// same term under another combiner (max) is another value and stays.
+// CHECK-LABEL: block.program @merge_duplicate_states
+// CHECK:         %[[R:.*]]:2 = block.reduce K combiners [add, max] -> !block.tile<[M], f32>, !block.tile<[M], f32> {
+// CHECK-NEXT:      %[[X:.*]] = block.load
+// CHECK-NEXT:      %[[S:.*]] = block.tile_reduce add %[[X]] over [K]
+// CHECK-NEXT:      block.yield %[[S]], %[[S]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[A:.*]] = block.add %[[R]]#0, %[[R]]#0
+// CHECK-NEXT:    %[[B:.*]] = block.add %[[A]], %[[R]]#1
+block.program @merge_duplicate_states axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>) -> !block.array<10xf32> {
+  %Y = block.map [M] -> !block.array<10xf32> {
+    %a, %b, %c = block.reduce K combiners [add, add, max] -> !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %s = block.tile_reduce add %x over [K] : !block.tile<[M, K], f32>
+      block.yield %s, %s, %s : !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32>
+    }
+    %ab = block.add %a, %b : !block.tile<[M], f32>, !block.tile<[M], f32>
+    %y = block.add %ab, %c : !block.tile<[M], f32>, !block.tile<[M], f32>
+    block.yield %y : !block.tile<[M], f32>
+  }
+  block.return %Y : !block.array<10xf32>
 }

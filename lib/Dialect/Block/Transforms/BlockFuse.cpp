@@ -42,6 +42,7 @@ constexpr RuleEntry kCatalogue[] = {
     {2, "sibling map fusion", populateSiblingFusionPatterns},
     {3, "map-into-reduce fusion", populateMapIntoReducePatterns},
     {4, "scale hoisting", populateScaleHoistingPatterns},
+    {5, "shift hoisting", populateShiftHoistingPatterns},
     {6, "replication", populateReplicationPatterns},
     {7, "cleanup", populateCleanupPatterns},
     {8, "structure normalisation", populateStructureNormalizationPatterns},
@@ -49,9 +50,8 @@ constexpr RuleEntry kCatalogue[] = {
 };
 
 /// The main loop's default priority: the paper's 8, 4, 5, 9, 3, 1, 2 with
-/// the cleanup rule 7 right after 8 (both only tidy) and rule 5 (shift
-/// hoisting) left out until it exists (docs/FusionRules.md).
-constexpr unsigned kDefaultOrder[] = {8, 7, 4, 9, 3, 1, 2};
+/// the cleanup rule 7 right after 8, both only tidy (docs/FusionRules.md).
+constexpr unsigned kDefaultOrder[] = {8, 7, 4, 5, 9, 3, 1, 2};
 
 /// Ops of `program` breadth-first: the program, its top-level ops, then the
 /// ops of their bodies, one nesting level at a time, each level in order.
@@ -64,6 +64,91 @@ SmallVector<Operation *> collectBreadthFirst(ProgramOp program) {
           ops.push_back(&op);
   return ops;
 }
+
+/// The top-level op (kernel, view) that `op` is or is nested in, or null
+/// (the program itself).
+Operation *getUnit(Operation *op) {
+  while (op && !isa_and_nonnull<ProgramOp>(op->getParentOp()))
+    op = op->getParentOp();
+  return op;
+}
+
+/// Remembers, per rule, the kernels and views on which none of the rule's
+/// patterns matches, so that a step does not try them again. A rewrite can
+/// change what matches only in the kernels it touched and their neighbours:
+/// the kernels they read from, the ones reading them, and the ones reading
+/// an array they read (siblings). Those are forgotten after every rewrite;
+/// the order in which rules and ops are tried is unchanged, so the result is
+/// the same as re-trying everything (what keeps the driver near-linear
+/// instead of quadratic in the size of the program).
+struct CleanUnits : public RewriterBase::Listener {
+  llvm::DenseMap<unsigned, llvm::DenseSet<Operation *>> clean;
+  llvm::SetVector<Operation *> touched;
+
+  void reset() {
+    clean.clear();
+    touched.clear();
+  }
+  bool isClean(unsigned rule, Operation *unit) const {
+    auto it = clean.find(rule);
+    return unit && it != clean.end() && it->second.contains(unit);
+  }
+  void forget(Operation *unit) {
+    for (auto &entry : clean)
+      entry.second.erase(unit);
+  }
+  /// The neighbours of `unit` whose matches a change to it can affect.
+  void forgetWithNeighbours(Operation *unit) {
+    forget(unit);
+    unit->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        if (Operation *producer = getUnit(operand.getDefiningOp()))
+          forget(producer);
+        // Siblings: other readers of what this unit reads.
+        if (isa<ArrayType>(operand.getType()))
+          for (Operation *user : operand.getUsers())
+            if (Operation *sibling = getUnit(user))
+              forget(sibling);
+      }
+    });
+    for (Value result : unit->getResults())
+      for (Operation *user : result.getUsers())
+        if (Operation *consumer = getUnit(user))
+          forget(consumer);
+  }
+  /// After a rewrite: forget the touched units and their neighbours.
+  void settle() {
+    for (Operation *unit : touched)
+      forgetWithNeighbours(unit);
+    touched.clear();
+  }
+
+  void record(Operation *op) {
+    if (Operation *unit = getUnit(op))
+      touched.insert(unit);
+  }
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    record(op);
+  }
+  void notifyOperationModified(Operation *op) override { record(op); }
+  void notifyOperationReplaced(Operation *op, ValueRange) override {
+    record(op);
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        record(user);
+  }
+  void notifyOperationErased(Operation *op) override {
+    if (getUnit(op) != op) {
+      record(op);
+      return;
+    }
+    // A unit going away: its neighbours change, it must not be remembered.
+    forgetWithNeighbours(op);
+    forget(op);
+    touched.remove(op);
+  }
+};
 
 struct BlockFusePass
     : public blockbuster::block::impl::BlockFuseBase<BlockFusePass> {
@@ -86,11 +171,9 @@ struct BlockFusePass
       if (entry == std::end(kCatalogue) || number == 6)
         return emitError(UnknownLoc::get(context))
                << "block-fuse: rule " << number
-               << (number == 5 ? " (shift hoisting) is not implemented yet"
-                   : number == 6
-                       ? " (replication) runs in the extend step, not in "
-                         "`order`"
-                       : " does not exist (rules are 1 to 9)");
+               << (number == 6 ? " (replication) runs in the extend step, "
+                                 "not in `order`"
+                               : " does not exist (rules are 1 to 9)");
       RewritePatternSet patterns(context);
       entry->populate(patterns, fusionTrace);
       mainRules.push_back({number, FrozenRewritePatternSet(std::move(patterns))});
@@ -106,11 +189,31 @@ struct BlockFusePass
   bool applyOnce(ProgramOp program,
                  ArrayRef<std::pair<unsigned, FrozenRewritePatternSet>> rules,
                  PatternRewriter &rewriter) {
-    SmallVector<Operation *> ops = collectBreadthFirst(program);
+    // Breadth-first, as collectBreadthFirst, but only through the units
+    // that some rule of `rules` has not found clean: the others cannot
+    // match (what keeps a step proportional to what changed).
+    SmallVector<Operation *> ops = {program};
+    SmallVector<Operation *> units = {nullptr};
+    for (Operation &top : program.getBody().front())
+      if (llvm::any_of(rules, [&](const auto &rule) {
+            return !cleanUnits.isClean(rule.first, &top);
+          })) {
+        ops.push_back(&top);
+        units.push_back(&top);
+      }
+    for (size_t next = 1; next < ops.size(); ++next)
+      for (Region &region : ops[next]->getRegions())
+        for (Block &block : region)
+          for (Operation &op : block) {
+            ops.push_back(&op);
+            units.push_back(units[next]);
+          }
     for (auto &[number, patterns] : rules) {
       PatternApplicator applicator(patterns);
       applicator.applyDefaultCostModel();
-      for (Operation *op : ops) {
+      for (auto [op, unit] : llvm::zip(ops, units)) {
+        if (cleanUnits.isClean(number, unit))
+          continue;
         fusionTrace.message.clear();
         std::string patternName;
         Location loc = op->getLoc();
@@ -128,8 +231,13 @@ struct BlockFusePass
           llvm::errs() << "step " << steps << ": rule " << number << " at "
                        << describeLocation(loc) << ": "
                        << describeRewrite(number, patternName) << "\n";
+        cleanUnits.settle();
         return true;
       }
+      // Nothing of this rule matched anywhere: every unit is clean for it.
+      for (Operation *unit : units)
+        if (unit)
+          cleanUnits.clean[number].insert(unit);
     }
     return false;
   }
@@ -165,27 +273,23 @@ struct BlockFusePass
     return estimateSeconds(report, *targetDescription);
   }
 
-  /// Applies rule 6 at the `index`-th op (breadth-first) only.
-  bool replicateAt(ProgramOp program, size_t index, PatternRewriter &rewriter,
-                   bool &pastEnd) {
-    SmallVector<Operation *> ops = collectBreadthFirst(program);
-    pastEnd = index >= ops.size();
-    if (pastEnd)
-      return false;
+  /// Applies rule 6 at `op` only.
+  bool replicateAt(Operation *op, PatternRewriter &rewriter) {
     PatternApplicator applicator(extendRule);
     applicator.applyDefaultCostModel();
     fusionTrace.message.clear();
-    Location loc = ops[index]->getLoc();
+    Location loc = op->getLoc();
     std::string patternName;
-    rewriter.setInsertionPoint(ops[index]);
+    rewriter.setInsertionPoint(op);
     if (failed(applicator.matchAndRewrite(
-            ops[index], rewriter, /*canApply=*/{}, /*onFailure=*/{},
+            op, rewriter, /*canApply=*/{}, /*onFailure=*/{},
             [&](const Pattern &pattern) {
               patternName = pattern.getDebugName().str();
               return success();
             })))
       return false;
     ++steps;
+    cleanUnits.settle();
     if (trace)
       llvm::errs() << "step " << steps << ": rule 6 at "
                    << describeLocation(loc) << ": "
@@ -195,8 +299,10 @@ struct BlockFusePass
 
   void runOnOperation() override {
     PatternRewriter rewriter(&getContext());
+    rewriter.setListener(&cleanUnits);
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>())) {
+      cleanUnits.reset();
       if (failed(runMainLoop(program, rewriter)))
         return signalPassFailure();
       if (!extend)
@@ -207,16 +313,18 @@ struct BlockFusePass
       // the next op. The search goes on from the same position after a kept
       // step: ops before it were tried (going back would make the extend
       // step quadratic in the number of candidates).
+      // The snapshot and the estimate change only when a step is kept, so
+      // they are taken then, not for every op tried.
       size_t index = 0;
       SmallVector<OwningOpRef<ProgramOp>> snapshots;
+      OwningOpRef<ProgramOp> snapshot = program.clone();
+      double before = score(program);
+      SmallVector<Operation *> candidates = collectBreadthFirst(program);
       while (true) {
-        double before = score(program);
-        OwningOpRef<ProgramOp> snapshot = program.clone();
         unsigned stepsBefore = steps;
-        bool pastEnd = false;
-        if (!replicateAt(program, index, rewriter, pastEnd)) {
-          if (pastEnd)
-            break;
+        if (index >= candidates.size())
+          break;
+        if (!replicateAt(candidates[index], rewriter)) {
           ++index;
           continue;
         }
@@ -226,6 +334,9 @@ struct BlockFusePass
         if (after < before) {
           if (keepSnapshots)
             snapshots.push_back(std::move(snapshot));
+          snapshot = program.clone();
+          before = after;
+          candidates = collectBreadthFirst(program);
           continue;
         }
         if (trace)
@@ -235,10 +346,21 @@ struct BlockFusePass
                        << llvm::format("%.3g", after * 1e6) << " us, not below "
                        << llvm::format("%.3g", before * 1e6) << " us)\n";
         steps = stepsBefore;
+        // The restored program is made of new ops: nothing is known clean,
+        // and nothing needs to hear about the old one going.
+        rewriter.setListener(nullptr);
         rewriter.setInsertionPoint(program);
         ProgramOp restored = cast<ProgramOp>(rewriter.clone(**snapshot));
         rewriter.eraseOp(program);
         program = restored;
+        // The snapshot was taken at a fixed point of the main loop: no main
+        // rule matches any of its units.
+        cleanUnits.reset();
+        for (Operation &unit : program.getBody().front())
+          for (auto &[number, patterns] : mainRules)
+            cleanUnits.clean[number].insert(&unit);
+        rewriter.setListener(&cleanUnits);
+        candidates = collectBreadthFirst(program);
         ++index;
       }
       // The states before each kept replication compete with the result in
@@ -256,6 +378,7 @@ struct BlockFusePass
   }
 
   FusionTrace fusionTrace;
+  CleanUnits cleanUnits;
   SmallVector<std::pair<unsigned, FrozenRewritePatternSet>> mainRules;
   FrozenRewritePatternSet extendRule;
   unsigned steps = 0;

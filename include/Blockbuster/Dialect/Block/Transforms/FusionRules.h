@@ -32,6 +32,11 @@ void populateMapIntoReducePatterns(mlir::RewritePatternSet &patterns,
 /// Rule 4: scale hoisting through contractions and out of reduces.
 void populateScaleHoistingPatterns(mlir::RewritePatternSet &patterns,
                                    FusionTrace &trace);
+/// Rule 5: shift hoisting through contractions, and the linearity it needs
+/// (distributing a contraction over a sum, splitting a reduce's sums, the
+/// one-pass form of a shifted square).
+void populateShiftHoistingPatterns(mlir::RewritePatternSet &patterns,
+                                   FusionTrace &trace);
 /// Rule 6: replication of a producer into a consumer with more tiled axes.
 void populateReplicationPatterns(mlir::RewritePatternSet &patterns,
                                  FusionTrace &trace);

@@ -118,7 +118,7 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
   }];
   let options = [
     ListOption<"order", "order", "unsigned",
-               "Rule sets in priority order (ablation); default 8,7,4,9,3,1,2">,
+               "Rule sets in priority order (ablation); default 8,7,4,5,9,3,1,2">,
     Option<"extend", "extend", "bool", /*default=*/"true",
            "Try replication (rule 6) when nothing else applies">,
     Option<"trace", "trace", "bool", /*default=*/"false",

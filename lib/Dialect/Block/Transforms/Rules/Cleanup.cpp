@@ -66,19 +66,21 @@ bool namesAnyAxis(Operation *op, ArrayRef<StringAttr> axes) {
 /// outside: `block.load %X[M, K]` in a map over [M] reads all of K, the same
 /// text inside the reduce over K one block of it. So ops are merged only
 /// when no loop between them iterates an axis their types name.
-struct MergeDuplicates : public OpRewritePattern<ProgramOp> {
+///
+/// Rooted at each kernel (its body only), so that the driver re-tries it
+/// only on kernels a rewrite touched; identical kernels and views are merged
+/// by MergeIdenticalKernels.
+struct MergeDuplicates : public OpRewritePattern<MapOp> {
   MergeDuplicates(MLIRContext *context, FusionTrace &trace)
       : OpRewritePattern(context), trace(trace) {
     setDebugName("merge-duplicates");
   }
-  LogicalResult matchAndRewrite(ProgramOp program,
+  LogicalResult matchAndRewrite(MapOp map,
                                 PatternRewriter &rewriter) const override {
-    DominanceInfo dominance(program);
+    DominanceInfo dominance(map);
     SmallVector<Operation *> ops;
-    program.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op != program.getOperation())
-        ops.push_back(op);
-    });
+    map.getBody().walk<WalkOrder::PreOrder>(
+        [&](Operation *op) { ops.push_back(op); });
     // Candidates by hash, in pre-order (so a dominating op comes first).
     llvm::DenseMap<unsigned, SmallVector<Operation *, 2>> seen;
     llvm::DenseSet<Operation *> erased;
@@ -119,6 +121,49 @@ struct MergeDuplicates : public OpRewritePattern<ProgramOp> {
     if (changed)
       trace.message = "merged duplicate loads and computations";
     return success(changed);
+  }
+  FusionTrace &trace;
+};
+
+/// Merges a kernel (or a view) into an identical one earlier in the
+/// program. Candidates are the other readers of its first loaded array (or
+/// viewed array), so the search stays local.
+struct MergeIdenticalKernels : public RewritePattern {
+  MergeIdenticalKernels(MLIRContext *context, FusionTrace &trace)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
+        trace(trace) {
+    setDebugName("merge-identical-kernels");
+  }
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<MapOp, ViewOp>(op) || !isa<ProgramOp>(op->getParentOp()))
+      return failure();
+    // An array this op reads: the viewed array, or the first load's.
+    Value array;
+    if (auto view = dyn_cast<ViewOp>(op)) {
+      array = view.getSource();
+    } else {
+      op->walk([&](LoadOp load) {
+        if (!array)
+          array = load.getSource();
+      });
+    }
+    if (!array)
+      return failure();
+    for (Operation *user : array.getUsers()) {
+      Operation *other = user;
+      while (other && other->getParentOp() != op->getParentOp())
+        other = other->getParentOp();
+      if (!other || other == op || !other->isBeforeInBlock(op) ||
+          !OperationEquivalence::isEquivalentTo(
+              other, op, OperationEquivalence::IgnoreLocations))
+        continue;
+      trace.message = "merged an identical kernel into the one at " +
+                      describeLocation(other->getLoc());
+      rewriter.replaceOp(op, other->getResults());
+      return success();
+    }
+    return failure();
   }
   FusionTrace &trace;
 };
@@ -219,6 +264,42 @@ struct DropDeadMapResults : public OpRewritePattern<MapOp> {
   FusionTrace &trace;
 };
 
+/// Two state elements of a reduce with built-in combiners that accumulate
+/// the same term with the same combiner hold the same value: readers of the
+/// later one read the earlier one (DropDeadReduceResults then drops it).
+/// Arises when rule 9 merges two reduces that both sum x (LayerNorm's mean
+/// and its one-pass variance).
+struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
+  MergeDuplicateReduceResults(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("merge-duplicate-reduce-results");
+  }
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ArrayAttr> combiners = reduce.getCombiners();
+    if (!combiners)
+      return failure();
+    OperandRange terms = reduce.getYield().getOperands();
+    for (unsigned later = 1; later < terms.size(); ++later) {
+      if (reduce.getResult(later).use_empty())
+        continue;
+      for (unsigned earlier = 0; earlier < later; ++earlier) {
+        if (terms[earlier] != terms[later] ||
+            (*combiners)[earlier] != (*combiners)[later])
+          continue;
+        rewriter.replaceAllUsesWith(reduce.getResult(later),
+                                    reduce.getResult(earlier));
+        trace.message = "merged two state elements of the reduce over " +
+                        reduce.getAxis().str() + " that accumulate the "
+                        "same term";
+        return success();
+      }
+    }
+    return failure();
+  }
+  FusionTrace &trace;
+};
+
 /// Drops the state elements of a reduce with built-in combiners that nobody
 /// reads.
 struct DropDeadReduceResults : public OpRewritePattern<ReduceOp> {
@@ -291,7 +372,8 @@ struct EraseDeadOp : public RewritePattern {
 
 void blockbuster::block::populateCleanupPatterns(RewritePatternSet &patterns,
                                                  FusionTrace &trace) {
-  patterns.add<MergeDuplicates, HoistLoopInvariant, DropDeadMapResults,
+  patterns.add<MergeDuplicates, MergeIdenticalKernels, HoistLoopInvariant,
+               DropDeadMapResults, MergeDuplicateReduceResults,
                DropDeadReduceResults, EraseDeadOp>(patterns.getContext(),
                                                    trace);
 }

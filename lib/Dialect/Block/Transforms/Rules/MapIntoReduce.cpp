@@ -31,8 +31,9 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
   // the load reads one block of M, and summed one block only).
   //
   // Recomputation is accepted only for cheap producers, whose bodies hold
-  // no reduce of their own (a few ops per element: the scores of
-  // attention, a normalisation): such a producer may stay for other
+  // no reduce of their own and read at most one input as large as their
+  // output (a few ops per element: the scores of attention, a
+  // normalisation): such a producer may stay for other
   // readers, and may run once per block of axes iterated here but not by
   // it. A producer with a reduce (a contraction) moves only when this is
   // its sole reader and its axes are exactly the ones iterated here;
@@ -52,9 +53,28 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
     bool onlyReader = llvm::all_of(candidate->getUsers(), [&](Operation *u) {
       return reduce->isAncestor(u);
     });
-    bool cheap = candidate.getBody()
-                     .walk([](ReduceOp) { return WalkResult::interrupt(); })
-                     .wasInterrupted() == false;
+    // Cheap: no reduce of its own, and at most one input as large as its
+    // output (a tile with all of the output's axes). Recomputing such a
+    // producer reads no more than the array it replaces; a producer with
+    // two (a residual add, h = proj + h_prev) would make each recomputation
+    // read more, and chains of them would recompute a whole residual stream.
+    auto output = cast<TileType>(
+        candidate.getYield()
+            .getOperand(cast<OpResult>(load.getSource()).getResultNumber())
+            .getType());
+    unsigned largeInputs = 0;
+    bool hasReduce = false;
+    candidate.getBody().walk([&](Operation *op) {
+      if (isa<ReduceOp>(op))
+        hasReduce = true;
+      if (auto input = dyn_cast<LoadOp>(op)) {
+        auto tile = cast<TileType>(input.getType());
+        if (llvm::all_of(output.getAxes(),
+                         [&](StringAttr axis) { return tile.hasAxis(axis); }))
+          ++largeInputs;
+      }
+    });
+    bool cheap = !hasReduce && largeInputs <= 1;
     bool sameAxes = getSortedMapAxes(candidate) == iteratedSet;
     bool isFusion = cheap || (onlyReader && sameAxes);
     if (isFusion != (mode == ProducerCloning::Fusion))

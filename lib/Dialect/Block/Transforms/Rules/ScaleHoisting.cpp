@@ -4,7 +4,9 @@
 // axes moves out of the contraction (PDLL patterns in ScaleHoisting.pdll),
 // and a factor that does not vary along a reduce's axis moves out of the
 // reduce: sum_j (u_j * s) = (sum_j u_j) * s when s is defined outside the
-// loop. Both use only linearity; both move work outward, never back.
+// loop. A factor that varies along the contraction moves onto the weight
+// operand instead (dot(x * g, w) = dot(x, w * g), PDLL). All use only
+// linearity and associativity; all move work one way, never back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,44 @@ bool blockbuster::block::isScaleOutsideContraction(Value scale, Value x,
   return true;
 }
 
+bool blockbuster::block::isWeightOperand(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<LoadOp>(def))
+    return true;
+  if (auto broadcast = dyn_cast<BroadcastOp>(def))
+    return isWeightOperand(broadcast.getOperand());
+  if (auto mul = dyn_cast<MulOp>(def)) {
+    // A weight scaled by a factor over some of its own axes.
+    for (Value operand : {mul.getLhs(), mul.getRhs()})
+      if (operand.getType() == mul.getType() && isWeightOperand(operand))
+        return true;
+  }
+  return false;
+}
+
+bool blockbuster::block::isFactorAlongContraction(Value factor, Value x,
+                                                  Value w,
+                                                  ArrayAttr contract) {
+  auto factorType = dyn_cast<TileType>(factor.getType());
+  auto xType = dyn_cast<TileType>(x.getType());
+  auto wType = dyn_cast<TileType>(w.getType());
+  if (!factorType || !xType || !wType ||
+      !factorType.getElementType().isF32())
+    return false;
+  // A factor with no contracted axis is isScaleOutsideContraction's: it
+  // leaves the contraction instead.
+  if (!llvm::any_of(factorType.getAxes(), [&](StringAttr axis) {
+        return llvm::is_contained(contract, axis);
+      }))
+    return false;
+  for (StringAttr axis : factorType.getAxes())
+    if (!xType.hasAxis(axis) || !wType.hasAxis(axis))
+      return false;
+  return isWeightOperand(w) && !isWeightOperand(x);
+}
+
 Value blockbuster::block::relayoutLike(PatternRewriter &rewriter, Value value,
                                        Operation *like) {
   Type wanted = like->getResult(0).getType();
@@ -45,7 +85,10 @@ Value blockbuster::block::relayoutLike(PatternRewriter &rewriter, Value value,
 
 namespace {
 /// sum_j (u_j op s) = (sum_j u_j) op s for op in {*, /} when s is defined
-/// outside the reduce (it does not vary with j) and u_j has the term's type.
+/// outside the reduce (it does not vary with j). The state is u_j's type,
+/// which may have fewer axes than the term (sum_j mu * c_j = mu * sum_j c_j
+/// with mu[M] and c_j[N]); the product after the loop keeps the term's
+/// operand order, hence its type.
 struct HoistScaleOutOfReduce : public OpRewritePattern<ReduceOp> {
   HoistScaleOutOfReduce(MLIRContext *context, FusionTrace &trace)
       : OpRewritePattern(context), trace(trace) {
@@ -70,31 +113,43 @@ struct HoistScaleOutOfReduce : public OpRewritePattern<ReduceOp> {
       if (!def || !isa<MulOp, DivOp>(def))
         continue;
       Value lhs = def->getOperand(0), rhs = def->getOperand(1);
-      Value kept, scale;
-      if (isOutside(rhs) && lhs.getType() == term.getType()) {
-        kept = lhs;
-        scale = rhs;
-      } else if (isa<MulOp>(def) && isOutside(lhs) &&
-                 rhs.getType() == term.getType()) {
-        kept = rhs;
-        scale = lhs;
-      } else {
+      // Which operand stays in the loop: the scale is the other one.
+      bool keepLhs;
+      if (isOutside(rhs))
+        keepLhs = true;
+      else if (isa<MulOp>(def) && isOutside(lhs))
+        keepLhs = false;
+      else
         continue;
-      }
+      Value kept = keepLhs ? lhs : rhs;
+      Value scale = keepLhs ? rhs : lhs;
+      Type stateType = kept.getType();
+      rewriter.setInsertionPoint(reduce);
+      SmallVector<Type> types(reduce->getResultTypes());
+      types[index] = stateType;
+      auto newReduce =
+          ReduceOp::create(rewriter, reduce.getLoc(), types,
+                           reduce.getAxisAttr(), *combiners, ValueRange{});
+      rewriter.inlineRegionBefore(body, newReduce.getBody(),
+                                  newReduce.getBody().end());
       rewriter.modifyOpInPlace(yield,
                                [&] { yield->setOperand(index, kept); });
-      Value result = reduce.getResult(index);
-      rewriter.setInsertionPointAfter(reduce);
+      Value result = newReduce.getResult(index);
+      rewriter.setInsertionPointAfter(newReduce);
+      Value lhsAfter = keepLhs ? result : scale;
+      Value rhsAfter = keepLhs ? scale : result;
       Value scaled =
           isa<MulOp>(def)
-              ? MulOp::create(rewriter, def->getLoc(), result, scale)
+              ? MulOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
                     .getResult()
-              : DivOp::create(rewriter, def->getLoc(), result, scale)
+              : DivOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
                     .getResult();
-      rewriter.replaceAllUsesExcept(result, scaled, scaled.getDefiningOp());
+      SmallVector<Value> replacements(newReduce.getResults());
+      replacements[index] = scaled;
+      rewriter.replaceOp(reduce, replacements);
       trace.message = std::string("moved a loop-invariant ") +
                       (isa<MulOp>(def) ? "factor" : "divisor") +
-                      " out of the reduce over " + reduce.getAxis().str();
+                      " out of the reduce over " + newReduce.getAxis().str();
       return success();
     }
     return failure();

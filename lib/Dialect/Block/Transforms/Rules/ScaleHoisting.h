@@ -11,6 +11,15 @@ namespace blockbuster::block {
 /// is an axis of `x`.
 bool isScaleOutsideContraction(mlir::Value scale, mlir::Value x,
                                mlir::ArrayAttr contract);
+/// True when `factor` is f32, has an axis in `contract`, every axis of it is
+/// an axis of both `x` and `w`, `w` is a weight and `x` is not (see
+/// isWeightOperand).
+bool isFactorAlongContraction(mlir::Value factor, mlir::Value x, mlir::Value w,
+                              mlir::ArrayAttr contract);
+/// True when `value` is a weight: a block.load, a relayout of a weight, or a
+/// product of a weight with a factor over some of its axes (the weight has
+/// every axis of the product).
+bool isWeightOperand(mlir::Value value);
 /// `value`, relaid out (block.broadcast) to the type of `like`'s result.
 mlir::Value relayoutLike(mlir::PatternRewriter &rewriter, mlir::Value value,
                          mlir::Operation *like);
