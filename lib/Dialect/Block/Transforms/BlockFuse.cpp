@@ -84,10 +84,23 @@ Operation *getUnit(Operation *op) {
 struct CleanUnits : public RewriterBase::Listener {
   llvm::DenseMap<unsigned, llvm::DenseSet<Operation *>> clean;
   llvm::SetVector<Operation *> touched;
+  /// Units some rule has not found clean: the only ones a step visits.
+  llvm::DenseSet<Operation *> dirty;
 
-  void reset() {
+  /// Nothing known: every unit of `program` is dirty.
+  void reset(ProgramOp program) {
     clean.clear();
     touched.clear();
+    dirty.clear();
+    for (Operation &unit : program.getBody().front())
+      dirty.insert(&unit);
+  }
+  /// `unit` is clean for `rule`; once clean for all of `rules` it is no
+  /// longer visited.
+  void markClean(unsigned rule, Operation *unit, ArrayRef<unsigned> rules) {
+    clean[rule].insert(unit);
+    if (llvm::all_of(rules, [&](unsigned r) { return isClean(r, unit); }))
+      dirty.erase(unit);
   }
   bool isClean(unsigned rule, Operation *unit) const {
     auto it = clean.find(rule);
@@ -96,6 +109,7 @@ struct CleanUnits : public RewriterBase::Listener {
   void forget(Operation *unit) {
     for (auto &entry : clean)
       entry.second.erase(unit);
+    dirty.insert(unit);
   }
   /// The neighbours of `unit` whose matches a change to it can affect.
   void forgetWithNeighbours(Operation *unit) {
@@ -145,7 +159,9 @@ struct CleanUnits : public RewriterBase::Listener {
     }
     // A unit going away: its neighbours change, it must not be remembered.
     forgetWithNeighbours(op);
-    forget(op);
+    for (auto &entry : clean)
+      entry.second.erase(op);
+    dirty.erase(op);
     touched.remove(op);
   }
 };
@@ -194,13 +210,17 @@ struct BlockFusePass
     // match (what keeps a step proportional to what changed).
     SmallVector<Operation *> ops = {program};
     SmallVector<Operation *> units = {nullptr};
-    for (Operation &top : program.getBody().front())
-      if (llvm::any_of(rules, [&](const auto &rule) {
-            return !cleanUnits.isClean(rule.first, &top);
-          })) {
-        ops.push_back(&top);
-        units.push_back(&top);
-      }
+    SmallVector<Operation *> dirty(cleanUnits.dirty.begin(),
+                                   cleanUnits.dirty.end());
+    llvm::sort(dirty, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *top : dirty) {
+      ops.push_back(top);
+      units.push_back(top);
+    }
+    SmallVector<unsigned> ruleNumbers = llvm::map_to_vector(
+        rules, [](const auto &rule) { return rule.first; });
     for (size_t next = 1; next < ops.size(); ++next)
       for (Region &region : ops[next]->getRegions())
         for (Block &block : region)
@@ -237,7 +257,7 @@ struct BlockFusePass
       // Nothing of this rule matched anywhere: every unit is clean for it.
       for (Operation *unit : units)
         if (unit)
-          cleanUnits.clean[number].insert(unit);
+          cleanUnits.markClean(number, unit, ruleNumbers);
     }
     return false;
   }
@@ -302,7 +322,7 @@ struct BlockFusePass
     rewriter.setListener(&cleanUnits);
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>())) {
-      cleanUnits.reset();
+      cleanUnits.reset(program);
       if (failed(runMainLoop(program, rewriter)))
         return signalPassFailure();
       if (!extend)
@@ -355,10 +375,12 @@ struct BlockFusePass
         program = restored;
         // The snapshot was taken at a fixed point of the main loop: no main
         // rule matches any of its units.
-        cleanUnits.reset();
+        cleanUnits.reset(program);
+        SmallVector<unsigned> mainNumbers = llvm::map_to_vector(
+            mainRules, [](const auto &rule) { return rule.first; });
         for (Operation &unit : program.getBody().front())
-          for (auto &[number, patterns] : mainRules)
-            cleanUnits.clean[number].insert(&unit);
+          for (unsigned number : mainNumbers)
+            cleanUnits.markClean(number, &unit, mainNumbers);
         rewriter.setListener(&cleanUnits);
         candidates = collectBreadthFirst(program);
         ++index;
