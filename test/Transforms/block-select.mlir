@@ -122,3 +122,43 @@ block.program @f_snapshot1 axes(M = 1024 tiled, N = 4096 tiled, K = 4096 tiled)
   }
   block.return %y : !block.array<1024x4096xf32>
 }
+
+// A candidate that fits the local memory at no block size drops out when a
+// snapshot does fit; only when none fits is it an error (the CPU's 2 MB
+// would hold the whole row, so this is checked on h100).
+// RUN: bb-opt %t/fallback.mlir --block-select | FileCheck %s --check-prefix=FALLBACK
+// FALLBACK:     block.program @g axes(M = 64 tiled block {{[0-9]+}}, N = 100000 tiled block {{[0-9]+}})
+// FALLBACK-NOT: block.program
+// RUN: not bb-opt %t/toobig.mlir --block-select 2>&1 | FileCheck %s --check-prefix=TOOBIG
+// TOOBIG: error: block-select: no block size fits @g in the local memory of target 'h100'
+
+//--- fallback.mlir
+block.program @g axes(M = 64 tiled, N = 100000 whole)
+    (%x: !block.array<64x100000xf32>) -> !block.array<64x100000xf32> {
+  %y = block.map [M] -> !block.array<64x100000xf32> {
+    %t = block.load %x[M, N] : !block.array<64x100000xf32> -> !block.tile<[M, N], f32>
+    %e = block.exp %t : !block.tile<[M, N], f32>
+    block.yield %e : !block.tile<[M, N], f32>
+  }
+  block.return %y : !block.array<64x100000xf32>
+}
+block.program @g_snapshot1 axes(M = 64 tiled, N = 100000 tiled)
+    (%x: !block.array<64x100000xf32>) -> !block.array<64x100000xf32> attributes {block.snapshot_of = "g"} {
+  %y = block.map [M, N] -> !block.array<64x100000xf32> {
+    %t = block.load %x[M, N] : !block.array<64x100000xf32> -> !block.tile<[M, N], f32>
+    %e = block.exp %t : !block.tile<[M, N], f32>
+    block.yield %e : !block.tile<[M, N], f32>
+  }
+  block.return %y : !block.array<64x100000xf32>
+}
+
+//--- toobig.mlir
+block.program @g axes(M = 64 tiled, N = 100000 whole)
+    (%x: !block.array<64x100000xf32>) -> !block.array<64x100000xf32> {
+  %y = block.map [M] -> !block.array<64x100000xf32> {
+    %t = block.load %x[M, N] : !block.array<64x100000xf32> -> !block.tile<[M, N], f32>
+    %e = block.exp %t : !block.tile<[M, N], f32>
+    block.yield %e : !block.tile<[M, N], f32>
+  }
+  block.return %y : !block.array<64x100000xf32>
+}

@@ -323,10 +323,13 @@ struct BlockFusePass
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>())) {
       cleanUnits.reset(program);
+      // The unfused program is the first snapshot: block-select falls back
+      // to it when no fused form fits the target's local memory.
+      SmallVector<OwningOpRef<ProgramOp>> snapshots;
+      if (keepSnapshots)
+        snapshots.push_back(program.clone());
       if (failed(runMainLoop(program, rewriter)))
         return signalPassFailure();
-      if (!extend)
-        continue;
       // The extend step: replicate at the first op (breadth-first) where
       // rule 6 applies, re-run the main loop, and keep the result only when
       // the roofline estimate drops; otherwise restore the snapshot and try
@@ -336,11 +339,15 @@ struct BlockFusePass
       // The snapshot and the estimate change only when a step is kept, so
       // they are taken then, not for every op tried.
       size_t index = 0;
-      SmallVector<OwningOpRef<ProgramOp>> snapshots;
-      OwningOpRef<ProgramOp> snapshot = program.clone();
-      double before = score(program);
-      SmallVector<Operation *> candidates = collectBreadthFirst(program);
-      while (true) {
+      OwningOpRef<ProgramOp> snapshot;
+      double before = 0;
+      SmallVector<Operation *> candidates;
+      if (extend) {
+        snapshot = program.clone();
+        before = score(program);
+        candidates = collectBreadthFirst(program);
+      }
+      while (extend) {
         unsigned stepsBefore = steps;
         if (index >= candidates.size())
           break;

@@ -88,14 +88,31 @@ struct BlockSelectPass
       ProgramOp best;
       double bestSeconds = 0;
       for (ProgramOp candidate : candidates) {
-        FailureOr<double> seconds =
-            selectBlockSizes(candidate, explicitSizes, *targetDesc);
+        // With snapshots to fall back to, a candidate that fits at no size
+        // just drops out; its error is reported only if all do.
+        FailureOr<double> seconds = failure();
+        {
+          std::optional<ScopedDiagnosticHandler> quiet;
+          if (candidates.size() > 1)
+            quiet.emplace(&getContext(),
+                          [](Diagnostic &) { return success(); });
+          seconds = selectBlockSizes(candidate, explicitSizes, *targetDesc);
+        }
         if (failed(seconds))
-          return signalPassFailure();
+          continue;
         if (!best || *seconds < bestSeconds) {
           best = candidate;
           bestSeconds = *seconds;
         }
+      }
+      if (!best) {
+        // Report the failure of the program itself.
+        ProgramOp main = candidates.front();
+        for (ProgramOp candidate : candidates)
+          if (!candidate->hasAttr("block.snapshot_of"))
+            main = candidate;
+        (void)selectBlockSizes(main, explicitSizes, *targetDesc);
+        return signalPassFailure();
       }
       for (ProgramOp candidate : candidates)
         if (candidate != best)

@@ -68,9 +68,11 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     | `cpu` | 2 MB, the L2 cache of one core | 20 GB/s | 50 GFLOP/s | 0.1 us |
 
     Snapshots: programs marked `block.snapshot_of = "NAME"` (what
-    `block-fuse{keep-snapshots}` leaves: the program before each kept
-    replication) compete with `@NAME`; the candidate with the lowest
-    estimate at its best sizes replaces `@NAME`, and the others are erased.
+    `block-fuse{keep-snapshots}` leaves: the unfused program and the program
+    before each kept replication) compete with `@NAME`; the candidate with
+    the lowest estimate at its best sizes replaces `@NAME`, and the others
+    are erased. A candidate that fits the local memory at no size drops out;
+    only when none fits is that an error.
 
     If even `s = 1` does not fit (explicit sizes can make that happen), the
     pass fails with an error that names the program and its peak; sizes
@@ -128,9 +130,9 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
            "Target whose roofline judges the extend step (h100, cpu)">,
     Option<"keepSnapshots", "keep-snapshots", "bool", /*default=*/"false",
-           "Keep the program as it was before each kept replication, as a "
-           "sibling program @NAME_snapshotK marked block.snapshot_of, for "
-           "block-select to choose from">
+           "Keep the unfused program and the program as it was before each "
+           "kept replication, as sibling programs @NAME_snapshotK marked "
+           "block.snapshot_of, for block-select to choose from">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect",
