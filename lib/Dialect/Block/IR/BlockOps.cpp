@@ -423,6 +423,93 @@ LogicalResult ViewOp::verify() {
 // MapOp
 //===----------------------------------------------------------------------===//
 
+// Both parsers add their regions to the operation state before parsing
+// them: a region the parser frees on an error could still hold the
+// definition of a value that a forward reference outside it resolved to.
+ParseResult MapOp::parse(OpAsmParser &parser, OperationState &result) {
+  ArrayAttr axes;
+  SmallVector<Type> resultTypes;
+  Region *body = result.addRegion();
+  if (parseAxisList(parser, axes))
+    return failure();
+  result.getOrAddProperties<MapOp::Properties>().axes = axes;
+  if (succeeded(parser.parseOptionalArrow()) &&
+      parser.parseTypeList(resultTypes))
+    return failure();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  result.addTypes(resultTypes);
+  return success();
+}
+
+void MapOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printAxisList(printer, *this, getAxesAttr());
+  if (!getResults().empty())
+    printer << " -> " << getResults().getTypes();
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"axes"});
+  printer << ' ';
+  printer.printRegion(getBody());
+}
+
+ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr axis;
+  ArrayAttr combiners;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> initTypes, resultTypes;
+  Region *body = result.addRegion();
+  Region *combiner = result.addRegion();
+  if (parseAxisName(parser, axis))
+    return failure();
+  result.getOrAddProperties<ReduceOp::Properties>().axis = axis;
+  if (succeeded(parser.parseOptionalKeyword("combiners"))) {
+    if (parseCombinerKinds(parser, combiners))
+      return failure();
+    result.getOrAddProperties<ReduceOp::Properties>().combiners = combiners;
+  }
+  SMLoc initsLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("init"))) {
+    initsLoc = parser.getCurrentLocation();
+    if (parser.parseLParen() || parser.parseOperandList(inits) ||
+        parser.parseColon() || parser.parseTypeList(initTypes) ||
+        parser.parseRParen())
+      return failure();
+  }
+  if (parser.parseArrow() || parser.parseTypeList(resultTypes) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("combine")) &&
+      parser.parseRegion(*combiner))
+    return failure();
+  result.addTypes(resultTypes);
+  return parser.resolveOperands(inits, initTypes, initsLoc, result.operands);
+}
+
+void ReduceOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printAxisName(printer, *this, getAxisAttr());
+  if (getCombinersAttr()) {
+    printer << " combiners ";
+    printCombinerKinds(printer, *this, getCombinersAttr());
+  }
+  if (!getInits().empty())
+    printer << " init(" << getInits() << " : " << getInits().getTypes()
+            << ")";
+  printer << " -> " << getResults().getTypes();
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                           {"axis", "combiners"});
+  printer << ' ';
+  printer.printRegion(getBody());
+  if (!getCombiner().empty()) {
+    printer << " combine ";
+    printer.printRegion(getCombiner());
+  }
+}
+
 YieldOp MapOp::getYield() {
   return cast<YieldOp>(getBody().front().getTerminator());
 }

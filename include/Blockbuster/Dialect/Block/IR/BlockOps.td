@@ -148,9 +148,11 @@ def Block_MapOp : Block_Op<"map", [RecursiveMemoryEffects, DeclaredAxes,
   let arguments = (ins TypedArrayAttrBase<StrAttr, "axis names">:$axes);
   let results = (outs Variadic<Block_AnyArray>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = [{
-    custom<AxisList>($axes) (`->` type($results)^)? attr-dict-with-keyword $body
-  }];
+  // `[AXES] (-> TYPES)? attr-dict-with-keyword REGION`, written by hand so
+  // that the region belongs to the operation state before it is parsed
+  // (the generated parser frees it on an error while values in it may
+  // still be used by forward references outside it).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The yield that ends the body.
@@ -187,13 +189,10 @@ def Block_ReduceOp : Block_Op<"reduce", [RecursiveMemoryEffects, DeclaredAxes,
   );
   let results = (outs Variadic<Block_AnyTile>:$results);
   let regions = (region SizedRegion<1>:$body, MaxSizedRegion<1>:$combiner);
-  let assemblyFormat = [{
-    custom<AxisName>($axis)
-    (`combiners` custom<CombinerKinds>($combiners)^)?
-    (`init` `(` $inits^ `:` type($inits) `)`)?
-    `->` type($results) attr-dict-with-keyword $body
-    (`combine` $combiner^)?
-  }];
+  // `AXIS (combiners [KINDS])? (init(OPERANDS : TYPES))? -> TYPES
+  // attr-dict-with-keyword REGION (combine REGION)?`, by hand for the same
+  // reason as block.map's.
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
