@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  python3-pytest python3-numpy
 )
 
 missing=()

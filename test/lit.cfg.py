@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -69,3 +70,12 @@ if os.path.isdir(real_inputs):
 else:
     lit_config.note("%s not found: tests of third-party Linalg inputs "
                     "(REQUIRES: real-inputs) are skipped" % real_inputs)
+
+# python/tests (test/Python/pytest.test) needs pytest and NumPy for the Python
+# running lit (Debian: python3-pytest, python3-numpy; scripts/install-deps.sh).
+import importlib.util
+if all(importlib.util.find_spec(m) for m in ("pytest", "numpy")):
+    config.available_features.add("pytest")
+else:
+    lit_config.note("pytest or numpy not importable by %s: the Python tests "
+                    "(REQUIRES: pytest) are skipped" % sys.executable)

@@ -1,0 +1,407 @@
+"""Reading and validating a Blockbuster GPU artifact (docs/Artifact.md).
+
+An artifact is a directory with ``manifest.json`` and one PTX file per kernel
+module. Everything here is pure Python and touches no GPU: an artifact that
+does not match its own PTX, or whose byte counts do not match its shapes, is
+refused before any CUDA call, so a bad artifact can never become a launch
+with wrong sizes. The C++ runtime (lib/Runtime/Artifact.cpp) applies the same
+rules with the same messages; test/Runtime/Inputs/bad-artifacts holds the
+cases both are tested on.
+"""
+
+import json
+import math
+import os
+import re
+
+FORMAT = "blockbuster-artifact"
+VERSION = 1
+MANIFEST = "manifest.json"
+
+# Bytes per element in memory; i1 is stored as one byte.
+DTYPE_BYTES = {
+    "f16": 2, "bf16": 2, "f32": 4, "f64": 8,
+    "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
+}
+FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
+BUFFER_KINDS = ("input", "output", "intermediate")
+
+# CUDA launch limits of every device since sm_30 (the programming guide's
+# table of technical specifications); a manifest beyond them cannot launch.
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_DIM = (1024, 1024, 64)
+MAX_GRID_DIM = (2**31 - 1, 65535, 65535)
+
+
+class ArtifactError(ValueError):
+    """An artifact that cannot be run: the message says which file and field."""
+
+
+class Buffer:
+    """One array of the program: an input, an output or an intermediate."""
+
+    def __init__(self, name, kind, position, shape, dtype, nbytes):
+        self.name = name
+        self.kind = kind
+        self.position = position
+        self.shape = tuple(shape)
+        self.dtype = dtype
+        self.nbytes = nbytes
+
+    @property
+    def numel(self):
+        return math.prod(self.shape)
+
+    def describe(self):
+        return "%s %s" % ("x".join(str(d) for d in self.shape) or "scalar",
+                          self.dtype)
+
+    def __repr__(self):
+        return "Buffer(%r, %s, %s)" % (self.name, self.kind, self.describe())
+
+
+class Param:
+    """A kernel parameter: a buffer (one device pointer) or a scalar by value."""
+
+    def __init__(self, buffer=None, scalar=None, value=None):
+        self.buffer = buffer   # a Buffer, or None
+        self.scalar = scalar   # a dtype name, or None
+        self.value = value
+
+    @property
+    def nbytes(self):
+        return 8 if self.buffer is not None else DTYPE_BYTES[self.scalar]
+
+
+class Launch:
+    def __init__(self, module, kernel, grid, block, dynamic_smem, params):
+        self.module = module
+        self.kernel = kernel
+        self.grid = tuple(grid)
+        self.block = tuple(block)
+        self.dynamic_smem = dynamic_smem
+        self.params = params
+
+
+class Module:
+    def __init__(self, name, ptx_file, ptx):
+        self.name = name
+        self.ptx_file = ptx_file
+        self.ptx = ptx
+        self.entries = parse_ptx_entries(ptx)
+
+
+class Artifact:
+    """A validated artifact: buffers in manifest order, inputs and outputs by
+    position, launches in execution order."""
+
+    def __init__(self, path, manifest, entry, chip, features, modules,
+                 buffers, launches):
+        self.path = path
+        self.manifest = manifest
+        self.entry = entry
+        self.chip = chip
+        self.features = features
+        self.modules = modules      # name -> Module
+        self.buffers = buffers      # list of Buffer, manifest order
+        self.launches = launches
+        self.inputs = sorted((b for b in buffers if b.kind == "input"),
+                             key=lambda b: b.position)
+        self.outputs = sorted((b for b in buffers if b.kind == "output"),
+                              key=lambda b: b.position)
+        self.intermediates = [b for b in buffers if b.kind == "intermediate"]
+
+    def __repr__(self):
+        return "Artifact(%r, @%s: %s -> %s, %d launches)" % (
+            self.path, self.entry,
+            ", ".join(b.describe() for b in self.inputs),
+            ", ".join(b.describe() for b in self.outputs), len(self.launches))
+
+
+# ---------------------------------------------------------------------------
+# PTX entry points
+# ---------------------------------------------------------------------------
+
+_ENTRY_RE = re.compile(r"\.entry\s+([A-Za-z_$%][\w$%]*)\s*\(([^)]*)\)([^{]*)\{")
+_TYPE_RE = re.compile(r"^\.[usbf](8|16|32|64)$")
+_ARRAY_RE = re.compile(r"\[\s*(\d+)\s*\]\s*$")
+_NTID_RE = re.compile(r"\.(maxntid|reqntid)\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?")
+
+
+def _strip_ptx_comments(ptx):
+    ptx = re.sub(r"/\*.*?\*/", " ", ptx, flags=re.S)
+    return re.sub(r"//[^\n]*", "", ptx)
+
+
+def parse_ptx_entries(ptx):
+    """Kernel name -> {"params": [bytes per parameter], "maxntid": (x, y, z)
+    or None, "reqntid": ...} for every ``.entry`` of a PTX module."""
+    entries = {}
+    for match in _ENTRY_RE.finditer(_strip_ptx_comments(ptx)):
+        name, params_text, directives = match.groups()
+        sizes = []
+        for param in filter(None, (p.strip() for p in params_text.split(","))):
+            # ".param .u64 .ptr .align 16 k_param_0", ".param .f32 k_param_1"
+            # or ".param .align 8 .b8 k_param_2[56]" (a struct by value).
+            types = [t for t in param.split() if _TYPE_RE.match(t)]
+            if not types:
+                sizes.append(None)  # unknown form: counted, size not checked
+                continue
+            element = int(_TYPE_RE.match(types[0]).group(1)) // 8
+            array = _ARRAY_RE.search(param)
+            count = int(array.group(1)) if array else 1
+            sizes.append(element * count)
+        info = {"params": sizes, "maxntid": None, "reqntid": None}
+        for nm in _NTID_RE.finditer(directives):
+            dims = tuple(int(d) if d else 1 for d in nm.groups()[1:])
+            info[nm.group(1)] = dims
+        entries[name] = info
+    return entries
+
+
+# ---------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Checker:
+    def __init__(self, path):
+        self.path = path
+        self.where = os.path.join(path, MANIFEST)
+
+    def fail(self, field, message):
+        if not field:
+            raise ArtifactError("%s: %s" % (self.where, message))
+        raise ArtifactError("%s: %s: %s" % (self.where, field, message))
+
+    def get(self, obj, key, field, kind, required=True):
+        if key not in obj:
+            if required:
+                self.fail(field, "missing field '%s'" % key)
+            return None
+        value = obj[key]
+        ok = {
+            "string": lambda v: isinstance(v, str) and v != "",
+            "int": _is_int,
+            "array": lambda v: isinstance(v, list),
+            "object": lambda v: isinstance(v, dict),
+        }[kind](value)
+        if not ok:
+            self.fail("%s.%s" % (field, key) if field else key,
+                      "expected %s, got %s" % (
+                          {"string": "a non-empty string", "int": "an integer",
+                           "array": "an array", "object": "an object"}[kind],
+                          json.dumps(value)))
+        return value
+
+    def dims(self, obj, key, field, limits):
+        value = self.get(obj, key, field, "array")
+        name = "%s.%s" % (field, key)
+        if len(value) != 3 or not all(_is_int(v) for v in value):
+            self.fail(name, "expected 3 integers, got %s" % json.dumps(value))
+        for axis, (v, limit) in enumerate(zip(value, limits)):
+            if v < 1 or v > limit:
+                self.fail(name, "%s is %d; it must be in [1, %d]"
+                          % ("xyz"[axis], v, limit))
+        return value
+
+
+def load(path):
+    """Reads and validates the artifact in directory ``path``; raises
+    ArtifactError naming the file and the field at the first problem."""
+    path = os.fspath(path)
+    c = _Checker(path)
+    if not os.path.isdir(path):
+        raise ArtifactError("%s: not a directory (an artifact is a directory "
+                            "with %s)" % (path, MANIFEST))
+    try:
+        with open(c.where, "rb") as f:
+            text = f.read()
+    except OSError as e:
+        raise ArtifactError("%s: cannot read: %s" % (c.where, e.strerror))
+    try:
+        manifest = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ArtifactError("%s: invalid JSON: %s" % (c.where, e))
+    if not isinstance(manifest, dict):
+        c.fail("manifest", "expected a JSON object")
+
+    fmt = manifest.get("format")
+    if fmt != FORMAT:
+        c.fail("format", "expected \"%s\", got %s" % (FORMAT, json.dumps(fmt)))
+    version = manifest.get("version")
+    if version != VERSION:
+        c.fail("version", "version %s is not supported (this runtime reads "
+               "version %d)" % (json.dumps(version), VERSION))
+    entry = c.get(manifest, "entry", "", "string")
+    target = c.get(manifest, "target", "", "object")
+    chip = c.get(target, "chip", "target", "string")
+    features = c.get(target, "features", "target", "string", required=False) or ""
+
+    # Modules and their PTX.
+    modules = {}
+    for i, m in enumerate(c.get(manifest, "modules", "", "array")):
+        field = "modules[%d]" % i
+        if not isinstance(m, dict):
+            c.fail(field, "expected an object")
+        name = c.get(m, "name", field, "string")
+        ptx_file = c.get(m, "ptx", field, "string")
+        if name in modules:
+            c.fail(field, "duplicate module name '%s'" % name)
+        if os.path.isabs(ptx_file) or ".." in ptx_file.replace("\\", "/").split("/"):
+            c.fail(field + ".ptx", "'%s' must be a file name relative to the "
+                   "artifact directory" % ptx_file)
+        ptx_path = os.path.join(path, ptx_file)
+        try:
+            with open(ptx_path, "rb") as f:
+                ptx = f.read().decode("utf-8", "replace")
+        except OSError as e:
+            c.fail(field + ".ptx", "cannot read PTX file %s: %s"
+                   % (ptx_path, e.strerror))
+        modules[name] = Module(name, ptx_file, ptx)
+    if not modules:
+        c.fail("modules", "an artifact needs at least one module")
+
+    # Buffers.
+    buffers = {}
+    ordered = []
+    positions = {"input": set(), "output": set()}
+    for i, b in enumerate(c.get(manifest, "buffers", "", "array")):
+        field = "buffers[%d]" % i
+        if not isinstance(b, dict):
+            c.fail(field, "expected an object")
+        name = c.get(b, "name", field, "string")
+        field = "buffers[%d] ('%s')" % (i, name)
+        if name in buffers:
+            c.fail(field, "duplicate buffer name '%s'" % name)
+        kind = c.get(b, "kind", field, "string")
+        if kind not in BUFFER_KINDS:
+            c.fail(field + ".kind", "'%s' is not one of input, output, "
+                   "intermediate" % kind)
+        position = None
+        if kind != "intermediate":
+            position = c.get(b, "position", field, "int")
+            if position < 0:
+                c.fail(field + ".position", "must be >= 0, got %d" % position)
+            if position in positions[kind]:
+                c.fail(field + ".position", "two %ss have position %d"
+                       % (kind, position))
+            positions[kind].add(position)
+        shape = c.get(b, "shape", field, "array")
+        if not all(_is_int(d) and d >= 0 for d in shape):
+            c.fail(field + ".shape", "expected non-negative integers, got %s"
+                   % json.dumps(shape))
+        dtype = c.get(b, "dtype", field, "string")
+        if dtype not in DTYPE_BYTES:
+            c.fail(field + ".dtype", "'%s' is not one of %s"
+                   % (dtype, " ".join(DTYPE_BYTES)))
+        nbytes = c.get(b, "bytes", field, "int")
+        expected = math.prod(shape) * DTYPE_BYTES[dtype]
+        if nbytes != expected:
+            c.fail(field + ".bytes", "is %d, but shape %s of %s is %d bytes"
+                   % (nbytes, json.dumps(shape), dtype, expected))
+        buf = Buffer(name, kind, position, shape, dtype, nbytes)
+        buffers[name] = buf
+        ordered.append(buf)
+    for kind, seen in positions.items():
+        if seen != set(range(len(seen))):
+            missing = min(set(range(len(seen) + 1)) - seen)
+            c.fail("buffers", "the %s positions are %s; position %d is missing"
+                   % (kind, sorted(seen), missing))
+    if not positions["output"]:
+        c.fail("buffers", "the program has no output")
+
+    # Launches.
+    launches = []
+    written = set()
+    for i, l in enumerate(c.get(manifest, "launches", "", "array")):
+        field = "launches[%d]" % i
+        if not isinstance(l, dict):
+            c.fail(field, "expected an object")
+        mod_name = c.get(l, "module", field, "string")
+        if mod_name not in modules:
+            c.fail(field + ".module", "unknown module '%s'" % mod_name)
+        module = modules[mod_name]
+        kernel = c.get(l, "kernel", field, "string")
+        field = "launches[%d] ('%s')" % (i, kernel)
+        if kernel not in module.entries:
+            known = ", ".join(sorted(module.entries)) or "none"
+            c.fail(field + ".kernel", "the PTX of module '%s' (%s) has no "
+                   ".entry %s (entries: %s)" % (mod_name, module.ptx_file,
+                                                 kernel, known))
+        grid = c.dims(l, "grid", field, MAX_GRID_DIM)
+        block = c.dims(l, "block", field, MAX_BLOCK_DIM)
+        threads = math.prod(block)
+        if threads > MAX_THREADS_PER_BLOCK:
+            c.fail(field + ".block", "%s is %d threads; at most %d"
+                   % (json.dumps(block), threads, MAX_THREADS_PER_BLOCK))
+        info = module.entries[kernel]
+        if info["reqntid"] and tuple(block) != info["reqntid"]:
+            c.fail(field + ".block", "%s, but the PTX requires .reqntid %s"
+                   % (json.dumps(block), ", ".join(map(str, info["reqntid"]))))
+        if info["maxntid"] and threads > math.prod(info["maxntid"]):
+            c.fail(field + ".block", "%s is %d threads, but the PTX allows "
+                   ".maxntid %s" % (json.dumps(block), threads,
+                                    ", ".join(map(str, info["maxntid"]))))
+        smem = c.get(l, "dynamic_smem", field, "int", required=False) or 0
+        if smem < 0:
+            c.fail(field + ".dynamic_smem", "must be >= 0, got %d" % smem)
+        params = []
+        for j, p in enumerate(c.get(l, "params", field, "array")):
+            pfield = "%s.params[%d]" % (field, j)
+            if not isinstance(p, dict) or ("buffer" in p) == ("scalar" in p):
+                c.fail(pfield, "expected {\"buffer\": NAME} or {\"scalar\": "
+                       "DTYPE, \"value\": V}, got %s" % json.dumps(p))
+            if "buffer" in p:
+                name = p["buffer"]
+                if name not in buffers:
+                    c.fail(pfield, "unknown buffer %s" % json.dumps(name))
+                params.append(Param(buffer=buffers[name]))
+                if buffers[name].kind == "output":
+                    written.add(name)
+                continue
+            dtype = p["scalar"]
+            if dtype not in DTYPE_BYTES:
+                c.fail(pfield, "scalar type %s is not one of %s"
+                       % (json.dumps(dtype), " ".join(DTYPE_BYTES)))
+            value = p.get("value")
+            if dtype in FLOAT_DTYPES:
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            else:
+                bits = 8 * DTYPE_BYTES[dtype] if dtype != "i1" else 1
+                ok = _is_int(value) and (
+                    0 <= value <= 1 if dtype == "i1"
+                    else -(1 << (bits - 1)) <= value < (1 << bits))
+            if not ok:
+                c.fail(pfield, "value %s is not a valid %s"
+                       % (json.dumps(value), dtype))
+            params.append(Param(scalar=dtype, value=value))
+        sizes = info["params"]
+        if len(sizes) != len(params):
+            c.fail(field + ".params", "%d parameters, but .entry %s in %s "
+                   "takes %d" % (len(params), kernel, module.ptx_file,
+                                 len(sizes)))
+        for j, (p, size) in enumerate(zip(params, sizes)):
+            if size is not None and size != p.nbytes:
+                what = ("buffer '%s' (a device pointer, 8 bytes)" % p.buffer.name
+                        if p.buffer is not None
+                        else "a %s scalar (%d bytes)" % (p.scalar, p.nbytes))
+                hint = (" (a memref descriptor? kernels must use the "
+                        "bare-pointer calling convention)"
+                        if p.buffer is not None and size > 8 else "")
+                c.fail("%s.params[%d]" % (field, j), "binds %s, but parameter "
+                       "%d of .entry %s in the PTX is %d bytes%s"
+                       % (what, j, kernel, size, hint))
+        launches.append(Launch(mod_name, kernel, grid, block, smem, params))
+    if not launches:
+        c.fail("launches", "an artifact needs at least one launch")
+    for b in ordered:
+        if b.kind == "output" and b.name not in written and b.nbytes:
+            c.fail("launches", "output '%s' is passed to no kernel, so nothing "
+                   "would write it" % b.name)
+
+    return Artifact(path, manifest, entry, chip, features, modules, ordered,
+                    launches)

@@ -1,0 +1,140 @@
+"""runtime.py against the fake driver (fake_cuda.py): launches in order with
+the right parameters, intermediates, poisoning, copies, caller tensors
+checked before any launch, driver errors reported with the CUDA error text."""
+
+import ctypes
+import os
+
+import numpy as np
+import pytest
+
+from conftest import ARTIFACTS
+from fake_cuda import FakeCudaArray, FakeDriver
+from blockbuster import runtime
+
+SCALE_ADD = os.path.join(ARTIFACTS, "scale_add")
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    driver = FakeDriver()
+    monkeypatch.setattr(runtime, "_DRIVER", driver)
+    monkeypatch.setattr(runtime, "_CONTEXTS", {})
+    return driver
+
+
+def inputs():
+    rng = np.random.default_rng(0)
+    return [rng.uniform(-1, 1, (10, 100)).astype(np.float32) for _ in range(2)]
+
+
+def test_run_numpy(fake):
+    x, y = inputs()
+    prog = runtime.Program(SCALE_ADD)
+    (out,) = prog.run_numpy(x, y)
+    np.testing.assert_array_equal(out, np.float32(2.5) * x + y)
+    assert [l[0] for l in fake.launches] == ["scale", "add"]
+    assert fake.launches[0][1:] == ((8, 1, 1), (128, 1, 1), 0)
+    # Outputs are poisoned before the launches, and the stream synchronised.
+    assert fake.calls.index("cuMemsetD8Async") < fake.calls.index("cuLaunchKernel")
+    assert "cuStreamSynchronize" in fake.calls
+
+
+def test_caller_arrays_and_intermediates(fake):
+    x, y = inputs()
+    prog = runtime.Program(SCALE_ADD)
+    dx, dy = runtime.DeviceArray.from_numpy(x), runtime.DeviceArray.from_numpy(y)
+    out = runtime.DeviceArray((10, 100), "f32")
+    prog(dx, dy, outputs=[out])
+    np.testing.assert_array_equal(out.numpy(), np.float32(2.5) * x + y)
+    # A second call reuses the intermediate allocated by the first.
+    allocations = fake.calls.count("cuMemAlloc")
+    prog(dx, dy, outputs=[out])
+    assert fake.calls.count("cuMemAlloc") == allocations
+    # __cuda_array_interface__ objects (CuPy, Numba) are accepted.
+    cai = [FakeCudaArray(a.ptr, (10, 100), "<f4") for a in (dx, dy, out)]
+    prog(cai[0], cai[1], outputs=[cai[2]])
+    np.testing.assert_array_equal(out.numpy(), np.float32(2.5) * x + y)
+
+
+def test_wrong_tensors_refused_before_launch(fake):
+    x, y = inputs()
+    prog = runtime.Program(SCALE_ADD)
+    dx, dy = runtime.DeviceArray.from_numpy(x), runtime.DeviceArray.from_numpy(y)
+    out = runtime.DeviceArray((10, 100), "f32")
+    cases = [
+        ((dx,), {}, "takes 2 inputs"),
+        ((dx, runtime.DeviceArray((100, 10), "f32")), {"outputs": [out]},
+         r"input 1 \('arg1'\): shape \[100, 10\], but the artifact expects \[10, 100\]"),
+        ((dx, dy), {"outputs": [runtime.DeviceArray((10, 100), "f16")]},
+         r"output 0 \('res0'\): dtype f16, but the artifact expects f32"),
+        ((dx, FakeCudaArray(dy.ptr, (10, 100), "<f4", strides=(4, 40))), {"outputs": [out]},
+         "not C-contiguous"),
+        ((dx, FakeCudaArray(12345, (10, 100), "<f4")), {"outputs": [out]},
+         "not device memory"),
+        ((dx, dy), {"outputs": [FakeCudaArray(dy.ptr + 16, (10, 100), "<f4")]},
+         "overlap"),
+        ((x, dy), {"outputs": [out]}, "ndarray is not a device tensor"),
+        ((dx, dy), {"outputs": []}, "has 1 outputs, got 0"),
+    ]
+    for args, kwargs, message in cases:
+        with pytest.raises(runtime.TensorError, match=message):
+            prog(*args, **kwargs)
+    assert "cuLaunchKernel" not in fake.calls
+    with pytest.raises(runtime.TensorError, match="float32 \\[10, 10\\]"):
+        prog.run_numpy(x[:, :10], y)
+
+
+def test_driver_errors_name_the_step(fake):
+    fake.fail["cuModuleLoadDataEx"] = 218
+    with pytest.raises(runtime.CudaError) as info:
+        runtime.Program(SCALE_ADD)
+    text = str(info.value)
+    assert "loading PTX module 'scale_module'" in text
+    assert "CUDA_ERROR_INVALID_PTX (218): a PTX JIT compilation failed" in text
+    assert "ptxas fatal: bad thing" in text  # the JIT's error log
+
+    fake.fail.clear()
+    prog = runtime.Program(SCALE_ADD)
+    fake.fail["cuLaunchKernel"] = 2
+    x, y = inputs()
+    with pytest.raises(runtime.CudaError,
+                       match=r"launch 0 \(scale, grid \[8, 1, 1\], block \[128, 1, 1\].*"
+                             r"CUDA_ERROR_OUT_OF_MEMORY \(2\): out of memory"):
+        prog.run_numpy(x, y)
+
+
+def test_device_must_exist(fake):
+    with pytest.raises(runtime.CudaError, match="device 3 does not exist"):
+        runtime.Program(SCALE_ADD, device=3)
+
+
+def test_dynamic_shared_memory_opt_in(fake, tmp_path):
+    import json
+    import shutil
+    shutil.copytree(SCALE_ADD, tmp_path / "a")
+    manifest = json.load(open(tmp_path / "a" / "manifest.json"))
+    manifest["launches"][0]["dynamic_smem"] = 100000
+    manifest["launches"][1]["dynamic_smem"] = 1000
+    json.dump(manifest, open(tmp_path / "a" / "manifest.json", "w"))
+    runtime.Program(str(tmp_path / "a"))
+    opt_ins = [c for c in fake.calls if isinstance(c, tuple)]
+    assert opt_ins == [("cuFuncSetAttribute",
+                        runtime.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100000)]
+    manifest["launches"][0]["dynamic_smem"] = 300000
+    json.dump(manifest, open(tmp_path / "a" / "manifest.json", "w"))
+    with pytest.raises(runtime.CudaError, match="exceed the device's 232448"):
+        runtime.Program(str(tmp_path / "a"))
+
+
+def test_half_scalars():
+    assert runtime._half_bits(1.0, "f16") == 0x3C00
+    assert runtime._half_bits(1.0, "bf16") == 0x3F80
+    assert runtime._half_bits(-2.5, "bf16") == 0xC020
+
+
+def test_no_libcuda(monkeypatch):
+    monkeypatch.setattr(runtime, "_DRIVER", None)
+    monkeypatch.setenv("BLOCKBUSTER_LIBCUDA", "/nonexistent/libcuda.so.1")
+    ok, why = runtime.cuda_available()
+    assert not ok and "cannot load the CUDA driver library" in why
