@@ -2,10 +2,12 @@
 
 #include "Blockbuster/InitAll.h"
 
+#include "Blockbuster/Codegen/GPU/Passes.h"
 #include "Blockbuster/Conversion/BlockToLinalg/Passes.h"
 #include "Blockbuster/Conversion/LinalgToBlock/Passes.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "Blockbuster/Pipelines/GPUPipeline.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
 
 void blockbuster::registerAllDialects(mlir::DialectRegistry &registry) {
@@ -16,5 +18,7 @@ void blockbuster::registerAllPasses() {
   block::registerBlockPasses();
   registerLinalgToBlockPasses();
   registerBlockToLinalgPasses();
+  registerBlockbusterGPUPasses();
   registerPipelines();
+  registerGPUPipeline();
 }

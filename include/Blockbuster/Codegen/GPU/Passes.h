@@ -1,0 +1,35 @@
+//===- Passes.h - Tiled Linalg to the GPU dialect ---------------*- C++ -*-===//
+
+#ifndef BLOCKBUSTER_CODEGEN_GPU_PASSES_H
+#define BLOCKBUSTER_CODEGEN_GPU_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace blockbuster {
+
+#define GEN_PASS_DECL
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+
+/// Name of the function attribute holding the number of inputs.
+inline constexpr llvm::StringLiteral kNumInputsAttrName =
+    "blockbuster.num_inputs";
+/// Name of the module attribute holding the launch manifest (JSON).
+inline constexpr llvm::StringLiteral kManifestAttrName = "blockbuster.manifest";
+
+/// True if `forall` is a block grid (mapped to #gpu.block).
+bool isBlockGrid(mlir::scf::ForallOp forall);
+
+} // namespace blockbuster
+
+#endif // BLOCKBUSTER_CODEGEN_GPU_PASSES_H

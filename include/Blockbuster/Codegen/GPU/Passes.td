@@ -1,0 +1,171 @@
+//===- Passes.td - Tiled Linalg to the GPU dialect ---------*- tablegen -*-===//
+//
+// The GPU half of design note 03: per-block Linalg on tensors (the output of
+// convert-block-to-linalg) -> buffers in global and workgroup memory ->
+// thread-distributed loops in a gpu.launch per kernel -> NVVM -> PTX.
+// `blockbuster-gpu-pipeline` (lib/Pipelines/GPUPipeline.cpp) strings these
+// passes together with upstream ones.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_CODEGEN_GPU_PASSES_TD
+#define BLOCKBUSTER_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GPUPromoteBlockTiles : Pass<"gpu-promote-block-tiles", "::mlir::ModuleOp"> {
+  let summary = "Maps block grids to GPU blocks and puts block tiles in workgroup memory";
+  let description = [{
+    Runs on Linalg on tensors as `convert-block-to-linalg` emits it. Every
+    outermost `scf.forall` of a function is one kernel: its dimensions get
+    the mapping `#gpu.block<z, y, x>` (the last dimension is `x`), and every
+    `tensor.empty` inside it becomes a `bufferization.alloc_tensor` in
+    `#gpu.address_space<workgroup>`, so that one-shot bufferization puts
+    the block's tiles in shared memory while slices of the program's arrays
+    stay in global memory. A grid of more than three dimensions is an error.
+    Each function records its number of inputs in `blockbuster.num_inputs`,
+    which the launch manifest needs once results have become out-params.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
+def GPUCarryLoopStateInPlace
+    : Pass<"gpu-carry-loop-state-in-place", "::mlir::ModuleOp"> {
+  let summary = "Keeps the state of reduce loops in the buffers it starts in";
+  let description = [{
+    Bufferization lets an `scf.for` yield a buffer allocated in its body (a
+    reduce's new state). Inside a kernel every allocation gets a fixed place
+    in shared memory, so a buffer must not outlive the iteration that
+    allocated it. For every memref `iter_arg` of an `scf.for` inside a
+    block grid, this pass copies the yielded buffer into the initial buffer
+    at the end of the body (`linalg.copy`, distributed like every other
+    tile op), forwards the initial buffer to every use of the `iter_arg` and
+    of the loop result, and yields the initial buffer unchanged.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def GPUDistributeToThreads
+    : Pass<"gpu-distribute-to-threads", "::mlir::ModuleOp"> {
+  let summary = "Tiles every tile op of a block onto the threads of the block";
+  let description = [{
+    Inside every block grid (`scf.forall` mapped to `#gpu.block`), each
+    Linalg op on buffers is tiled with `scf.forall` over the threads of the
+    block (`#gpu.thread<linear_dim_i>` mappings): the parallel loops are
+    split into `threads` chunks (1-D) or a 2-D arrangement of 4 x 32 / 32 x
+    4 (rank >= 2, innermost loops), reduction loops stay whole inside a
+    thread. Ops without parallel loops (a full reduction to a scalar, a 0-d
+    fill) run on one thread. `memref.copy` becomes `linalg.copy` first.
+    Mapping the foralls to threads later inserts a barrier after each, which
+    orders every producer before its consumers.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def GPUMapGridToLaunch : Pass<"gpu-map-grid-to-launch", "::mlir::ModuleOp"> {
+  let summary = "Turns block grids into gpu.launch and thread foralls into thread ids";
+  let description = [{
+    Every `scf.forall` mapped to `#gpu.block` (static trip counts) becomes a
+    `gpu.launch` with that grid and `threads` x 1 x 1 threads; nested
+    foralls mapped to threads are then mapped with upstream's
+    `mapNestedForallToThreadsImpl`, which guards foralls using fewer
+    threads and places a `gpu.barrier` after each.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
+def GPUPackWorkgroupMemory
+    : Pass<"gpu-pack-workgroup-memory", "::mlir::ModuleOp"> {
+  let summary = "Places workgroup allocations in one dynamic shared memory buffer";
+  let description = [{
+    `memref.alloc` in workgroup memory inside a `gpu.launch` lowers to a
+    per-thread malloc in MLIR 22 (design note 05, gotcha 2). This pass gives
+    every such allocation a fixed, aligned offset in the launch's dynamic
+    shared memory (`gpu.dynamic_shared_memory` + `memref.view`) and sets
+    `dynamic_shared_memory_size`. Dynamic sizes are bounded with the value
+    bounds analysis (a partial edge block is never larger than a full one);
+    an unbounded size is an error. Allocations whose lifetimes (first to
+    last use, in the launch's top-level order) do not overlap share space.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"128",
+           "Byte alignment of every buffer">,
+    Option<"limit", "limit", "int64_t", /*default=*/"232448",
+           "Shared memory per block in bytes (227 KB on sm_90)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def GPUKernelArgAttrs : Pass<"gpu-kernel-arg-attrs", "::mlir::ModuleOp"> {
+  let summary = "Marks kernel memref arguments aligned and noalias";
+  let description = [{
+    Adds `llvm.align` and `llvm.noalias` to the memref arguments of every
+    kernel `gpu.func`, so that NVPTX emits 16-byte and non-coherent loads
+    (design note 05, gotcha 9). The runtime allocates every buffer with
+    cuMemAlloc (256-byte aligned) and never passes one buffer twice.
+  }];
+  let options = [
+    Option<"align", "align", "int64_t", /*default=*/"16", "Alignment in bytes">,
+  ];
+}
+
+def GPUExternDynamicSharedMemory
+    : Pass<"gpu-extern-dynamic-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Works around LLVM 22's lowering of dynamic shared memory";
+  let description = [{
+    `gpu.dynamic_shared_memory` lowers to an internal zero-sized
+    `addrspace(3)` global that NVPTX prints as a 1-byte static variable
+    (design note 05, gotcha 3). Giving such globals external linkage and a
+    large alignment makes NVPTX print `.extern .shared .align A .b8 X[]`.
+    Run after convert-gpu-to-nvvm, before gpu-module-to-binary.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"1024",
+           "Alignment of the dynamic shared memory">,
+  ];
+}
+
+def GPULaunchManifest : Pass<"gpu-launch-manifest", "::mlir::ModuleOp"> {
+  let summary = "Records the host side of every entry as a launch manifest";
+  let description = [{
+    Runs after kernel outlining, while the host functions are still on
+    memrefs. For every public function it records the buffers (inputs,
+    outputs, intermediates allocated on the host) and the `gpu.launch_func`
+    ops in order, with grid, block, dynamic shared memory and which buffer
+    each kernel parameter is, as a JSON string attribute
+    `blockbuster.manifest` on the function's module (docs/Artifact.md has
+    the schema; `bb-compile` writes it out). Host operations other than
+    allocations, views that keep the base pointer (expand/collapse shape),
+    launches and constants are errors: the runtime could not execute them.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"", "Target chip">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX features">,
+  ];
+}
+
+#endif // BLOCKBUSTER_CODEGEN_GPU_PASSES_TD

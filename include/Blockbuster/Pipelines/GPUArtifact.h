@@ -1,0 +1,46 @@
+//===- GPUArtifact.h - Compile block programs to a PTX artifact -*- C++ -*-===//
+//
+// The artifact of design note 03: one PTX file per kernel module plus a JSON
+// manifest (docs/Artifact.md), written by bb-compile and by the C API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_PIPELINES_GPUARTIFACT_H
+#define BLOCKBUSTER_PIPELINES_GPUARTIFACT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace blockbuster {
+
+struct GPUCompileOptions {
+  /// Run block-fuse before selection (false: the unfused program).
+  bool fuse = true;
+  /// `block-sizes` option of block-select ("M=64,N=64"); empty: the cost
+  /// model chooses.
+  std::string blockSizes;
+  std::string chip = "sm_90";
+  std::string features = "+ptx80";
+  int64_t threads = 128;
+};
+
+/// Takes `module` (Linalg on tensors, or block programs) through
+/// convert-linalg-to-block (when it has no block.program),
+/// hoist-tensor-constants, block-fuse, block-select{target=h100} and
+/// blockbuster-gpu-pipeline. Diagnostics go to the context's handler.
+/// `fusedProgram`, when given, receives the block program after selection.
+mlir::LogicalResult compileForGPU(mlir::ModuleOp module,
+                                  const GPUCompileOptions &options,
+                                  std::string *fusedProgram = nullptr);
+
+/// Writes the artifact of `entry` (empty: the module's only entry) from a
+/// module that went through blockbuster-gpu-pipeline: `dir`/manifest.json and
+/// one `<module>.ptx` per kernel module it launches. Creates `dir`.
+mlir::LogicalResult writeArtifact(mlir::ModuleOp module, llvm::StringRef entry,
+                                  llvm::StringRef dir);
+
+} // namespace blockbuster
+
+#endif // BLOCKBUSTER_PIPELINES_GPUARTIFACT_H

@@ -1,0 +1,40 @@
+//===- GPUPipeline.h - Block programs to PTX --------------------*- C++ -*-===//
+
+#ifndef BLOCKBUSTER_PIPELINES_GPUPIPELINE_H
+#define BLOCKBUSTER_PIPELINES_GPUPIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace blockbuster {
+
+/// Options of `blockbuster-gpu-pipeline`.
+struct GPUPipelineOptions
+    : public mlir::PassPipelineOptions<GPUPipelineOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features"),
+                               llvm::cl::init("+ptx80")};
+  Option<int64_t> threads{*this, "threads",
+                          llvm::cl::desc("Threads per block"),
+                          llvm::cl::init(128)};
+};
+
+/// `blockbuster-gpu-pipeline`: a block program whose block sizes are bound
+/// to PTX. convert-block-to-linalg; elementwise fusion of the tile ops;
+/// tiles in workgroup memory (gpu-promote-block-tiles); one-shot
+/// bufferization, results as out-params; loop state in fixed buffers;
+/// tile ops distributed over threads; block grids to gpu.launch; workgroup
+/// buffers packed into dynamic shared memory; outlining with sunk constants;
+/// the launch manifest; NVVM and gpu-module-to-binary (PTX). The steps and
+/// the MLIR 22 bugs they avoid are in docs/GPUPipeline.md.
+void buildGPUPipeline(mlir::OpPassManager &pm,
+                      const GPUPipelineOptions &options);
+
+/// Registers `blockbuster-gpu-pipeline`.
+void registerGPUPipeline();
+
+} // namespace blockbuster
+
+#endif // BLOCKBUSTER_PIPELINES_GPUPIPELINE_H

@@ -1,0 +1,208 @@
+//===- LaunchManifest.cpp - The host side of an entry as JSON -------------===//
+//
+// After kernel outlining a host function is a list of buffer allocations and
+// kernel launches. The device that runs the kernels has no MLIR, so this list
+// is what the runtime executes: it is recorded as JSON (docs/Artifact.md) in
+// the module attribute `blockbuster.manifest`, a dictionary from entry name
+// to manifest, which survives the rest of the pipeline for bb-compile to
+// write out.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/JSON.h"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_GPULAUNCHMANIFEST
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+
+namespace {
+
+std::optional<std::string> dtypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isSignlessInteger(1))
+    return "i1";
+  for (unsigned width : {8, 16, 32, 64})
+    if (type.isSignlessInteger(width))
+      return "i" + std::to_string(width);
+  return std::nullopt;
+}
+
+struct GPULaunchManifest
+    : blockbuster::impl::GPULaunchManifestBase<GPULaunchManifest> {
+  using Base::Base;
+
+  FailureOr<llvm::json::Object> describeBuffer(Operation *where, Value value,
+                                               StringRef name, StringRef kind) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      return where->emitError("the GPU runtime needs buffers of static shape "
+                              "and identity layout, not ")
+             << value.getType();
+    std::optional<std::string> dtype = dtypeName(type.getElementType());
+    if (!dtype)
+      return where->emitError("element type ")
+             << type.getElementType() << " has no runtime dtype";
+    int64_t elementBytes =
+        type.getElementType().isInteger(1)
+            ? 1
+            : type.getElementTypeBitWidth() / 8;
+    llvm::json::Object buffer{
+        {"name", name.str()},
+        {"kind", kind.str()},
+        {"shape", llvm::json::Array(type.getShape())},
+        {"dtype", *dtype},
+        {"bytes", type.getNumElements() * elementBytes}};
+    return buffer;
+  }
+
+  FailureOr<llvm::json::Object> describe(func::FuncOp func) {
+    if (func.getNumResults() != 0)
+      return func.emitError("expected results as out-parameters "
+                            "(run buffer-results-to-out-params)");
+    auto numInputsAttr =
+        func->getAttrOfType<IntegerAttr>(blockbuster::kNumInputsAttrName);
+    unsigned numInputs =
+        numInputsAttr ? numInputsAttr.getInt() : func.getNumArguments();
+
+    llvm::json::Array buffers, launches;
+    llvm::SetVector<StringRef> modules;
+    DenseMap<Value, std::string> names;
+    for (BlockArgument arg : func.getArguments()) {
+      bool input = arg.getArgNumber() < numInputs;
+      std::string name = (input ? "arg" : "res") +
+                         std::to_string(input ? arg.getArgNumber()
+                                              : arg.getArgNumber() - numInputs);
+      FailureOr<llvm::json::Object> buffer =
+          describeBuffer(func, arg, name, input ? "input" : "output");
+      if (failed(buffer))
+        return failure();
+      (*buffer)["position"] =
+          input ? arg.getArgNumber() : arg.getArgNumber() - numInputs;
+      buffers.push_back(std::move(*buffer));
+      names[arg] = name;
+    }
+
+    auto constant = [](Value v) -> int64_t {
+      if (!v)
+        return 0;
+      return getConstantIntValue(v).value_or(-1);
+    };
+    unsigned numTemporaries = 0;
+    for (Operation &op : func.getBody().front()) {
+      if (isa<arith::ConstantOp, memref::DeallocOp, func::ReturnOp>(op))
+        continue;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        std::string name = "tmp" + std::to_string(numTemporaries++);
+        FailureOr<llvm::json::Object> buffer =
+            describeBuffer(&op, alloc, name, "intermediate");
+        if (failed(buffer))
+          return failure();
+        buffers.push_back(std::move(*buffer));
+        names[alloc] = name;
+        continue;
+      }
+      // Reshapes of a contiguous buffer keep its base pointer.
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(
+              op)) {
+        auto it = names.find(op.getOperand(0));
+        if (it == names.end())
+          return op.emitError("a view of a value that is not a buffer");
+        names[op.getResult(0)] = it->second;
+        continue;
+      }
+      auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+      if (!launch)
+        return op.emitError("the GPU runtime cannot execute this host "
+                            "operation; only buffer allocations, reshapes "
+                            "and kernel launches can be in an entry");
+      gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+      gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+      llvm::json::Array params;
+      for (Value operand : launch.getKernelOperands()) {
+        auto it = names.find(operand);
+        if (it != names.end()) {
+          params.push_back(llvm::json::Object{{"buffer", it->second}});
+          continue;
+        }
+        std::optional<int64_t> value = getConstantIntValue(operand);
+        if (value && operand.getType().isIntOrIndex()) {
+          params.push_back(llvm::json::Object{
+              {"scalar", operand.getType().isIndex()
+                             ? "i64"
+                             : *dtypeName(operand.getType())},
+              {"value", *value}});
+          continue;
+        }
+        return launch.emitError("kernel operand #")
+               << params.size()
+               << " is neither a buffer of the entry nor a constant";
+      }
+      for (Value v : {grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                      Value(launch.getDynamicSharedMemorySize())})
+        if (v && !getConstantIntValue(v))
+          return launch.emitError("grid, block and shared memory sizes must "
+                                  "be constants");
+      StringRef module = launch.getKernelModuleName().getValue();
+      modules.insert(module);
+      launches.push_back(llvm::json::Object{
+          {"module", module.str()},
+          {"kernel", launch.getKernelName().getValue().str()},
+          {"grid", llvm::json::Array{constant(grid.x), constant(grid.y),
+                                     constant(grid.z)}},
+          {"block", llvm::json::Array{constant(block.x), constant(block.y),
+                                      constant(block.z)}},
+          {"dynamic_smem", constant(launch.getDynamicSharedMemorySize())},
+          {"params", std::move(params)}});
+    }
+    llvm::json::Array moduleList;
+    for (StringRef module : modules)
+      moduleList.push_back(llvm::json::Object{
+          {"name", module.str()}, {"ptx", (module + ".ptx").str()}});
+    return llvm::json::Object{
+        {"format", "blockbuster-artifact"},
+        {"version", 1},
+        {"entry", func.getSymName().str()},
+        {"target", llvm::json::Object{{"chip", std::string(chip)},
+                                       {"features", std::string(features)}}},
+        {"modules", std::move(moduleList)},
+        {"buffers", std::move(buffers)},
+        {"launches", std::move(launches)}};
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Builder b(&getContext());
+    SmallVector<NamedAttribute> manifests;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func.isPublic())
+        continue;
+      FailureOr<llvm::json::Object> manifest = describe(func);
+      if (failed(manifest))
+        return signalPassFailure();
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << llvm::formatv("{0:2}",
+                          llvm::json::Value(std::move(*manifest)));
+      manifests.push_back(b.getNamedAttr(func.getSymName(), b.getStringAttr(text)));
+    }
+    module->setAttr(blockbuster::kManifestAttrName,
+                    b.getDictionaryAttr(manifests));
+  }
+};
+
+} // namespace

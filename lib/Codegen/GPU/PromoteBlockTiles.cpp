@@ -1,0 +1,84 @@
+//===- PromoteBlockTiles.cpp - Block grids to GPU blocks, tiles to smem ---===//
+//
+// convert-block-to-linalg emits one outermost scf.forall per kernel. Here the
+// grid gets its #gpu.block mapping and the tiles computed inside it are
+// marked for workgroup memory, before bufferization decides where buffers
+// live: slices of the program's arrays stay views of global memory, every
+// tile a block computes is an allocation in shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_GPUPROMOTEBLOCKTILES
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+
+bool blockbuster::isBlockGrid(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  return mapping && !mapping->empty() &&
+         llvm::all_of(*mapping, llvm::IsaPred<gpu::GPUBlockMappingAttr>);
+}
+
+namespace {
+
+struct GPUPromoteBlockTiles
+    : blockbuster::impl::GPUPromoteBlockTilesBase<GPUPromoteBlockTiles> {
+  LogicalResult promote(scf::ForallOp grid) {
+    MLIRContext *ctx = grid.getContext();
+    int64_t rank = grid.getRank();
+    if (rank > 3)
+      return grid.emitError() << "a block grid of " << rank
+                              << " dimensions does not map to a GPU grid "
+                                 "(at most 3: x, y, z)";
+    if (!grid.getMapping()) {
+      // The last (fastest varying) grid dimension is x.
+      static constexpr gpu::MappingId ids[] = {
+          gpu::MappingId::DimX, gpu::MappingId::DimY, gpu::MappingId::DimZ};
+      SmallVector<Attribute> mapping;
+      for (int64_t d = 0; d < rank; ++d)
+        mapping.push_back(gpu::GPUBlockMappingAttr::get(ctx, ids[rank - 1 - d]));
+      grid.setMappingAttr(ArrayAttr::get(ctx, mapping));
+    }
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    IRRewriter rewriter(ctx);
+    SmallVector<tensor::EmptyOp> empties;
+    grid.getBody()->walk([&](tensor::EmptyOp empty) { empties.push_back(empty); });
+    for (tensor::EmptyOp empty : empties) {
+      rewriter.setInsertionPoint(empty);
+      auto alloc = bufferization::AllocTensorOp::create(
+          rewriter, empty.getLoc(), empty.getType(), empty.getDynamicSizes());
+      alloc.setMemorySpaceAttr(workgroup);
+      rewriter.replaceOp(empty, alloc.getResult());
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    Builder b(&getContext());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      func->setAttr(blockbuster::kNumInputsAttrName,
+                    b.getI64IntegerAttr(func.getNumArguments()));
+      SmallVector<scf::ForallOp> grids;
+      func.walk<WalkOrder::PreOrder>([&](scf::ForallOp forall) {
+        grids.push_back(forall);
+        return WalkResult::skip();
+      });
+      for (scf::ForallOp grid : grids)
+        if (failed(promote(grid)))
+          return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

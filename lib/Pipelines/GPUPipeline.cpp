@@ -1,0 +1,102 @@
+//===- GPUPipeline.cpp - Block programs to PTX for NVIDIA GPUs ------------===//
+//
+// The GPU path of design note 03: block program -> per-block Linalg on
+// tensors -> tiles in shared memory, views of global memory -> each tile op
+// distributed over the block's threads -> one gpu.launch per kernel ->
+// outlined kernels, the host side recorded as a launch manifest -> NVVM ->
+// PTX (gpu-module-to-binary format=isa). The host function stays on memrefs:
+// the runtime executes the manifest, not host code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Pipelines/GPUPipeline.h"
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+#include "Blockbuster/Conversion/BlockToLinalg/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void blockbuster::buildGPUPipeline(OpPassManager &pm,
+                                   const GPUPipelineOptions &options) {
+  pm.addPass(createConvertBlockToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Fewer, larger tile ops: fewer barriers and fewer tiles in shared memory.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createGPUPromoteBlockTiles());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+
+  pm.addPass(createGPUCarryLoopStateInPlace());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  GPUDistributeToThreadsOptions distribute;
+  distribute.threads = options.threads;
+  pm.addPass(createGPUDistributeToThreads(distribute));
+  GPUMapGridToLaunchOptions launch;
+  launch.threads = options.threads;
+  pm.addPass(createGPUMapGridToLaunch(launch));
+  pm.addPass(createGPUPackWorkgroupMemory());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Constants used in a launch would otherwise become kernel parameters.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createGPUKernelArgAttrs());
+  GPULaunchManifestOptions manifest;
+  manifest.chip = options.chip;
+  manifest.features = options.features;
+  pm.addPass(createGPULaunchManifest(manifest));
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGPUExternDynamicSharedMemory());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void blockbuster::registerGPUPipeline() {
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "blockbuster-gpu-pipeline",
+      "Lowers block programs (block sizes bound) to PTX in gpu.binary ops, "
+      "host functions on memrefs with a launch manifest",
+      buildGPUPipeline);
+}
