@@ -24,23 +24,11 @@ bool hasBlockPrograms(ModuleOp module) {
   return false;
 }
 
-/// libdevice (exp, log, erf, ... on the GPU) is linked by
-/// gpu-module-to-binary only when it finds the CUDA toolkit through these
-/// variables (design note 05, gotcha 1).
-void pointAtCudaToolkit() {
-  for (const char *var : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
-    if (getenv(var))
-      return;
-  if (llvm::sys::fs::is_directory("/usr/local/cuda/nvvm/libdevice"))
-    setenv("CUDA_HOME", "/usr/local/cuda", /*overwrite=*/0);
-}
-
 } // namespace
 
 LogicalResult blockbuster::compileForGPU(ModuleOp module,
                                          const GPUCompileOptions &options,
                                          std::string *fusedProgram) {
-  pointAtCudaToolkit();
   PassManager front(module.getContext());
   std::string pipeline;
   if (!hasBlockPrograms(module))

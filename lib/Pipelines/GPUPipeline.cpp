@@ -22,8 +22,20 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
+
+/// The CUDA toolkit named by CUDA_HOME, CUDA_ROOT or CUDA_PATH, else
+/// /usr/local/cuda when it has libdevice, else none.
+static std::string findCudaToolkit() {
+  for (const char *var : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
+    if (const char *path = getenv(var))
+      return path;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda/nvvm/libdevice"))
+    return "/usr/local/cuda";
+  return "";
+}
 
 void blockbuster::buildGPUPipeline(OpPassManager &pm,
                                    const GPUPipelineOptions &options) {
@@ -90,6 +102,11 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUExternDynamicSharedMemory());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
+  // libdevice (exp, erf, ... on the GPU) is linked only when the toolkit is
+  // found; otherwise the PTX calls undefined __nv_* functions (design note
+  // 05, gotcha 1).
+  binary.toolkitPath = options.cudaPath.empty() ? findCudaToolkit()
+                                                : options.cudaPath.getValue();
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

@@ -19,6 +19,11 @@ struct GPUPipelineOptions
   Option<int64_t> threads{*this, "threads",
                           llvm::cl::desc("Threads per block"),
                           llvm::cl::init(128)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "
+                     "$CUDA_HOME, $CUDA_ROOT, $CUDA_PATH, /usr/local/cuda)"),
+      llvm::cl::init("")};
 };
 
 /// `blockbuster-gpu-pipeline`: a block program whose block sizes are bound

@@ -1,0 +1,36 @@
+// RUN: bb-opt %s --gpu-map-grid-to-launch=threads=128 --split-input-file --verify-diagnostics | FileCheck %s
+
+#wg = #gpu.address_space<workgroup>
+// The grid becomes the launch's grid (the mapping says which dimension is
+// x), block ids replace the induction variables, thread foralls become
+// thread ids with a barrier after each; a forall of fewer threads than the
+// block is guarded.
+// CHECK-LABEL: func.func @kernel
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c3{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK-DAG: gpu.block_id x
+// CHECK-DAG: gpu.block_id y
+// CHECK: gpu.thread_id x
+// CHECK: scf.if
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: gpu.terminator
+func.func @kernel(%out: memref<3x2x64xf32>) {
+  scf.forall (%i, %j) in (3, 2) {
+    %t = memref.alloc() : memref<64xf32, #wg>
+    scf.forall (%k) in (64) {
+      %f = arith.index_cast %k : index to i32
+      %v = arith.sitofp %f : i32 to f32
+      memref.store %v, %out[%i, %j, %k] : memref<3x2x64xf32>
+    } {mapping = [#gpu.thread<linear_dim_0>]}
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @dynamic_grid(%n: index) {
+  // expected-error @below {{expected a block grid with static trip counts, lower bounds 0 and steps 1}}
+  scf.forall (%i) in (%n) {
+  } {mapping = [#gpu.block<x>]}
+  return
+}

@@ -1,0 +1,59 @@
+// RUN: bb-opt %s --gpu-pack-workgroup-memory --split-input-file --verify-diagnostics | FileCheck %s
+
+#wg = #gpu.address_space<workgroup>
+// %a and %b are live at once and get separate space; %c is allocated after
+// the barrier that follows the last use of %a and reuses its bytes. The
+// partial edge block's dynamic size (min(rest, 32)) is bounded by 32.
+// CHECK-LABEL: func.func @lifetimes
+// CHECK: %[[SIZE:.*]] = arith.constant 16384 : i32
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %[[SIZE]]
+// CHECK:   %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK:   memref.view %[[SMEM]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32x64xf32, #gpu.address_space<workgroup>>
+// CHECK:   memref.view %[[SMEM]][%c8192{{.*}}][%{{.*}}] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?x64xf32, #gpu.address_space<workgroup>>
+// CHECK:   memref.view %[[SMEM]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc
+func.func @lifetimes(%x: memref<100x64xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %rows = arith.minsi %n, %c32 : index
+    %a = memref.alloc() : memref<32x64xf32, #wg>
+    %b = memref.alloc(%rows) : memref<?x64xf32, #wg>
+    linalg.copy ins(%a : memref<32x64xf32, #wg>) outs(%a : memref<32x64xf32, #wg>)
+    linalg.exp ins(%a : memref<32x64xf32, #wg>) outs(%a : memref<32x64xf32, #wg>)
+    gpu.barrier
+    %c = memref.alloc() : memref<32x64xf32, #wg>
+    linalg.copy ins(%c : memref<32x64xf32, #wg>) outs(%c : memref<32x64xf32, #wg>)
+    linalg.copy ins(%b : memref<?x64xf32, #wg>) outs(%b : memref<?x64xf32, #wg>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @unbounded(%n: index) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{cannot bound the size of this workgroup buffer: dimension 0 has no constant upper bound}}
+    %a = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @too_large() {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{the block's tiles need 262144 bytes of shared memory, more than the 232448 a block can have; choose smaller block sizes}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = memref.alloc() : memref<256x256xf32, #gpu.address_space<workgroup>>
+    linalg.copy ins(%a : memref<256x256xf32, #gpu.address_space<workgroup>>) outs(%a : memref<256x256xf32, #gpu.address_space<workgroup>>)
+    gpu.terminator
+  }
+  return
+}
