@@ -108,6 +108,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   binary.toolkitPath = options.cudaPath.empty() ? findCudaToolkit()
                                                 : options.cudaPath.getValue();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createGPUDropBinaryTimings());
 }
 
 void blockbuster::registerGPUPipeline() {

@@ -148,6 +148,15 @@ def GPUExternDynamicSharedMemory
   ];
 }
 
+def GPUDropBinaryTimings : Pass<"gpu-drop-binary-timings", "::mlir::ModuleOp"> {
+  let summary = "Drops compile timings from gpu.binary objects";
+  let description = [{
+    gpu-module-to-binary records compile times (`LLVMIRToISATimeInMs`) in
+    each object's properties, which makes the printed IR differ from run to
+    run. This pass removes every property whose name ends in `TimeInMs`.
+  }];
+}
+
 def GPULaunchManifest : Pass<"gpu-launch-manifest", "::mlir::ModuleOp"> {
   let summary = "Records the host side of every entry as a launch manifest";
   let description = [{
