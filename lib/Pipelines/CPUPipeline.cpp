@@ -13,19 +13,57 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
+namespace {
+/// Gives every tensor a function returns a buffer of its own. Canonicalizer
+/// and CSE merge two identical computations that a function returns into one
+/// value (a fused program that writes two equal outputs, or a Linalg
+/// reference with two equal ops), and buffer-results-to-out-params crashes on
+/// a buffer returned twice. Each repeat is copied into a fresh allocation
+/// (alloc_tensor never aliases its copy source).
+struct DistinctReturnedTensorsPass
+    : PassWrapper<DistinctReturnedTensorsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistinctReturnedTensorsPass)
+
+  StringRef getArgument() const final {
+    return "blockbuster-distinct-returned-tensors";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<bufferization::BufferizationDialect>();
+  }
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      OpBuilder builder(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+        unsigned index = operand.getOperandNumber();
+        if (!type || !llvm::is_contained(
+                         ret->getOperands().take_front(index), operand.get()))
+          continue;
+        operand.set(bufferization::AllocTensorOp::create(
+            builder, ret.getLoc(), type, ValueRange{}, operand.get()));
+      }
+    });
+  }
+};
+} // namespace
+
 void blockbuster::buildLinalgTensorsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(std::make_unique<DistinctReturnedTensorsPass>());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

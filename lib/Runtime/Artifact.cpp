@@ -450,6 +450,13 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
   TRY(features, c.getString(*target->getAsObject(), "features", "target",
                             /*required=*/false));
   artifact.features = features;
+  TRY(source, c.getString(*manifest, "source", "", /*required=*/false));
+  if (!source.empty() && (sys::path::is_absolute(source) ||
+                          StringRef(source).contains("..")))
+    return c.fail("source", "'" + source +
+                                "' must be a file name relative to the "
+                                "artifact directory");
+  artifact.source = source;
 
   // Modules and their PTX.
   std::vector<std::vector<PTXEntry>> moduleEntries;

@@ -18,7 +18,7 @@ std::string CudaDriver::describe(cu::Result result) const {
   if (cuGetErrorString)
     cuGetErrorString(result, &text);
   return formatv("{0} ({1}): {2}",
-                 name ? name : formatv("CUDA error {0}", result).str(), result,
+                 name ? name : "CUDA error", result,
                  text ? text : "unknown error")
       .str();
 }

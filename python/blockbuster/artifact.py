@@ -240,6 +240,11 @@ def load(path):
     target = c.get(manifest, "target", "", "object")
     chip = c.get(target, "chip", "target", "string")
     features = c.get(target, "features", "target", "string", required=False) or ""
+    # Optional: the MLIR the artifact was compiled from (bb-run --check).
+    source = c.get(manifest, "source", "", "string", required=False)
+    if source and (os.path.isabs(source) or ".." in source):
+        c.fail("source", "'%s' must be a file name relative to the artifact "
+               "directory" % source)
 
     # Modules and their PTX.
     modules = {}
@@ -403,5 +408,7 @@ def load(path):
             c.fail("launches", "output '%s' is passed to no kernel, so nothing "
                    "would write it" % b.name)
 
-    return Artifact(path, manifest, entry, chip, features, modules, ordered,
-                    launches)
+    result = Artifact(path, manifest, entry, chip, features, modules, ordered,
+                      launches)
+    result.source = source
+    return result

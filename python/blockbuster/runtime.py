@@ -154,7 +154,7 @@ class Driver:
         name, text = ctypes.c_char_p(), ctypes.c_char_p()
         self.cuGetErrorName(code, ctypes.byref(name))
         self.cuGetErrorString(code, ctypes.byref(text))
-        name = name.value.decode() if name.value else "CUDA error %d" % code
+        name = name.value.decode() if name.value else "CUDA error"
         text = text.value.decode() if text.value else "unknown error"
         return "%s (%d): %s" % (name, code, text)
 

@@ -4,6 +4,7 @@
 //
 //   bb-run FILE --entry NAME [--block-sizes A=64,B=32] [--seed N] [--print]
 //   bb-run FILE --entry NAME --check [--reference REF] [--rtol R] [--atol A]
+//   bb-run --device=cuda ARTIFACT_DIR [--check --reference REF] [--print]
 //
 // FILE and REF are block programs or Linalg on tensors (func.func). Both
 // are compiled for the host CPU and JIT-run with MLIR's ExecutionEngine on
@@ -28,7 +29,9 @@
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 #include "Blockbuster/InitAll.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
-#include "ReferencePrecision.h"
+#include "Blockbuster/Runtime/Artifact.h"
+#include "Blockbuster/Runtime/CPURunner.h"
+#include "Blockbuster/Runtime/CudaRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -51,6 +54,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -61,6 +65,7 @@
 
 using namespace mlir;
 using namespace blockbuster;
+using namespace blockbuster::runner;
 namespace cl = llvm::cl;
 
 //===----------------------------------------------------------------------===//
@@ -127,6 +132,11 @@ static cl::opt<bool> injectError(
     cl::desc("Test the checker: after the run, add 1 + max|x| to the first "
              "element of the first output of the program under test"),
     cl::cat(category));
+static cl::opt<std::string> device(
+    "device",
+    cl::desc("Where the program under test runs: cpu (FILE is MLIR, JIT-run) "
+             "or cuda (FILE is an artifact directory, docs/Artifact.md)"),
+    cl::init("cpu"), cl::cat(category));
 static cl::opt<bool> injectNaN(
     "inject-nan",
     cl::desc("Test the checker: after the run, set the last element of the "
@@ -134,732 +144,21 @@ static cl::opt<bool> injectNaN(
     cl::cat(category));
 
 //===----------------------------------------------------------------------===//
-// Host arrays
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Shape and element type of one argument or result of the entry point.
-struct ArrayDesc {
-  SmallVector<int64_t> shape;
-  Type elementType;
-
-  int64_t getNumElements() const {
-    int64_t count = 1;
-    for (int64_t extent : shape)
-      count *= extent;
-    return count;
-  }
-  /// Bytes per element in memory: LLVM stores i1 in a byte.
-  int64_t getElementBytes() const {
-    return std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
-  }
-  bool operator==(const ArrayDesc &other) const {
-    return shape == other.shape && elementType == other.elementType;
-  }
-  std::string str() const {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    for (int64_t extent : shape)
-      os << extent << 'x';
-    os << elementType;
-    return text;
-  }
-};
-
-/// An array in host memory, passed to the JIT-compiled code as a memref
-/// descriptor with identity layout.
-class HostArray {
-public:
-  explicit HostArray(ArrayDesc desc)
-      : desc(std::move(desc)),
-        // Whole 64-bit words, so that every element type is aligned.
-        storage((this->desc.getNumElements() *
-                     this->desc.getElementBytes() +
-                 7) /
-                8) {}
-
-  const ArrayDesc &getDesc() const { return desc; }
-  int64_t size() const { return desc.getNumElements(); }
-  uint8_t *data() { return reinterpret_cast<uint8_t *>(storage.data()); }
-  const uint8_t *data() const {
-    return reinterpret_cast<const uint8_t *>(storage.data());
-  }
-
-  double get(int64_t index) const;
-  void set(int64_t index, double value);
-  /// NaN in every element of a float array; a 0xA5 byte pattern in integer
-  /// arrays (which have no NaN, so an unwritten integer element is not
-  /// detected).
-  void poison();
-
-  /// The memref descriptor {allocated, aligned, offset, sizes, strides}.
-  std::vector<int64_t> getDescriptor() {
-    std::vector<int64_t> descriptor;
-    descriptor.push_back(reinterpret_cast<int64_t>(data()));
-    descriptor.push_back(reinterpret_cast<int64_t>(data()));
-    descriptor.push_back(0);
-    for (int64_t extent : desc.shape)
-      descriptor.push_back(extent);
-    int64_t stride = 1;
-    std::vector<int64_t> strides(desc.shape.size());
-    for (int64_t dim = desc.shape.size() - 1; dim >= 0; --dim) {
-      strides[dim] = stride;
-      stride *= desc.shape[dim];
-    }
-    descriptor.insert(descriptor.end(), strides.begin(), strides.end());
-    return descriptor;
-  }
-
-private:
-  ArrayDesc desc;
-  std::vector<uint64_t> storage;
-};
-} // namespace
-
-double HostArray::get(int64_t index) const {
-  Type type = desc.elementType;
-  const uint8_t *p = data() + index * desc.getElementBytes();
-  if (type.isF32()) {
-    float value;
-    std::memcpy(&value, p, sizeof(value));
-    return value;
-  }
-  if (type.isF64()) {
-    double value;
-    std::memcpy(&value, p, sizeof(value));
-    return value;
-  }
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    // f16 and bf16: decode the bits with APFloat.
-    uint16_t bits;
-    std::memcpy(&bits, p, sizeof(bits));
-    llvm::APFloat value(floatType.getFloatSemantics(), llvm::APInt(16, bits));
-    bool losesInfo;
-    value.convert(llvm::APFloat::IEEEdouble(),
-                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    return value.convertToDouble();
-  }
-  switch (type.getIntOrFloatBitWidth()) {
-  case 1:
-    return *p & 1;
-  case 8:
-    return static_cast<int8_t>(*p);
-  case 16: {
-    int16_t value;
-    std::memcpy(&value, p, sizeof(value));
-    return value;
-  }
-  case 32: {
-    int32_t value;
-    std::memcpy(&value, p, sizeof(value));
-    return value;
-  }
-  default: {
-    int64_t value;
-    std::memcpy(&value, p, sizeof(value));
-    return static_cast<double>(value);
-  }
-  }
-}
-
-void HostArray::set(int64_t index, double value) {
-  Type type = desc.elementType;
-  uint8_t *p = data() + index * desc.getElementBytes();
-  if (type.isF32()) {
-    float narrow = static_cast<float>(value);
-    std::memcpy(p, &narrow, sizeof(narrow));
-    return;
-  }
-  if (type.isF64()) {
-    std::memcpy(p, &value, sizeof(value));
-    return;
-  }
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    // f16 and bf16: round to nearest even, as the compiled code does.
-    llvm::APFloat converted(value);
-    bool losesInfo;
-    converted.convert(floatType.getFloatSemantics(),
-                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    uint16_t bits =
-        static_cast<uint16_t>(converted.bitcastToAPInt().getZExtValue());
-    std::memcpy(p, &bits, sizeof(bits));
-    return;
-  }
-  int64_t integer = static_cast<int64_t>(value);
-  switch (type.getIntOrFloatBitWidth()) {
-  case 1:
-    *p = integer != 0;
-    return;
-  case 8:
-    *p = static_cast<uint8_t>(integer);
-    return;
-  case 16: {
-    int16_t narrow = static_cast<int16_t>(integer);
-    std::memcpy(p, &narrow, sizeof(narrow));
-    return;
-  }
-  case 32: {
-    int32_t narrow = static_cast<int32_t>(integer);
-    std::memcpy(p, &narrow, sizeof(narrow));
-    return;
-  }
-  default:
-    std::memcpy(p, &integer, sizeof(integer));
-    return;
-  }
-}
-
-void HostArray::poison() {
-  if (isa<FloatType>(desc.elementType)) {
-    for (int64_t i = 0, e = size(); i < e; ++i)
-      set(i, std::nan(""));
-    return;
-  }
-  std::memset(data(), 0xA5, storage.size() * sizeof(uint64_t));
-}
-
-//===----------------------------------------------------------------------===//
-// Inputs
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// SplitMix64 (Steele, Lea, Flood 2014): fixed and portable, so one seed
-/// gives the same inputs on every machine and standard library (the
-/// distributions of <random> are implementation-defined).
-class SplitMix64 {
-public:
-  explicit SplitMix64(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [-1, 1), with 53 random bits.
-  double uniform() { return (next() >> 11) * 0x1.0p-52 - 1.0; }
-
-private:
-  uint64_t state;
-};
-} // namespace
-
-/// Fills the inputs in argument order from one generator: floats uniform in
-/// [-1, 1) rounded to the element type, i1 0 or 1, other integers uniform in
-/// [-8, 8].
-static void fillInputs(MutableArrayRef<HostArray> inputs, uint64_t seedValue) {
-  SplitMix64 random(seedValue);
-  for (HostArray &input : inputs) {
-    Type type = input.getDesc().elementType;
-    for (int64_t i = 0, e = input.size(); i < e; ++i) {
-      if (isa<FloatType>(type))
-        input.set(i, random.uniform());
-      else if (type.isInteger(1))
-        input.set(i, random.next() & 1);
-      else
-        input.set(i, static_cast<double>(random.next() % 17) - 8.0);
-    }
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Programs
-//===----------------------------------------------------------------------===//
-
-namespace {
-enum class InputKind { BlockProgram, Linalg };
-
-/// One program to run: its module, entry point and signature.
-struct Program {
-  std::string filename;
-  /// Owns the text the module's locations point into.
-  std::shared_ptr<llvm::SourceMgr> sourceMgr;
-  OwningOpRef<ModuleOp> module;
-  std::string entry;
-  InputKind kind = InputKind::BlockProgram;
-  SmallVector<ArrayDesc> inputs;
-  SmallVector<ArrayDesc> outputs;
-  /// Per input: passed by value (a scalar argument of a Linalg function),
-  /// not by memref descriptor (a 0-d array of a block program).
-  SmallVector<bool> byValue;
-};
-} // namespace
-
-static bool isSupportedElementType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
-         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
-         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
-         type.isSignlessInteger(64);
-}
-
-/// The shape of a program argument or result: a block array or a tensor of
-/// static shape and a supported element type.
-static FailureOr<ArrayDesc> getArrayDesc(Operation *entry, Type type,
-                                         StringRef what, unsigned index) {
-  ArrayDesc desc;
-  if (type.isIntOrFloat()) {
-    // A scalar argument: the same values as a 0-d array.
-    desc.elementType = type;
-  } else if (auto array = dyn_cast<block::ArrayType>(type)) {
-    desc.shape.assign(array.getShape().begin(), array.getShape().end());
-    desc.elementType = array.getElementType();
-  } else if (auto tensor = dyn_cast<RankedTensorType>(type);
-             tensor && tensor.hasStaticShape()) {
-    desc.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-    desc.elementType = tensor.getElementType();
-  } else {
-    return entry->emitError() << "bb-run: " << what << " #" << index
-                              << " has type " << type
-                              << "; bb-run passes arrays and tensors of "
-                                 "static shape";
-  }
-  if (!isSupportedElementType(desc.elementType))
-    return entry->emitError()
-           << "bb-run: " << what << " #" << index << " has element type "
-           << desc.elementType
-           << "; bb-run supports f16, bf16, f32, f64, i1, i8, i16, i32, i64";
-  return desc;
-}
-
-/// Parses `filename` and finds the entry point: a block.program (block
-/// input) or a func.func (Linalg input) named `entry`, or the only one.
-static FailureOr<Program> loadProgram(MLIRContext &context,
-                                      StringRef filename, StringRef entry) {
-  Program program;
-  program.filename = filename.str();
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      openInputFile(filename, &errorMessage);
-  if (!buffer) {
-    llvm::errs() << "bb-run: error: " << errorMessage << "\n";
-    return failure();
-  }
-  // One source manager per file: the parser reads a manager's main buffer.
-  program.sourceMgr = std::make_shared<llvm::SourceMgr>();
-  program.sourceMgr->AddNewSourceBuffer(std::move(buffer), SMLoc());
-  program.module =
-      parseSourceFile<ModuleOp>(*program.sourceMgr, ParserConfig(&context));
-  if (!program.module)
-    return failure();
-
-  SmallVector<Operation *> candidates;
-  ModuleOp module = *program.module;
-  bool hasPrograms = !module.getOps<block::ProgramOp>().empty();
-  if (hasPrograms) {
-    for (block::ProgramOp op : module.getOps<block::ProgramOp>())
-      candidates.push_back(op);
-  } else {
-    for (func::FuncOp op : module.getOps<func::FuncOp>())
-      if (!op.isExternal() && op.isPublic())
-        candidates.push_back(op);
-  }
-  Operation *found = nullptr;
-  if (entry.empty()) {
-    if (candidates.size() != 1) {
-      llvm::errs() << "bb-run: error: " << filename << " has "
-                   << candidates.size()
-                   << (hasPrograms ? " block programs" : " public functions")
-                   << "; name the one to run with --entry\n";
-      return failure();
-    }
-    found = candidates.front();
-  } else {
-    for (Operation *op : candidates)
-      if (SymbolTable::getSymbolName(op) == entry)
-        found = op;
-    if (!found) {
-      llvm::errs() << "bb-run: error: " << filename
-                   << " has no block.program or public func.func named @"
-                   << entry << "\n";
-      return failure();
-    }
-  }
-  program.entry = SymbolTable::getSymbolName(found).str();
-  program.kind = hasPrograms ? InputKind::BlockProgram : InputKind::Linalg;
-  if (program.kind == InputKind::Linalg) {
-    // Weights baked in as tensor constants become arguments before either
-    // path sees the program, so both get the same (random) values.
-    PassManager pm(&context);
-    std::string errorMessage;
-    llvm::raw_string_ostream errorStream(errorMessage);
-    if (failed(parsePassPipeline("hoist-tensor-constants", pm, errorStream)) ||
-        failed(pm.run(module))) {
-      llvm::errs() << "bb-run: error: cannot hoist the tensor constants of "
-                   << filename << " " << errorMessage << "\n";
-      return failure();
-    }
-  }
-  auto function = cast<FunctionOpInterface>(found);
-  for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
-    FailureOr<ArrayDesc> desc = getArrayDesc(found, type, "argument", index);
-    if (failed(desc))
-      return failure();
-    program.inputs.push_back(*desc);
-    program.byValue.push_back(type.isIntOrFloat());
-  }
-  for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
-    FailureOr<ArrayDesc> desc = getArrayDesc(found, type, "result", index);
-    if (failed(desc))
-      return failure();
-    program.outputs.push_back(*desc);
-  }
-  return std::move(program);
-}
-
-//===----------------------------------------------------------------------===//
-// Lowering
-//===----------------------------------------------------------------------===//
-
-/// The reference path for Linalg on tensors: upstream MLIR's ordinary
-/// lowering (one-shot-bufferize, convert-linalg-to-loops, to LLVM), with
-/// nothing of Blockbuster in it.
-static LogicalResult lowerLinalgReference(ModuleOp module, StringRef entry) {
-  // f16/bf16 programs: the reference computes in f32 (ReferencePrecision.h).
-  if (auto func = module.lookupSymbol<func::FuncOp>(entry)) {
-    bool narrow = false;
-    func.walk([&](Operation *op) {
-      for (Type type : op->getResultTypes())
-        narrow |= getElementTypeOrSelf(type).isF16() ||
-                  getElementTypeOrSelf(type).isBF16();
-    });
-    for (Type type : func.getArgumentTypes())
-      narrow |= getElementTypeOrSelf(type).isF16() ||
-                getElementTypeOrSelf(type).isBF16();
-    if (narrow) {
-      OpBuilder builder(func);
-      auto original = cast<func::FuncOp>(builder.clone(*func));
-      if (promoteNarrowFloatsToF32(func)) {
-        original.erase();
-        llvm::outs() << "reference: f16/bf16 values computed in f32\n";
-      } else {
-        func.erase();
-        original.setName(entry);
-        llvm::outs() << "reference: f16/bf16 as written (could not promote "
-                        "to f32)\n";
-      }
-    }
-  }
-  // convert-linalg-to-loops does not lower aggregate ops (linalg.softmax);
-  // their own decomposition (what transform.structured.decompose_interface
-  // applies) turns them into generics first.
-  IRRewriter rewriter(module.getContext());
-  for (int round = 0; round < 8; ++round) {
-    SmallVector<linalg::AggregatedOpInterface> aggregates;
-    module.walk([&](linalg::AggregatedOpInterface op) {
-      aggregates.push_back(op);
-    });
-    if (aggregates.empty())
-      break;
-    for (linalg::AggregatedOpInterface op : aggregates) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
-      if (failed(results))
-        return op->emitOpError("cannot be decomposed for the reference");
-      rewriter.replaceOp(op, *results);
-    }
-  }
-  auto func = module.lookupSymbol<func::FuncOp>(entry);
-  func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
-  PassManager pm(module.getContext());
-  buildLinalgTensorsToLLVMPipeline(pm);
-  return pm.run(module);
-}
-
-/// The Blockbuster path: a Linalg module first becomes block programs
-/// through convert-linalg-to-block (found by name, so that this tool does
-/// not depend on its code), then block-select binds the block sizes and the
-/// CPU pipeline lowers to LLVM.
-static LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind,
-                                          bool applyFusion) {
-  PassManager pm(module.getContext());
-  if (kind == InputKind::Linalg) {
-    std::string errorMessage;
-    llvm::raw_string_ostream errorStream(errorMessage);
-    if (failed(parsePassPipeline("convert-linalg-to-block", pm,
-                                 errorStream))) {
-      llvm::errs() << "bb-run: error: cannot build the Blockbuster path for "
-                      "Linalg input: "
-                   << errorMessage << "\n";
-      return failure();
-    }
-  }
-  if (applyFusion) {
-    std::string errorMessage;
-    llvm::raw_string_ostream errorStream(errorMessage);
-    if (failed(parsePassPipeline("block-fuse{keep-snapshots=true}", pm,
-                                 errorStream))) {
-      llvm::errs() << "bb-run: error: cannot build block-fuse: "
-                   << errorMessage << "\n";
-      return failure();
-    }
-  }
-  block::BlockSelectOptions select;
-  select.blockSizeOverrides.assign(blockSizes.begin(), blockSizes.end());
-  select.target = target;
-  pm.addPass(block::createBlockSelect(select));
-  buildCPUPipeline(pm);
-  return pm.run(module);
-}
-
-//===----------------------------------------------------------------------===//
-// Running
-//===----------------------------------------------------------------------===//
-
-#ifndef BB_RUN_C_RUNNER_UTILS
-#define BB_RUN_C_RUNNER_UTILS "libmlir_c_runner_utils.so"
-#endif
-
-/// JIT-compiles the LLVM-dialect `module` and calls the C interface of
-/// `entry` with the inputs, then the outputs (out-params), by descriptor.
-static LogicalResult runOnCPU(ModuleOp module, StringRef entry,
-                              MutableArrayRef<HostArray> inputs,
-                              ArrayRef<bool> inputsByValue,
-                              MutableArrayRef<HostArray> outputs) {
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
-                                               /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  options.transformer = transformer;
-  // memrefCopy (strided copies into a block of an output) lives here.
-  SmallVector<StringRef, 1> libraries = {BB_RUN_C_RUNNER_UTILS};
-  options.sharedLibPaths = libraries;
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(module, options);
-  if (!engine) {
-    llvm::errs() << "bb-run: error: cannot JIT-compile @" << entry << ": "
-                 << llvm::toString(engine.takeError()) << "\n";
-    return failure();
-  }
-  (*engine)->initialize();
-
-  std::vector<std::vector<int64_t>> descriptors;
-  for (HostArray &array : inputs)
-    descriptors.push_back(array.getDescriptor());
-  for (HostArray &array : outputs)
-    descriptors.push_back(array.getDescriptor());
-  // The C interface takes a pointer to each descriptor; invokePacked takes a
-  // pointer to each argument.
-  std::vector<void *> descriptorPointers;
-  for (std::vector<int64_t> &descriptor : descriptors)
-    descriptorPointers.push_back(descriptor.data());
-  SmallVector<void *> arguments;
-  for (auto [index, pointer] : llvm::enumerate(descriptorPointers)) {
-    // A scalar passed by value: invokePacked takes a pointer to it.
-    if (index < inputsByValue.size() && inputsByValue[index])
-      arguments.push_back(inputs[index].data());
-    else
-      arguments.push_back(&pointer);
-  }
-  if (llvm::Error error = (*engine)->invokePacked(
-          ("_mlir_ciface_" + entry).str(), arguments)) {
-    llvm::errs() << "bb-run: error: cannot run @" << entry << ": "
-                 << llvm::toString(std::move(error)) << "\n";
-    return failure();
-  }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Checking and printing
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct Comparison {
-  double maxAbsError = 0;
-  double maxRelError = 0;
-  /// The largest |test - ref| / (atol + rtol * |ref|): at most 1 passes.
-  double maxErrorOverTolerance = 0;
-  /// ||test - ref|| / ||ref|| over the non-NaN elements (2-norms).
-  double normRelError = 0;
-  int64_t nans = 0;
-  int64_t mismatches = 0;
-  int64_t firstBad = -1;
-};
-} // namespace
-
-/// The largest finite magnitude in `array`: the scale of an output, against
-/// which the default absolute tolerance is set.
-static double getLargestMagnitude(const HostArray &array) {
-  double largest = 0;
-  for (int64_t i = 0, e = array.size(); i < e; ++i) {
-    double value = std::fabs(array.get(i));
-    if (std::isfinite(value))
-      largest = std::max(largest, value);
-  }
-  return largest;
-}
-
-/// Compares element by element: element i passes when neither value is NaN
-/// and |test - ref| <= atol + rtol * |ref| (as numpy.allclose). The relative
-/// error of an element is |test - ref| / |ref| (0 when both are 0, inf when
-/// only ref is); near a zero of the reference it is large even when the
-/// element passes, which is what atol is for. Also computes the normwise
-/// relative error, which catches a small error spread over many elements.
-static Comparison compare(const HostArray &test, const HostArray &ref,
-                          double rtol, double atol) {
-  Comparison result;
-  double errorSquares = 0, refSquares = 0;
-  for (int64_t i = 0, e = test.size(); i < e; ++i) {
-    double t = test.get(i);
-    double r = ref.get(i);
-    bool bad;
-    if (std::isnan(t) || std::isnan(r)) {
-      ++result.nans;
-      bad = true;
-    } else {
-      double absError = t == r ? 0.0 : std::fabs(t - r);
-      double relError = absError == 0.0 ? 0.0
-                        : r == 0.0      ? INFINITY
-                                        : absError / std::fabs(r);
-      double tolerance = atol + rtol * std::fabs(r);
-      result.maxAbsError = std::max(result.maxAbsError, absError);
-      result.maxRelError = std::max(result.maxRelError, relError);
-      result.maxErrorOverTolerance =
-          std::max(result.maxErrorOverTolerance,
-                   absError == 0.0 ? 0.0
-                   : tolerance == 0.0 ? INFINITY
-                                      : absError / tolerance);
-      errorSquares += absError * absError;
-      refSquares += r * r;
-      bad = !(absError <= tolerance);
-      if (bad)
-        ++result.mismatches;
-    }
-    if (bad && result.firstBad < 0)
-      result.firstBad = i;
-  }
-  result.normRelError = errorSquares == 0.0  ? 0.0
-                        : refSquares == 0.0 ? INFINITY
-                                            : std::sqrt(errorSquares /
-                                                        refSquares);
-  return result;
-}
-
-/// Prints the multi-index of flat element `index`, as [i, j, k].
-static void printIndex(llvm::raw_ostream &os, const ArrayDesc &desc,
-                       int64_t index) {
-  SmallVector<int64_t> indices(desc.shape.size());
-  for (int64_t dim = desc.shape.size() - 1; dim >= 0; --dim) {
-    indices[dim] = index % desc.shape[dim];
-    index /= desc.shape[dim];
-  }
-  os << '[';
-  llvm::interleaveComma(indices, os);
-  os << ']';
-}
-
-/// Prints an array one innermost row per line, prefixed by the row's index.
-static void printArray(llvm::raw_ostream &os, StringRef label,
-                       const HostArray &array) {
-  const ArrayDesc &desc = array.getDesc();
-  os << label << " (" << desc.str() << "):\n";
-  int64_t rowLength = desc.shape.empty() ? 1 : desc.shape.back();
-  for (int64_t start = 0, e = array.size(); start < e; start += rowLength) {
-    os << "  ";
-    if (!desc.shape.empty()) {
-      printIndex(os, desc, start);
-      os << ' ';
-    }
-    for (int64_t i = start; i < start + rowLength; ++i)
-      os << (i == start ? "" : " ") << llvm::format("%.6g", array.get(i));
-    os << '\n';
-  }
-}
-
-static bool isNarrowFloat(Type type) { return type.isF16() || type.isBF16(); }
-
-//===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
 
-static SmallVector<HostArray> createArrays(ArrayRef<ArrayDesc> descs) {
-  SmallVector<HostArray> arrays;
-  for (const ArrayDesc &desc : descs)
-    arrays.emplace_back(desc);
-  return arrays;
+static const ErrorStream toolErrors{llvm::errs(), "bb-run"};
+
+static LoweringOptions getLoweringOptions(bool applyFusion) {
+  LoweringOptions options;
+  options.fuse = applyFusion;
+  options.blockSizes.assign(blockSizes.begin(), blockSizes.end());
+  options.target = target;
+  return options;
 }
 
-static LogicalResult checkSignaturesMatch(const Program &test,
-                                          const Program &ref) {
-  auto mismatch = [&](StringRef what, unsigned index, const ArrayDesc &a,
-                      const ArrayDesc &b) {
-    llvm::errs() << "bb-run: error: " << what << " #" << index << " of @"
-                 << test.entry << " (" << test.filename << ") is " << a.str()
-                 << " but of @" << ref.entry << " (" << ref.filename
-                 << ") it is " << b.str() << "\n";
-    return failure();
-  };
-  if (test.inputs.size() != ref.inputs.size() ||
-      test.outputs.size() != ref.outputs.size()) {
-    llvm::errs() << "bb-run: error: @" << test.entry << " takes "
-                 << test.inputs.size() << " inputs and returns "
-                 << test.outputs.size() << " outputs, but the reference @"
-                 << ref.entry << " takes " << ref.inputs.size()
-                 << " and returns " << ref.outputs.size() << "\n";
-    return failure();
-  }
-  for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(test.inputs, ref.inputs)))
-    if (!(std::get<0>(pair) == std::get<1>(pair)))
-      return mismatch("argument", index, std::get<0>(pair), std::get<1>(pair));
-  for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(test.outputs, ref.outputs)))
-    if (!(std::get<0>(pair) == std::get<1>(pair)))
-      return mismatch("result", index, std::get<0>(pair), std::get<1>(pair));
-  return success();
-}
-
-static int runMain(MLIRContext &context) {
-  FailureOr<Program> test = loadProgram(context, inputFilename, entryName);
-  if (failed(test))
-    return 1;
-
-  // The reference: another file, or for Linalg input the same file through
-  // upstream's lowering.
-  std::optional<Program> ref;
-  if (check) {
-    StringRef refFile = referenceFilename;
-    if (refFile.empty()) {
-      if (test->kind != InputKind::Linalg) {
-        llvm::errs() << "bb-run: error: --check on a block program needs "
-                        "--reference (another block program or Linalg)\n";
-        return 1;
-      }
-      refFile = inputFilename;
-    }
-    FailureOr<Program> loaded = loadProgram(context, refFile, test->entry);
-    if (failed(loaded))
-      return 1;
-    ref = std::move(*loaded);
-    if (failed(checkSignaturesMatch(*test, *ref)))
-      return 1;
-  } else if (!referenceFilename.empty()) {
-    llvm::errs() << "bb-run: error: --reference needs --check\n";
-    return 1;
-  }
-
-  if (failed(lowerWithBlockbuster(*test->module, test->kind,
-                                  /*applyFusion=*/fuse && !noFuse)))
-    return 1;
-  if (ref) {
-    LogicalResult lowered =
-        ref->kind == InputKind::Linalg
-            ? lowerLinalgReference(*ref->module, ref->entry)
-            : lowerWithBlockbuster(*ref->module, ref->kind,
-                                   /*applyFusion=*/false);
-    if (failed(lowered))
-      return 1;
-  }
-
-  SmallVector<HostArray> inputs = createArrays(test->inputs);
-  fillInputs(inputs, seed);
-
-  SmallVector<HostArray> outputs = createArrays(test->outputs);
-  for (HostArray &output : outputs)
-    output.poison();
-  // The Blockbuster path passes scalars as 0-d arrays: all by descriptor.
-  if (failed(runOnCPU(*test->module, test->entry, inputs, /*inputsByValue=*/{},
-                      outputs)))
-    return 1;
+/// --inject-error and --inject-nan: prove that the checker fails.
+static void injectErrors(MutableArrayRef<HostArray> outputs) {
   if (!outputs.empty() && injectError) {
     // Larger than any tolerance below 1/2: 1 + the output's largest |x|.
     double largest = 0;
@@ -869,33 +168,17 @@ static int runMain(MLIRContext &context) {
   }
   if (!outputs.empty() && injectNaN)
     outputs[0].set(outputs[0].size() - 1, std::nan(""));
+}
 
-  llvm::outs() << "bb-run: @" << test->entry << " (" << test->filename
-               << "), seed " << seed << "\n";
-  if (printOutputs)
-    for (auto [index, output] : llvm::enumerate(outputs))
-      printArray(llvm::outs(), "output #" + std::to_string(index), output);
-  if (!ref)
-    return 0;
-
-  SmallVector<HostArray> refOutputs = createArrays(ref->outputs);
-  for (HostArray &output : refOutputs)
-    output.poison();
-  if (failed(runOnCPU(*ref->module, ref->entry, inputs, ref->byValue,
-                      refOutputs)))
-    return 1;
-  if (printOutputs)
-    for (auto [index, output] : llvm::enumerate(refOutputs))
-      printArray(llvm::outs(), "reference #" + std::to_string(index), output);
-
+/// Compares `outputs` of the program under test with the reference's and
+/// prints one line per output and PASS or FAIL; returns the exit status.
+/// `narrow`: an input or output is f16 or bf16 (the looser tolerance).
+static int checkOutputs(ArrayRef<HostArray> outputs,
+                        ArrayRef<HostArray> refOutputs, bool narrow,
+                        StringRef refEntry, StringRef refFilename) {
   // Tolerances of design note 03: f32 1e-4 relative; f16/bf16 storage 2e-2.
-  bool narrow = false;
-  for (const ArrayDesc &desc : test->inputs)
-    narrow |= isNarrowFloat(desc.elementType);
-  for (const ArrayDesc &desc : test->outputs)
-    narrow |= isNarrowFloat(desc.elementType);
   double rtol = rtolOption >= 0 ? rtolOption : (narrow ? 2e-2 : 1e-4);
-  llvm::outs() << "reference: @" << ref->entry << " (" << ref->filename
+  llvm::outs() << "reference: @" << refEntry << " (" << refFilename
                << "), rtol " << llvm::format("%g", rtol) << "\n";
 
   bool allPassed = true;
@@ -941,6 +224,244 @@ static int runMain(MLIRContext &context) {
   return allPassed ? 0 : 1;
 }
 
+
+static int runMain(MLIRContext &context) {
+  FailureOr<Program> test = loadProgram(context, inputFilename, entryName, toolErrors);
+  if (failed(test))
+    return 1;
+
+  // The reference: another file, or for Linalg input the same file through
+  // upstream's lowering.
+  std::optional<Program> ref;
+  if (check) {
+    StringRef refFile = referenceFilename;
+    if (refFile.empty()) {
+      if (test->kind != InputKind::Linalg) {
+        toolErrors.error() << "--check on a block program needs "
+                        "--reference (another block program or Linalg)\n";
+        return 1;
+      }
+      refFile = inputFilename;
+    }
+    FailureOr<Program> loaded = loadProgram(context, refFile, test->entry, toolErrors);
+    if (failed(loaded))
+      return 1;
+    ref = std::move(*loaded);
+    if (failed(checkSignaturesMatch(*test, *ref, toolErrors)))
+      return 1;
+  } else if (!referenceFilename.empty()) {
+    toolErrors.error() << "--reference needs --check\n";
+    return 1;
+  }
+
+  if (failed(lowerWithBlockbuster(*test->module, test->kind,
+                                  getLoweringOptions(/*applyFusion=*/fuse &&
+                                                     !noFuse),
+                                  toolErrors)))
+    return 1;
+  if (ref) {
+    LogicalResult lowered =
+        ref->kind == InputKind::Linalg
+            ? lowerLinalgReference(*ref->module, ref->entry, llvm::outs())
+            : lowerWithBlockbuster(*ref->module, ref->kind,
+                                   getLoweringOptions(/*applyFusion=*/false),
+                                   toolErrors);
+    if (failed(lowered))
+      return 1;
+  }
+
+  SmallVector<HostArray> inputs = createArrays(test->inputs);
+  fillInputs(inputs, seed);
+
+  SmallVector<HostArray> outputs = createArrays(test->outputs);
+  for (HostArray &output : outputs)
+    output.poison();
+  // The Blockbuster path passes scalars as 0-d arrays: all by descriptor.
+  if (failed(runOnCPU(*test->module, test->entry, inputs, /*inputsByValue=*/{},
+                      outputs, toolErrors)))
+    return 1;
+  injectErrors(outputs);
+
+  llvm::outs() << "bb-run: @" << test->entry << " (" << test->filename
+               << "), seed " << seed << "\n";
+  if (printOutputs)
+    for (auto [index, output] : llvm::enumerate(outputs))
+      printArray(llvm::outs(), "output #" + std::to_string(index), output);
+  if (!ref)
+    return 0;
+
+  SmallVector<HostArray> refOutputs = createArrays(ref->outputs);
+  for (HostArray &output : refOutputs)
+    output.poison();
+  if (failed(runOnCPU(*ref->module, ref->entry, inputs, ref->byValue,
+                      refOutputs, toolErrors)))
+    return 1;
+  if (printOutputs)
+    for (auto [index, output] : llvm::enumerate(refOutputs))
+      printArray(llvm::outs(), "reference #" + std::to_string(index), output);
+
+  bool narrow = false;
+  for (const ArrayDesc &desc : test->inputs)
+    narrow |= isNarrowFloat(desc.elementType);
+  for (const ArrayDesc &desc : test->outputs)
+    narrow |= isNarrowFloat(desc.elementType);
+  return checkOutputs(outputs, refOutputs, narrow, ref->entry, ref->filename);
+}
+
+//===----------------------------------------------------------------------===//
+// --device=cuda: running an artifact
+//===----------------------------------------------------------------------===//
+
+static Type getElementType(MLIRContext &context, runtime::DType dtype) {
+  Builder builder(&context);
+  switch (dtype) {
+  case runtime::DType::F16:
+    return builder.getF16Type();
+  case runtime::DType::BF16:
+    return builder.getBF16Type();
+  case runtime::DType::F32:
+    return builder.getF32Type();
+  case runtime::DType::F64:
+    return builder.getF64Type();
+  case runtime::DType::I1:
+    return builder.getI1Type();
+  case runtime::DType::I8:
+    return builder.getI8Type();
+  case runtime::DType::I16:
+    return builder.getI16Type();
+  case runtime::DType::I32:
+    return builder.getI32Type();
+  case runtime::DType::I64:
+    return builder.getI64Type();
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+/// FILE is an artifact directory (docs/Artifact.md). The artifact is
+/// validated and the reference compiled before any CUDA call; then the
+/// inputs (the same seeded stream as on the CPU) are copied in, the outputs
+/// poisoned, the kernels launched, and the outputs checked against the CPU
+/// run of the reference program (--reference, or the manifest's "source").
+static int runArtifactOnCuda(MLIRContext &context) {
+  if (fuse || !blockSizes.empty()) {
+    toolErrors.error() << "--fuse and --block-sizes choose how to compile; "
+                          "an artifact is compiled already\n";
+    return 1;
+  }
+  llvm::Expected<runtime::Artifact> artifact =
+      runtime::loadArtifact(inputFilename);
+  if (!artifact) {
+    toolErrors.error() << llvm::toString(artifact.takeError()) << "\n";
+    return 1;
+  }
+  // The artifact's signature, as a program's, for checkSignaturesMatch.
+  Program test;
+  test.filename = inputFilename;
+  test.entry = artifact->entry;
+  for (auto [indices, descs] : {std::make_pair(&artifact->inputs, &test.inputs),
+                                std::make_pair(&artifact->outputs,
+                                               &test.outputs)})
+    for (int index : *indices) {
+      const runtime::Buffer &buffer = artifact->buffers[index];
+      ArrayDesc desc;
+      desc.shape.assign(buffer.shape.begin(), buffer.shape.end());
+      desc.elementType = getElementType(context, buffer.dtype);
+      descs->push_back(desc);
+    }
+
+  std::optional<Program> ref;
+  if (check) {
+    std::string refFile = referenceFilename;
+    if (refFile.empty() && !artifact->source.empty()) {
+      SmallString<256> path(artifact->directory);
+      llvm::sys::path::append(path, artifact->source);
+      refFile = path.str().str();
+    }
+    if (refFile.empty()) {
+      toolErrors.error() << "--check with --device=cuda needs --reference "
+                            "FILE (the program the artifact was compiled "
+                            "from), or a \"source\" in the manifest\n";
+      return 1;
+    }
+    StringRef refEntry = entryName.empty() ? StringRef(test.entry)
+                                           : StringRef(entryName);
+    FailureOr<Program> loaded =
+        loadProgram(context, refFile, refEntry, toolErrors);
+    if (failed(loaded))
+      return 1;
+    ref = std::move(*loaded);
+    if (failed(checkSignaturesMatch(test, *ref, toolErrors)))
+      return 1;
+    LogicalResult lowered =
+        ref->kind == InputKind::Linalg
+            ? lowerLinalgReference(*ref->module, ref->entry, llvm::outs())
+            : lowerWithBlockbuster(*ref->module, ref->kind,
+                                   getLoweringOptions(/*applyFusion=*/false),
+                                   toolErrors);
+    if (failed(lowered))
+      return 1;
+  } else if (!referenceFilename.empty()) {
+    toolErrors.error() << "--reference needs --check\n";
+    return 1;
+  }
+
+  SmallVector<HostArray> inputs = createArrays(test.inputs);
+  fillInputs(inputs, seed);
+  SmallVector<HostArray> outputs = createArrays(test.outputs);
+  for (HostArray &output : outputs)
+    output.poison();
+  auto toRefs = [&](MutableArrayRef<HostArray> arrays,
+                    ArrayRef<int> indices) {
+    std::vector<runtime::HostArrayRef> refs;
+    for (auto [array, index] : llvm::zip(arrays, indices)) {
+      const runtime::Buffer &buffer = artifact->buffers[index];
+      refs.push_back({array.data(), array.getBytes(), buffer.shape,
+                      buffer.dtype});
+    }
+    return refs;
+  };
+  std::vector<runtime::HostArrayRef> inputRefs =
+      toRefs(inputs, artifact->inputs);
+  std::vector<runtime::HostArrayRef> outputRefs =
+      toRefs(outputs, artifact->outputs);
+
+  llvm::Expected<std::unique_ptr<runtime::CudaProgram>> program =
+      runtime::CudaProgram::load(std::move(*artifact));
+  if (!program) {
+    toolErrors.error() << llvm::toString(program.takeError()) << "\n";
+    return 1;
+  }
+  if (llvm::Error error = (*program)->run(inputRefs, outputRefs)) {
+    toolErrors.error() << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  injectErrors(outputs);
+  llvm::outs() << "bb-run: @" << test.entry << " (" << test.filename
+               << ", CUDA: " << (*program)->getDeviceDescription()
+               << "), seed " << seed << "\n";
+  if (printOutputs)
+    for (auto [index, output] : llvm::enumerate(outputs))
+      printArray(llvm::outs(), "output #" + std::to_string(index), output);
+  if (!ref)
+    return 0;
+
+  SmallVector<HostArray> refOutputs = createArrays(ref->outputs);
+  for (HostArray &output : refOutputs)
+    output.poison();
+  if (failed(runOnCPU(*ref->module, ref->entry, inputs, ref->byValue,
+                      refOutputs, toolErrors)))
+    return 1;
+  if (printOutputs)
+    for (auto [index, output] : llvm::enumerate(refOutputs))
+      printArray(llvm::outs(), "reference #" + std::to_string(index), output);
+  bool narrow = false;
+  for (const ArrayDesc &desc : test.inputs)
+    narrow |= isNarrowFloat(desc.elementType);
+  for (const ArrayDesc &desc : test.outputs)
+    narrow |= isNarrowFloat(desc.elementType);
+  return checkOutputs(outputs, refOutputs, narrow, ref->entry, ref->filename);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   // Blockbuster's passes, so that convert-linalg-to-block is found by name.
@@ -951,6 +472,11 @@ int main(int argc, char **argv) {
       "bb-run: JIT-run block programs and Linalg on the CPU, and check one "
       "against a reference\n");
 
+  if (device != "cpu" && device != "cuda") {
+    toolErrors.error() << "--device=" << device
+                       << " is not one of cpu, cuda\n";
+    return 1;
+  }
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
@@ -969,5 +495,7 @@ int main(int argc, char **argv) {
   // file a location names to show the line.
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  if (device == "cuda")
+    return runArtifactOnCuda(context);
   return runMain(context);
 }

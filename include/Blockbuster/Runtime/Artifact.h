@@ -91,6 +91,9 @@ struct Artifact {
   std::string entry;
   std::string chip;
   std::string features;
+  /// Optional: the MLIR file the artifact was compiled from, relative to
+  /// the directory ("source"); bb-run --check uses it as the reference.
+  std::string source;
   std::vector<Module> modules;
   /// In manifest order.
   std::vector<Buffer> buffers;

@@ -1,6 +1,6 @@
 //===- ReferencePrecision.cpp - An f32 reference for f16/bf16 code --------===//
 
-#include "ReferencePrecision.h"
+#include "Blockbuster/Runtime/ReferencePrecision.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

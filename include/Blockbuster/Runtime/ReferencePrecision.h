@@ -1,7 +1,7 @@
 //===- ReferencePrecision.h - An f32 reference for f16/bf16 code -*- C++ -*-===//
 
-#ifndef BLOCKBUSTER_TOOLS_BB_RUN_REFERENCEPRECISION_H
-#define BLOCKBUSTER_TOOLS_BB_RUN_REFERENCEPRECISION_H
+#ifndef BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
+#define BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -19,4 +19,4 @@ bool promoteNarrowFloatsToF32(mlir::func::FuncOp func);
 
 } // namespace blockbuster
 
-#endif // BLOCKBUSTER_TOOLS_BB_RUN_REFERENCEPRECISION_H
+#endif // BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
