@@ -7,11 +7,14 @@
 #   2. fuse it with block-fuse, printing the derivation step by step,
 #   3. print the fused program (FlashAttention) and its report,
 #   4. check the fused program on the CPU against upstream MLIR's own
-#      lowering of the Linalg input, on seeded random inputs.
+#      lowering of the Linalg input, on seeded random inputs,
+#   5. compile it for the H100 (sm_90): a PTX artifact (PTX + manifest.json,
+#      docs/Artifact.md) in ./attention-artifact, assembled with ptxas when a
+#      CUDA toolkit is installed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" bb-opt bb-run >/dev/null
+"$root/scripts/build.sh" bb-opt bb-run bb-compile >/dev/null
 bin="${BUILD_DIR:-$root/build}/bin"
 example="$root/examples/linalg/attention.mlir"
 out="$(mktemp -d)"
@@ -37,3 +40,17 @@ echo "-- report, blocks of 64:"
 echo
 echo "== 4. CPU check: fused Blockbuster path vs upstream MLIR's lowering of the Linalg input"
 "$bin/bb-run" "$example" --check --fuse --block-sizes=a0=64,a1=64
+
+echo
+echo "== 5. GPU artifact for sm_90: bb-compile (convert, fuse, select, blockbuster-gpu-pipeline)"
+artifact="${ARTIFACT_DIR:-$PWD/attention-artifact}"
+"$bin/bb-compile" "$example" -o "$artifact"
+ls -l "$artifact"
+grep -E '"(kernel|grid|block|dynamic_smem)"' -A3 "$artifact/manifest.json" | grep -vE '^\s*[{}],?$' | head -20
+ptxas="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
+if [ -x "$ptxas" ]; then
+  for f in "$artifact"/*.ptx; do "$ptxas" -arch=sm_90 -v "$f" -o /dev/null 2>&1 | grep -E "registers|error"; done
+else
+  echo "(ptxas not found: PTX not assembled)"
+fi
+echo "Run it on an H100 with: python3 scripts/gpu-check.py $artifact"
