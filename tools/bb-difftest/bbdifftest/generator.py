@@ -381,6 +381,12 @@ class Generator:
         res = self.prog.new_value(rshape, mag=min(rm, 64.0), nonneg=tnn)
         res.var = (set().union(*(v.var for v in inputs)) | causal_dims(texpr)) \
             - set(rdims)
+        if n > 16:
+            # A mean, max or min over many elements varies little along the
+            # kept dimensions relative to its size (concentration): a
+            # LayerNorm along them would amplify rounding-order noise into
+            # the result, so the generator treats it as constant.
+            res.var = set()
         if named and (len(inputs) > 1 or keepdim):
             named = False
         op = Op("reduce", res, inputs, rdims=tuple(rdims), combiner=combiner,
