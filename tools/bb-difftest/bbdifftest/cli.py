@@ -121,7 +121,8 @@ def run_batch(args, tools):
         saved = None
         if known.get((args.seed, i)) == res.kind:
             return i, res, None  # expected: not minimised again
-        if not args.no_minimise:
+        # A tool that could not be started says nothing about the program.
+        if not args.no_minimise and res.kind != "tool-error":
             orig = len(prog.ops)
             small = minimise(prog, lambda q: same_failure(res, check_program(q, tools)))
             final = check_program(small, tools)
