@@ -134,7 +134,11 @@ def main():
           "| eager / BB | compile / BB | note |")
     print("|---|---|---|---|---|---|---|---|---|")
     for path in paths:
-        row = bench_one(torch, do_bench, path, args)
+        try:
+            row = bench_one(torch, do_bench, path, args)
+        except Exception as e:  # one broken artifact does not stop the table
+            row = {"name": os.path.relpath(path, args.root),
+                   "note": "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200])}
         bb, eager, comp = row.get("blockbuster"), row.get("eager"), row.get("compile")
         ratio = lambda x: "%.2fx" % (x / bb) if bb and x else "-"  # noqa: E731
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (

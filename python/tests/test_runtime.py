@@ -2,7 +2,6 @@
 the right parameters, intermediates, poisoning, copies, caller tensors
 checked before any launch, driver errors reported with the CUDA error text."""
 
-import ctypes
 import os
 
 import numpy as np
