@@ -13,7 +13,9 @@ synchronisation inside the timed call), PyTorch eager and torch.compile of
 the reference function computed in the inputs' own dtypes (references.py
 with widen=False) is timed with triton.testing.do_bench: warm-up, then the
 median of CUDA-event timings, L2 flushed between runs. --graphs times CUDA
-graph replays of all three instead (no launch overhead from Python).
+graph replays of every contender instead (no launch overhead from Python).
+Attention artifacts also get PyTorch's scaled_dot_product_attention (SDPA,
+the anchors' "best library") with the example's scale and mask.
 """
 
 import argparse
@@ -42,6 +44,20 @@ def graphed(torch, fn):
     with torch.cuda.graph(graph):
         fn()
     return graph.replay
+
+
+def library_baseline(torch, ref_name, inputs):
+    """("sdpa", fn) for the attention examples: PyTorch's
+    scaled_dot_product_attention with the example's scale and mask (the
+    "best library" column of ../shared/anchors/performance.md); else None."""
+    if ref_name not in ("attention", "mha", "causal_attention"):
+        return None
+    import math
+    q, k, v = (x.reshape((1,) * (4 - x.dim()) + tuple(x.shape)) for x in inputs)
+    scale = 1.0 / math.sqrt(q.shape[-1]) if ref_name == "attention" else 1.0
+    causal = ref_name == "causal_attention"
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    return "sdpa", lambda: sdpa(q, k, v, is_causal=causal, scale=scale)
 
 
 def bench_one(torch, do_bench, path, args):
@@ -87,9 +103,12 @@ def bench_one(torch, do_bench, path, args):
     def blockbuster():
         prog(*inputs, outputs=outputs, sync=False)
 
+    contenders = [("blockbuster", blockbuster), ("eager", eager), ("compile", compiled)]
+    library = library_baseline(torch, ref_name, inputs)
+    if library:
+        contenders.append(library)
     timings = {}
-    for label, f in (("blockbuster", blockbuster), ("eager", eager),
-                     ("compile", compiled)):
+    for label, f in contenders:
         try:
             f()  # warm-up (compilation for torch.compile)
             torch.cuda.synchronize()
@@ -131,16 +150,21 @@ def main():
         "CUDA graphs" if args.graphs else "eager launches",
         "" if args.graphs else "; Blockbuster times include ctypes launch overhead"))
     print("| artifact | inputs | kernels | Blockbuster ms | eager ms | torch.compile ms "
-          "| eager / BB | compile / BB | note |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| SDPA ms | eager / BB | compile / BB | SDPA / BB | note |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for path in paths:
-        row = bench_one(torch, do_bench, path, args)
+        try:
+            row = bench_one(torch, do_bench, path, args)
+        except Exception as e:  # one broken artifact does not stop the table
+            row = {"name": os.path.relpath(path, args.root),
+                   "note": "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200])}
         bb, eager, comp = row.get("blockbuster"), row.get("eager"), row.get("compile")
+        sdpa = row.get("sdpa")
         ratio = lambda x: "%.2fx" % (x / bb) if bb and x else "-"  # noqa: E731
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             row["name"], row.get("shapes", ""), row.get("launches", ""), fmt(bb),
-            fmt(eager), fmt(comp), ratio(eager), ratio(comp), row.get("note", "").strip()),
-            flush=True)
+            fmt(eager), fmt(comp), fmt(sdpa), ratio(eager), ratio(comp), ratio(sdpa),
+            row.get("note", "").strip()), flush=True)
     return 0
 
 

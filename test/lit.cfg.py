@@ -16,13 +16,17 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.blockbuster_obj_root, "test")
 # Inputs/ holds files that other tests read; they are not tests themselves.
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
-                   "lit.site.cfg.py"]
+                   "lit.site.cfg.py", "FakeCuda"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%src_root", config.blockbuster_src_root))
 config.substitutions.append(("%obj_root", config.blockbuster_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.blockbuster_src_root, "examples")))
+# The stand-in libcuda of test/Runtime/FakeCuda, for the runtime tests.
+config.substitutions.append(
+    ("%fake_libcuda", os.path.join(config.blockbuster_libs_dir,
+                                   "libBlockbusterFakeCuda" + config.llvm_shlib_ext)))
 config.substitutions.append(
     ("%blockbuster_plugin",
      os.path.join(config.blockbuster_libs_dir,

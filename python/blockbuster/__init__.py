@@ -11,9 +11,15 @@
 from .artifact import ArtifactError, load as load_artifact  # noqa: F401
 
 
+_SUBMODULES = ("artifact", "capi", "check", "references", "runtime", "seeded")
+
+
 def __getattr__(name):
     # The C API library and the CUDA driver load lazily: importing the
     # package needs neither.
+    if name in _SUBMODULES:
+        import importlib
+        return importlib.import_module("." + name, __name__)
     if name in ("compile", "run", "CompileError", "Compiled"):
         from . import capi
         return getattr(capi, name)

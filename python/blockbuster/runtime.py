@@ -22,7 +22,7 @@ import math
 import os
 
 from . import artifact as _artifact
-from .artifact import ArtifactError, DTYPE_BYTES
+from .artifact import ArtifactError, DTYPE_BYTES  # noqa: F401 (re-exported)
 
 # --- CUDA driver API constants (cuda.h; stable across CUDA 11 to 13) -------
 CUDA_SUCCESS = 0

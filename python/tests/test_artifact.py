@@ -64,3 +64,9 @@ def test_ptx_entries():
     assert entries["k"]["maxntid"] == (128, 1, 1)
     assert entries["noparams"]["params"] == []
     assert entries["noparams"]["reqntid"] == (32, 1, 1)
+
+
+def test_submodules_load_lazily():
+    import blockbuster
+    assert blockbuster.references.REFERENCES["attention"]
+    assert blockbuster.check.default_rtol(["f32", "bf16"]) == 2e-2

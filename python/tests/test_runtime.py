@@ -2,7 +2,6 @@
 the right parameters, intermediates, poisoning, copies, caller tensors
 checked before any launch, driver errors reported with the CUDA error text."""
 
-import ctypes
 import os
 
 import numpy as np
@@ -138,3 +137,26 @@ def test_no_libcuda(monkeypatch):
     monkeypatch.setenv("BLOCKBUSTER_LIBCUDA", "/nonexistent/libcuda.so.1")
     ok, why = runtime.cuda_available()
     assert not ok and "cannot load the CUDA driver library" in why
+
+
+def test_real_driver_over_fake_libcuda(monkeypatch):
+    """The real Driver class (ctypes.CDLL, every _API symbol bound with its
+    argtypes) over test/Runtime/FakeCuda's stand-in libcuda, which runs the
+    test artifact's kernels on the CPU."""
+    from conftest import build_dir
+    fake_lib = os.path.join(build_dir(), "lib", "libBlockbusterFakeCuda.so")
+    if not os.path.exists(fake_lib):
+        pytest.skip("libBlockbusterFakeCuda.so is not built (%s)" % fake_lib)
+    monkeypatch.setenv("BLOCKBUSTER_LIBCUDA", fake_lib)
+    monkeypatch.setattr(runtime, "_DRIVER", None)
+    monkeypatch.setattr(runtime, "_CONTEXTS", {})
+    x, y = inputs()
+    prog = runtime.Program(SCALE_ADD)
+    (out,) = prog.run_numpy(x, y)
+    np.testing.assert_array_equal(out, np.float32(2.5) * x + y)
+    with pytest.raises(runtime.TensorError, match=r"float32 \[100, 10\], but the artifact "
+                                                   r"expects float32 \[10, 100\]"):
+        prog.run_numpy(x.reshape(100, 10), y)
+    monkeypatch.setenv("FAKE_CUDA_FAIL", "cuLaunchKernel")
+    with pytest.raises(runtime.CudaError, match=r"launch 0 \(scale.*CUDA_ERROR_OUT_OF_MEMORY"):
+        prog.run_numpy(x, y)

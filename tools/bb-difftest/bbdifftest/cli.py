@@ -72,6 +72,21 @@ def regression_test(prog, result, seed, index, original_ops):
     return program_text(prog, header)
 
 
+def nan_count(result):
+    m = re.search(r"\bnan (\d+) of", result.detail)
+    return int(m.group(1)) if m else 0
+
+
+def same_failure(original, candidate):
+    """Whether a shrunk program still fails as the original did: the same
+    kind, and no NaN where the original had none. Edits can make a
+    program undefined (a sum of squares that loses its square and goes
+    negative under an rsqrt), and a NaN on both sides is a failure of the
+    check, not of fusion."""
+    return candidate.kind == original.kind and \
+        (nan_count(candidate) == 0 or nan_count(original) > 0)
+
+
 def check_program(prog, tools):
     return check(program_text(prog), prog.config, tools)
 
@@ -106,9 +121,10 @@ def run_batch(args, tools):
         saved = None
         if known.get((args.seed, i)) == res.kind:
             return i, res, None  # expected: not minimised again
-        if not args.no_minimise:
+        # A tool that could not be started says nothing about the program.
+        if not args.no_minimise and res.kind != "tool-error":
             orig = len(prog.ops)
-            small = minimise(prog, lambda q: check_program(q, tools).kind == res.kind)
+            small = minimise(prog, lambda q: same_failure(res, check_program(q, tools)))
             final = check_program(small, tools)
             if final.kind == res.kind:
                 prog, res = small, final

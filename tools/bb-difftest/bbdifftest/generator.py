@@ -112,7 +112,7 @@ class Generator:
 
     # -- dimensions -------------------------------------------------------
 
-    def new_dim(self, avoid=()):
+    def new_dim(self):
         name = "d%d" % len(self.prog.dims)
         self.prog.dims[name] = self.rng.choices(SIZES, SIZE_WEIGHTS)[0]
         return name
@@ -147,8 +147,7 @@ class Generator:
     # -- values -----------------------------------------------------------
 
     def arg(self, dims):
-        v = self.prog.new_arg(dims)
-        return v
+        return self.prog.new_arg(dims)
 
     def add(self, op):
         self.prog.ops.append(op)
@@ -204,7 +203,8 @@ class Generator:
         items = list(leaves)
         rng.shuffle(items)
         if rng.random() < 0.25:
-            items.append((("const", rng.choice(CONSTS)),) + self.const_mag(items))
+            # Constants are O(1); their magnitude estimate is 1 like an input's.
+            items.append((("const", rng.choice(CONSTS)), 1.0, False))
         if self.prog_scalars and rng.random() < 0.15:
             s = rng.choice(self.prog_scalars)
             items.append((("scalar", s.id), 1.0, False))
@@ -235,9 +235,6 @@ class Generator:
             alt = rng.choice([0.0, -2.0, 1.0])
             e = (("causal", i, j, e[0], ("const", alt)), max(e[1], abs(alt)), False)
         return self.bound(e)
-
-    def const_mag(self, items):
-        return (1.0, False)
 
     def maybe_unary(self, x, p=0.3):
         e, m, nn = x
@@ -362,12 +359,11 @@ class Generator:
                 scale = 1.0 / grow if tm * grow > MAG_BOUND else None
             if scale == 1.0:
                 scale = None
+            # linalg.reduce has no term: its sum is scaled afterwards.
             if scale is not None and not named:
                 texpr = ("bin", "mulf", texpr, ("const", scale))
                 tm *= scale
-            elif scale is not None:
-                # linalg.reduce has no term: scale afterwards.
-                pass
+                scale = None
             rm = tm * (n if tnn else math.sqrt(n))
         else:
             rm = tm
@@ -385,6 +381,12 @@ class Generator:
         res = self.prog.new_value(rshape, mag=min(rm, 64.0), nonneg=tnn)
         res.var = (set().union(*(v.var for v in inputs)) | causal_dims(texpr)) \
             - set(rdims)
+        if n > 16:
+            # A mean, max or min over many elements varies little along the
+            # kept dimensions relative to its size (concentration): a
+            # LayerNorm along them would amplify rounding-order noise into
+            # the result, so the generator treats it as constant.
+            res.var = set()
         if named and (len(inputs) > 1 or keepdim):
             named = False
         op = Op("reduce", res, inputs, rdims=tuple(rdims), combiner=combiner,
@@ -392,7 +394,7 @@ class Generator:
                 style="named" if named else "generic",
                 acc_first=rng.random() < 0.5)
         v = self.add(op)
-        if named and combiner == "addf" and scale is not None and rm > MAG_BOUND:
+        if scale is not None and rm > MAG_BOUND:
             v = self.scale(v, scale)
         return v
 

@@ -29,6 +29,8 @@ import subprocess
 import tempfile
 
 TIMEOUT_S = 120
+# The exit status run() reports for a tool that could not be started.
+TOOL_MISSING = -1000
 
 
 class Tools:
@@ -107,7 +109,7 @@ def run(cmd, cwd):
     except OSError as e:
         # A tool that cannot be started (being rebuilt, missing): an error
         # of this program's check, not of the harness.
-        return subprocess.CompletedProcess(cmd, 127, "", "error: %s\n" % e)
+        return subprocess.CompletedProcess(cmd, TOOL_MISSING, "", "error: %s\n" % e)
 
 
 def quote(cmd):
@@ -134,6 +136,8 @@ def check(text, config, tools, workdir=None):
         proc = run(cmd, workdir)
         if proc is None:
             return None, Result(what + "-timeout", "no result in %d s" % TIMEOUT_S, cmds)
+        if proc.returncode == TOOL_MISSING:
+            return None, Result("tool-error", first_line(proc.stderr), cmds)
         if crashed(proc):
             return None, Result(what + "-crash", first_line(proc.stderr), cmds)
         if proc.returncode != 0:
@@ -198,6 +202,8 @@ def check(text, config, tools, workdir=None):
         proc = run(cmd, workdir)
         if proc is None:
             return Result(what + "-timeout", "no result in %d s" % TIMEOUT_S, cmds)
+        if proc.returncode == TOOL_MISSING:
+            return Result("tool-error", first_line(proc.stderr), cmds)
         out = proc.stdout + proc.stderr
         if crashed(proc):
             return Result(what + "-crash", first_line(proc.stderr), cmds)

@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionUtils.h"
+#include "FusionWorklist.h"
+#include "KernelCost.h"
+#include "ProgramShadow.h"
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
@@ -20,6 +23,8 @@
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/Support/Format.h"
+
+#include <optional>
 
 namespace blockbuster::block {
 #define GEN_PASS_DEF_BLOCKFUSE
@@ -65,107 +70,6 @@ SmallVector<Operation *> collectBreadthFirst(ProgramOp program) {
   return ops;
 }
 
-/// The top-level op (kernel, view) that `op` is or is nested in, or null
-/// (the program itself).
-Operation *getUnit(Operation *op) {
-  while (op && !isa_and_nonnull<ProgramOp>(op->getParentOp()))
-    op = op->getParentOp();
-  return op;
-}
-
-/// Remembers, per rule, the kernels and views on which none of the rule's
-/// patterns matches, so that a step does not try them again. A rewrite can
-/// change what matches only in the kernels it touched and their neighbours:
-/// the kernels they read from, the ones reading them, and the ones reading
-/// an array they read (siblings). Those are forgotten after every rewrite;
-/// the order in which rules and ops are tried is unchanged, so the result is
-/// the same as re-trying everything (what keeps the driver near-linear
-/// instead of quadratic in the size of the program).
-struct CleanUnits : public RewriterBase::Listener {
-  llvm::DenseMap<unsigned, llvm::DenseSet<Operation *>> clean;
-  llvm::SetVector<Operation *> touched;
-  /// Units some rule has not found clean: the only ones a step visits.
-  llvm::DenseSet<Operation *> dirty;
-
-  /// Nothing known: every unit of `program` is dirty.
-  void reset(ProgramOp program) {
-    clean.clear();
-    touched.clear();
-    dirty.clear();
-    for (Operation &unit : program.getBody().front())
-      dirty.insert(&unit);
-  }
-  /// `unit` is clean for `rule`; once clean for all of `rules` it is no
-  /// longer visited.
-  void markClean(unsigned rule, Operation *unit, ArrayRef<unsigned> rules) {
-    clean[rule].insert(unit);
-    if (llvm::all_of(rules, [&](unsigned r) { return isClean(r, unit); }))
-      dirty.erase(unit);
-  }
-  bool isClean(unsigned rule, Operation *unit) const {
-    auto it = clean.find(rule);
-    return unit && it != clean.end() && it->second.contains(unit);
-  }
-  void forget(Operation *unit) {
-    for (auto &entry : clean)
-      entry.second.erase(unit);
-    dirty.insert(unit);
-  }
-  /// The neighbours of `unit` whose matches a change to it can affect.
-  void forgetWithNeighbours(Operation *unit) {
-    forget(unit);
-    unit->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands()) {
-        if (Operation *producer = getUnit(operand.getDefiningOp()))
-          forget(producer);
-        // Siblings: other readers of what this unit reads.
-        if (isa<ArrayType>(operand.getType()))
-          for (Operation *user : operand.getUsers())
-            if (Operation *sibling = getUnit(user))
-              forget(sibling);
-      }
-    });
-    for (Value result : unit->getResults())
-      for (Operation *user : result.getUsers())
-        if (Operation *consumer = getUnit(user))
-          forget(consumer);
-  }
-  /// After a rewrite: forget the touched units and their neighbours.
-  void settle() {
-    for (Operation *unit : touched)
-      forgetWithNeighbours(unit);
-    touched.clear();
-  }
-
-  void record(Operation *op) {
-    if (Operation *unit = getUnit(op))
-      touched.insert(unit);
-  }
-  void notifyOperationInserted(Operation *op,
-                               OpBuilder::InsertPoint) override {
-    record(op);
-  }
-  void notifyOperationModified(Operation *op) override { record(op); }
-  void notifyOperationReplaced(Operation *op, ValueRange) override {
-    record(op);
-    for (Value result : op->getResults())
-      for (Operation *user : result.getUsers())
-        record(user);
-  }
-  void notifyOperationErased(Operation *op) override {
-    if (getUnit(op) != op) {
-      record(op);
-      return;
-    }
-    // A unit going away: its neighbours change, it must not be remembered.
-    forgetWithNeighbours(op);
-    for (auto &entry : clean)
-      entry.second.erase(op);
-    dirty.erase(op);
-    touched.remove(op);
-  }
-};
-
 struct BlockFusePass
     : public blockbuster::block::impl::BlockFuseBase<BlockFusePass> {
   using Base::Base;
@@ -205,35 +109,10 @@ struct BlockFusePass
   bool applyOnce(ProgramOp program,
                  ArrayRef<std::pair<unsigned, FrozenRewritePatternSet>> rules,
                  PatternRewriter &rewriter) {
-    // Breadth-first, as collectBreadthFirst, but only through the units
-    // that some rule of `rules` has not found clean: the others cannot
-    // match (what keeps a step proportional to what changed).
-    SmallVector<Operation *> ops = {program};
-    SmallVector<Operation *> units = {nullptr};
-    SmallVector<Operation *> dirty(cleanUnits.dirty.begin(),
-                                   cleanUnits.dirty.end());
-    llvm::sort(dirty, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
-    for (Operation *top : dirty) {
-      ops.push_back(top);
-      units.push_back(top);
-    }
-    SmallVector<unsigned> ruleNumbers = llvm::map_to_vector(
-        rules, [](const auto &rule) { return rule.first; });
-    for (size_t next = 1; next < ops.size(); ++next)
-      for (Region &region : ops[next]->getRegions())
-        for (Block &block : region)
-          for (Operation &op : block) {
-            ops.push_back(&op);
-            units.push_back(units[next]);
-          }
     for (auto &[number, patterns] : rules) {
       PatternApplicator applicator(patterns);
       applicator.applyDefaultCostModel();
-      for (auto [op, unit] : llvm::zip(ops, units)) {
-        if (cleanUnits.isClean(number, unit))
-          continue;
+      auto tryAt = [&, number = number](Operation *op) {
         fusionTrace.message.clear();
         std::string patternName;
         Location loc = op->getLoc();
@@ -245,19 +124,24 @@ struct BlockFusePass
               return success();
             });
         if (failed(result))
-          continue;
+          return false;
         ++steps;
         if (trace)
           llvm::errs() << "step " << steps << ": rule " << number << " at "
                        << describeLocation(loc) << ": "
                        << describeRewrite(number, patternName) << "\n";
-        cleanUnits.settle();
+        worklist->settle();
         return true;
+      };
+      // The program itself is always tried; then the rule's worklist, whose
+      // front is the first op breadth-first that the rule may match.
+      if (tryAt(program))
+        return true;
+      while (Operation *op = worklist->front(number)) {
+        if (tryAt(op))
+          return true;
+        worklist->popFront(number);
       }
-      // Nothing of this rule matched anywhere: every unit is clean for it.
-      for (Operation *unit : units)
-        if (unit)
-          cleanUnits.markClean(number, unit, ruleNumbers);
     }
     return false;
   }
@@ -286,11 +170,27 @@ struct BlockFusePass
   }
 
   /// The roofline estimate on the target, with the program's block sizes
-  /// (or 128): what the extend step must lower to be kept.
-  double score(ProgramOp program) const {
-    FusionReport report = computeFusionReport(
-        program, BlockSizes(program, /*overrides=*/{}, /*default=*/128));
-    return estimateSeconds(report, *targetDescription);
+  /// (or 128): what the extend step must lower to be kept. The sum of the
+  /// kernels' terms in program order, as estimateSeconds adds them; a
+  /// kernel's term is computed again only after a rewrite changed it.
+  double score(ProgramOp program) {
+    double seconds = 0;
+    for (MapOp map : program.getOps<MapOp>()) {
+      auto [it, inserted] = kernelSeconds.try_emplace(map, 0.0);
+      if (inserted)
+        it->second = estimateKernelSeconds(program, map, /*default=*/128,
+                                           *targetDescription);
+      seconds += it->second;
+    }
+    return seconds;
+  }
+
+  /// Forgets the cached terms of the kernels in `changes`.
+  void invalidateScores(const FusionWorklist::Changes &changes) {
+    for (Operation *op : changes.erased)
+      kernelSeconds.erase(op);
+    for (Operation *op : changes.changed)
+      kernelSeconds.erase(op);
   }
 
   /// Applies rule 6 at `op` only.
@@ -309,7 +209,7 @@ struct BlockFusePass
             })))
       return false;
     ++steps;
-    cleanUnits.settle();
+    worklist->settle();
     if (trace)
       llvm::errs() << "step " << steps << ": rule 6 at "
                    << describeLocation(loc) << ": "
@@ -318,11 +218,14 @@ struct BlockFusePass
   }
 
   void runOnOperation() override {
+    FusionWorklist ruleWorklist(llvm::map_to_vector(
+        mainRules, [](const auto &rule) { return rule.first; }));
+    worklist = &ruleWorklist;
     PatternRewriter rewriter(&getContext());
-    rewriter.setListener(&cleanUnits);
+    rewriter.setListener(worklist);
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>())) {
-      cleanUnits.reset(program);
+      worklist->reset(program, /*pending=*/true);
       // The unfused program is the first snapshot: block-select falls back
       // to it when no fused form fits the target's local memory.
       SmallVector<OwningOpRef<ProgramOp>> snapshots;
@@ -332,18 +235,21 @@ struct BlockFusePass
         return signalPassFailure();
       // The extend step: replicate at the first op (breadth-first) where
       // rule 6 applies, re-run the main loop, and keep the result only when
-      // the roofline estimate drops; otherwise restore the snapshot and try
-      // the next op. The search goes on from the same position after a kept
-      // step: ops before it were tried (going back would make the extend
-      // step quadratic in the number of candidates).
-      // The snapshot and the estimate change only when a step is kept, so
-      // they are taken then, not for every op tried.
+      // the roofline estimate drops; otherwise go back to the last kept
+      // state and try the next op. The search goes on from the same position
+      // after a kept step: ops before it were tried (going back would make
+      // the extend step quadratic in the number of candidates).
+      // The last kept state is a shadow copy that follows the program unit
+      // by unit: a try copies and restores only the kernels it changed, and
+      // the estimate is recomputed only for those kernels.
+      kernelSeconds.clear();
       size_t index = 0;
-      OwningOpRef<ProgramOp> snapshot;
+      std::optional<ProgramShadow> shadow;
       double before = 0;
       SmallVector<Operation *> candidates;
       if (extend) {
-        snapshot = program.clone();
+        (void)worklist->takeChanges();
+        shadow.emplace(program);
         before = score(program);
         candidates = collectBreadthFirst(program);
       }
@@ -357,11 +263,13 @@ struct BlockFusePass
         }
         if (failed(runMainLoop(program, rewriter)))
           return signalPassFailure();
+        FusionWorklist::Changes changes = worklist->takeChanges();
+        invalidateScores(changes);
         double after = score(program);
         if (after < before) {
           if (keepSnapshots)
-            snapshots.push_back(std::move(snapshot));
-          snapshot = program.clone();
+            snapshots.push_back(shadow->copy());
+          shadow->sync(program, changes);
           before = after;
           candidates = collectBreadthFirst(program);
           continue;
@@ -373,22 +281,12 @@ struct BlockFusePass
                        << llvm::format("%.3g", after * 1e6) << " us, not below "
                        << llvm::format("%.3g", before * 1e6) << " us)\n";
         steps = stepsBefore;
-        // The restored program is made of new ops: nothing is known clean,
-        // and nothing needs to hear about the old one going.
-        rewriter.setListener(nullptr);
-        rewriter.setInsertionPoint(program);
-        ProgramOp restored = cast<ProgramOp>(rewriter.clone(**snapshot));
-        rewriter.eraseOp(program);
-        program = restored;
-        // The snapshot was taken at a fixed point of the main loop: no main
-        // rule matches any of its units.
-        cleanUnits.reset(program);
-        SmallVector<unsigned> mainNumbers = llvm::map_to_vector(
-            mainRules, [](const auto &rule) { return rule.first; });
-        for (Operation &unit : program.getBody().front())
-          for (unsigned number : mainNumbers)
-            cleanUnits.markClean(number, &unit, mainNumbers);
-        rewriter.setListener(&cleanUnits);
+        // The last kept state was a fixed point of the main loop: the units
+        // put back are on no rule's list.
+        program = shadow->restore(program, changes, *worklist,
+                                  [&](Operation *unit) {
+                                    kernelSeconds.erase(unit);
+                                  });
         candidates = collectBreadthFirst(program);
         ++index;
       }
@@ -407,7 +305,9 @@ struct BlockFusePass
   }
 
   FusionTrace fusionTrace;
-  CleanUnits cleanUnits;
+  /// The per-rule worklists of the running pass (runOnOperation owns them).
+  FusionWorklist *worklist = nullptr;
+  llvm::DenseMap<Operation *, double> kernelSeconds;
   SmallVector<std::pair<unsigned, FrozenRewritePatternSet>> mainRules;
   FrozenRewritePatternSet extendRule;
   unsigned steps = 0;

@@ -1,0 +1,339 @@
+//===- BlockbusterCAPI.cpp - The Blockbuster C API ------------------------===//
+//
+// Blockbuster-c/Blockbuster.h over the pass registry and the CPU runner
+// (Blockbuster/Runtime/CPURunner.h, which bb-run uses too). Each call builds
+// a fresh MLIRContext and captures every diagnostic into the result string,
+// so a caller sees exactly what bb-opt or bb-run would have printed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster-c/Blockbuster.h"
+
+#include "Blockbuster/InitAll.h"
+#include "Blockbuster/Runtime/CPURunner.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+using namespace blockbuster;
+using namespace blockbuster::runner;
+
+namespace {
+/// One call's context, with every diagnostic captured into `diagnostics`.
+class Session {
+public:
+  Session() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      // Pipelines name passes of both MLIR and Blockbuster.
+      mlir::registerAllPasses();
+      blockbuster::registerAllPasses();
+      llvm::InitializeNativeTarget();
+      llvm::InitializeNativeTargetAsmPrinter();
+    });
+    DialectRegistry registry;
+    mlir::registerAllDialects(registry);
+    mlir::registerAllExtensions(registry);
+    blockbuster::registerAllDialects(registry);
+    registerBuiltinDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    context = std::make_unique<MLIRContext>(registry);
+    context->printOpOnDiagnostic(false);
+    handler = std::make_unique<SourceMgrDiagnosticHandler>(
+        sourceMgr, context.get(), diagnosticStream);
+  }
+
+  MLIRContext &getContext() { return *context; }
+  llvm::raw_ostream &errs() { return diagnosticStream; }
+  const ErrorStream &getErrorStream() { return errorStream; }
+
+  /// Parses `text` as the module "input.mlir".
+  OwningOpRef<ModuleOp> parse(const char *text) {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text ? text : "", "input.mlir"),
+        llvm::SMLoc());
+    return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context.get()));
+  }
+
+  /// Runs the textual `pipeline` ("" runs nothing) on `module`.
+  LogicalResult runPipeline(ModuleOp module, const char *pipeline) {
+    if (!pipeline || !*pipeline)
+      return success();
+    PassManager pm(context.get());
+    std::string message;
+    llvm::raw_string_ostream messageStream(message);
+    if (failed(parsePassPipeline(pipeline, pm, messageStream))) {
+      errorStream.error() << "invalid pass pipeline '" << pipeline
+                          << "': " << message << "\n";
+      return failure();
+    }
+    return pm.run(module);
+  }
+
+  /// Hands `text` to the caller in *result and returns `status`.
+  int finish(int status, const std::string &text, char **result) {
+    if (result) {
+      *result = static_cast<char *>(std::malloc(text.size() + 1));
+      if (*result)
+        std::memcpy(*result, text.c_str(), text.size() + 1);
+    }
+    return status;
+  }
+  int fail(char **result) {
+    if (diagnostics.empty())
+      errorStream.error() << "failed without a diagnostic\n";
+    return finish(1, diagnostics, result);
+  }
+
+private:
+  std::unique_ptr<MLIRContext> context;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream{diagnostics};
+  ErrorStream errorStream{diagnosticStream, "blockbuster"};
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+};
+} // namespace
+
+static std::string dtypeName(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+extern "C" {
+
+const char *bbVersion(void) { return "blockbuster-capi 1"; }
+
+void bbFreeString(char *string) { std::free(string); }
+
+int bbTransform(const char *mlir, const char *pipeline, char **result) {
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(mlir);
+  if (!module || failed(session.runPipeline(*module, pipeline)))
+    return session.fail(result);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return session.finish(0, text, result);
+}
+
+int bbReport(const char *mlir, const char *pipeline, const char *reportOptions,
+             char **result) {
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(mlir);
+  if (!module || failed(session.runPipeline(*module, pipeline)))
+    return session.fail(result);
+  // block-report writes to a file; a temporary one is read back.
+  llvm::SmallString<128> path;
+  if (std::error_code error =
+          llvm::sys::fs::createTemporaryFile("blockbuster-report", "json",
+                                             path)) {
+    session.getErrorStream().error()
+        << "cannot create a temporary file: " << error.message() << "\n";
+    return session.fail(result);
+  }
+  llvm::FileRemover remover(path);
+  std::string options = "output=" + path.str().str();
+  if (reportOptions && *reportOptions)
+    options += std::string(" ") + reportOptions;
+  std::string reportPipeline = "block-report{" + options + "}";
+  if (failed(session.runPipeline(*module, reportPipeline.c_str())))
+    return session.fail(result);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> report =
+      llvm::MemoryBuffer::getFile(path);
+  if (!report) {
+    session.getErrorStream().error() << "cannot read the report back: "
+                                     << report.getError().message() << "\n";
+    return session.fail(result);
+  }
+  return session.finish(0, (*report)->getBuffer().str(), result);
+}
+
+/// Loads `entry` of `mlir` as bb-run does (hoisting tensor constants).
+static FailureOr<Program> loadFromText(Session &session, const char *mlir,
+                                       const char *entry) {
+  return loadProgram(
+      session.getContext(),
+      llvm::MemoryBuffer::getMemBufferCopy(mlir ? mlir : "", "input.mlir"),
+      "input.mlir", entry ? entry : "", session.getErrorStream());
+}
+
+static llvm::json::Array describeArrays(ArrayRef<ArrayDesc> descs) {
+  llvm::json::Array arrays;
+  for (const ArrayDesc &desc : descs) {
+    llvm::json::Array shape;
+    for (int64_t extent : desc.shape)
+      shape.push_back(extent);
+    arrays.push_back(llvm::json::Object{
+        {"shape", std::move(shape)},
+        {"dtype", dtypeName(desc.elementType)}});
+  }
+  return arrays;
+}
+
+int bbSignature(const char *mlir, const char *entry, char **result) {
+  Session session;
+  FailureOr<Program> program = loadFromText(session, mlir, entry);
+  if (failed(program))
+    return session.fail(result);
+  llvm::json::Object signature{
+      {"entry", program->entry},
+      {"kind", program->kind == InputKind::Linalg ? "linalg" : "block"},
+      {"inputs", describeArrays(program->inputs)},
+      {"outputs", describeArrays(program->outputs)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(signature));
+  return session.finish(0, text, result);
+}
+
+int bbRunCPU(const char *mlir, const char *entry, const char *options,
+             int64_t numInputs, void *const *inputs, const int64_t *inputBytes,
+             int64_t numOutputs, void *const *outputs,
+             const int64_t *outputBytes, char **result) {
+  Session session;
+  const ErrorStream &errs = session.getErrorStream();
+  LoweringOptions lowering;
+  bool reference = false;
+  if (options && *options) {
+    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(options);
+    const llvm::json::Object *object = parsed ? parsed->getAsObject() : nullptr;
+    if (!object) {
+      errs.error() << "options must be a JSON object: "
+                   << (parsed ? std::string("got another value")
+                              : llvm::toString(parsed.takeError()))
+                   << "\n";
+      return session.fail(result);
+    }
+    for (const auto &[key, value] : *object) {
+      if (key == "fuse" && value.getAsBoolean()) {
+        lowering.fuse = *value.getAsBoolean();
+      } else if (key == "reference" && value.getAsBoolean()) {
+        reference = *value.getAsBoolean();
+      } else if (key == "target" && value.getAsString()) {
+        lowering.target = value.getAsString()->str();
+      } else if (key == "block_sizes" && value.getAsArray()) {
+        for (const llvm::json::Value &size : *value.getAsArray()) {
+          if (!size.getAsString()) {
+            errs.error() << "options.block_sizes: expected strings AXIS=SIZE\n";
+            return session.fail(result);
+          }
+          lowering.blockSizes.push_back(size.getAsString()->str());
+        }
+      } else {
+        errs.error() << "unknown or mistyped option '" << key.str()
+                     << "' (known: fuse, reference, target, block_sizes)\n";
+        return session.fail(result);
+      }
+    }
+  }
+
+  FailureOr<Program> program = loadFromText(session, mlir, entry);
+  if (failed(program))
+    return session.fail(result);
+  // The caller's buffers must match the signature byte for byte before
+  // anything is compiled or written.
+  SmallVector<HostArray> inputArrays = createArrays(program->inputs);
+  SmallVector<HostArray> outputArrays = createArrays(program->outputs);
+  if (numInputs != static_cast<int64_t>(inputArrays.size()) ||
+      numOutputs != static_cast<int64_t>(outputArrays.size())) {
+    errs.error() << "@" << program->entry << " takes " << inputArrays.size()
+                 << " inputs and returns " << outputArrays.size()
+                 << " outputs; got " << numInputs << " and " << numOutputs
+                 << "\n";
+    return session.fail(result);
+  }
+  for (auto [kind, arrays, bytes, pointers] :
+       {std::make_tuple("input", &inputArrays, inputBytes, inputs),
+        std::make_tuple("output", &outputArrays, outputBytes,
+                        static_cast<void *const *>(outputs))}) {
+    for (auto [index, array] : llvm::enumerate(*arrays)) {
+      if (!pointers || !bytes || !pointers[index] ||
+          bytes[index] != static_cast<int64_t>(array.getBytes())) {
+        errs.error() << kind << " " << index << " of @" << program->entry
+                     << " is " << array.getDesc().str() << " ("
+                     << array.getBytes() << " bytes); got "
+                     << (bytes ? bytes[index] : 0) << " bytes at "
+                     << (pointers ? pointers[index] : nullptr) << "\n";
+        return session.fail(result);
+      }
+    }
+  }
+
+  LogicalResult lowered =
+      reference
+          ? (program->kind == InputKind::Linalg
+                 ? lowerLinalgReference(*program->module, program->entry,
+                                        llvm::nulls())
+                 : lowerWithBlockbuster(*program->module, program->kind,
+                                        LoweringOptions(), errs))
+          : lowerWithBlockbuster(*program->module, program->kind, lowering,
+                                 errs);
+  if (failed(lowered))
+    return session.fail(result);
+  for (auto [index, array] : llvm::enumerate(inputArrays))
+    std::memcpy(array.data(), inputs[index], array.getBytes());
+  for (HostArray &array : outputArrays)
+    array.poison();
+  // Upstream's reference passes scalar arguments by value, Blockbuster's
+  // path as 0-d arrays (as in bb-run).
+  SmallVector<bool> byValue;
+  if (reference && program->kind == InputKind::Linalg)
+    byValue = program->byValue;
+  if (failed(runOnCPU(*program->module, program->entry, inputArrays, byValue,
+                      outputArrays, errs)))
+    return session.fail(result);
+  for (auto [index, array] : llvm::enumerate(outputArrays))
+    std::memcpy(outputs[index], array.data(), array.getBytes());
+  return session.finish(0, "", result);
+}
+
+int bbCompileArtifact(const char *mlir, const char *options,
+                      const char *directory, char **result) {
+  Session session;
+  // LEAD: connect the GPU compiler here: run `blockbuster-gpu-pipeline`
+  // (found by name below) and the artifact writer of bb-compile on the
+  // module, writing `directory`. Until then this entry point refuses with
+  // the error below, and python/tests/test_capi.py::test_compile_artifact_
+  // not_connected expects it.
+  OwningOpRef<ModuleOp> module = session.parse(mlir);
+  if (!module)
+    return session.fail(result);
+  if (!PassPipelineInfo::lookup("blockbuster-gpu-pipeline"))
+    session.getErrorStream().error()
+        << "GPU artifacts are not available: this build has no pass "
+           "pipeline 'blockbuster-gpu-pipeline'\n";
+  else
+    session.getErrorStream().error()
+        << "GPU artifacts are not available from the C API yet: the "
+           "artifact writer is not connected (lib/CAPI/BlockbusterCAPI.cpp, "
+           "bbCompileArtifact); use bb-compile\n";
+  (void)options;
+  (void)directory;
+  return session.fail(result);
+}
+
+} // extern "C"

@@ -1,0 +1,60 @@
+module {
+  block.program @causal_attention axes(a0 = 500 tiled, a1 = 500 tiled, a2 = 64 whole, a3 = 64 whole) (%arg0: !block.array<500x64xf32>, %arg1: !block.array<500x64xf32>, %arg2: !block.array<500x64xf32>) -> !block.array<500x64xf32> {
+    %0 = block.map [a0, a1] -> !block.array<500x500xf32> {
+      %7 = block.load %arg0 [a0, a2] : !block.array<500x64xf32> -> !block.tile<[a0, a2], f32>
+      %8 = block.load %arg1 [a1, a2] : !block.array<500x64xf32> -> !block.tile<[a1, a2], f32>
+      %9 = block.dot %7, %8 contract [a2] : !block.tile<[a0, a2], f32>, !block.tile<[a1, a2], f32>
+      block.yield %9 : !block.tile<[a0, a1], f32>
+    }
+    %1 = block.map [a0, a1] -> !block.array<500x500xf32> {
+      %7 = block.iota a1 : !block.tile<[a1], index>
+      %8 = block.iota a0 : !block.tile<[a0], index>
+      %9 = block.compare le %7, %8 : !block.tile<[a1], index>, !block.tile<[a0], index>
+      %10 = block.load %0 [a0, a1] : !block.array<500x500xf32> -> !block.tile<[a0, a1], f32>
+      %11 = block.constant [] 0xFF800000 : f32
+      %12 = block.select %9, %10, %11 : !block.tile<[a1, a0], i1>, !block.tile<[a0, a1], f32>, !block.tile<[], f32>
+      %13 = block.broadcast %12 : !block.tile<[a1, a0], f32> to !block.tile<[a0, a1], f32>
+      block.yield %13 : !block.tile<[a0, a1], f32>
+    }
+    %2 = block.map [a0] -> !block.array<500xf32> {
+      %7 = block.reduce a1 combiners [max] -> !block.tile<[a0], f32> {
+        %8 = block.load %1 [a0, a1] : !block.array<500x500xf32> -> !block.tile<[a0, a1], f32>
+        %9 = block.tile_reduce max %8 over [a1] : !block.tile<[a0, a1], f32>
+        block.yield %9 : !block.tile<[a0], f32>
+      }
+      block.yield %7 : !block.tile<[a0], f32>
+    }
+    %3 = block.map [a0, a1] -> !block.array<500x500xf32> {
+      %7 = block.load %1 [a0, a1] : !block.array<500x500xf32> -> !block.tile<[a0, a1], f32>
+      %8 = block.load %2 [a0] : !block.array<500xf32> -> !block.tile<[a0], f32>
+      %9 = block.sub %7, %8 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      %10 = block.exp %9 : !block.tile<[a0, a1], f32>
+      block.yield %10 : !block.tile<[a0, a1], f32>
+    }
+    %4 = block.map [a0] -> !block.array<500xf32> {
+      %7 = block.reduce a1 combiners [add] -> !block.tile<[a0], f32> {
+        %8 = block.load %3 [a0, a1] : !block.array<500x500xf32> -> !block.tile<[a0, a1], f32>
+        %9 = block.tile_reduce add %8 over [a1] : !block.tile<[a0, a1], f32>
+        block.yield %9 : !block.tile<[a0], f32>
+      }
+      block.yield %7 : !block.tile<[a0], f32>
+    }
+    %5 = block.map [a0, a1] -> !block.array<500x500xf32> {
+      %7 = block.load %3 [a0, a1] : !block.array<500x500xf32> -> !block.tile<[a0, a1], f32>
+      %8 = block.load %4 [a0] : !block.array<500xf32> -> !block.tile<[a0], f32>
+      %9 = block.div %7, %8 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      block.yield %9 : !block.tile<[a0, a1], f32>
+    }
+    %6 = block.map [a0] -> !block.array<500x64xf32> {
+      %7 = block.reduce a1 combiners [add] -> !block.tile<[a0, a3], f32> {
+        %8 = block.load %5 [a0, a1] : !block.array<500x500xf32> -> !block.tile<[a0, a1], f32>
+        %9 = block.load %arg2 [a1, a3] : !block.array<500x64xf32> -> !block.tile<[a1, a3], f32>
+        %10 = block.dot %8, %9 contract [a1] : !block.tile<[a0, a1], f32>, !block.tile<[a1, a3], f32>
+        block.yield %10 : !block.tile<[a0, a3], f32>
+      }
+      block.yield %7 : !block.tile<[a0, a3], f32>
+    }
+    block.return %6 : !block.array<500x64xf32>
+  }
+}
+

@@ -1,0 +1,7 @@
+func.func @matmul(%a: tensor<300x500xf32>, %b: tensor<500x400xf32>) -> tensor<300x400xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<300x400xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<300x400xf32>) -> tensor<300x400xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<300x500xf32>, tensor<500x400xf32>) outs(%f : tensor<300x400xf32>) -> tensor<300x400xf32>
+  return %c : tensor<300x400xf32>
+}

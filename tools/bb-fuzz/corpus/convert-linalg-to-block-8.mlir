@@ -1,0 +1,5 @@
+func.func @softmax(%x: tensor<300x1000xf32>) -> tensor<300x1000xf32> {
+  %e = tensor.empty() : tensor<300x1000xf32>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<300x1000xf32>) outs(%e : tensor<300x1000xf32>) -> tensor<300x1000xf32>
+  return %s : tensor<300x1000xf32>
+}

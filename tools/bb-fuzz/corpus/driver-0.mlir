@@ -1,0 +1,23 @@
+block.program @tiny axes(M = 10 tiled, N = 7 tiled)
+    (%X: !block.array<10x7xf32>, %Y: !block.array<10x7xf32>) -> !block.array<10xf32> {
+  %A = block.map [M, N] -> !block.array<10x7xf32> {
+    %x = block.load %X[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %a = block.exp %x : !block.tile<[M, N], f32>
+    block.yield %a : !block.tile<[M, N], f32>
+  }
+  %B = block.map [M, N] -> !block.array<10x7xf32> {
+    %a = block.load %A[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %y = block.load %Y[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %b = block.mul %a, %y : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+    block.yield %b : !block.tile<[M, N], f32>
+  }
+  %C = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce N combiners [add] -> !block.tile<[M], f32> {
+      %b = block.load %B[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+      %t = block.tile_reduce add %b over [N] : !block.tile<[M, N], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %C : !block.array<10xf32>
+}

@@ -1,0 +1,12 @@
+block.program @reduce_iterated_axis axes(M = 4 tiled) (%x: !block.array<4xf32>) -> !block.array<4xf32> {
+  %y = block.map [M] -> !block.array<4xf32> {
+    %r = block.reduce M combiners [add] -> !block.tile<[], f32> {
+      %t = block.load %x[M] : !block.array<4xf32> -> !block.tile<[M], f32>
+      %s = block.tile_reduce add %t over [M] : !block.tile<[M], f32>
+      block.yield %s : !block.tile<[], f32>
+    }
+    %t = block.load %x[M] : !block.array<4xf32> -> !block.tile<[M], f32>
+    block.yield %t : !block.tile<[M], f32>
+  }
+  block.return %y : !block.array<4xf32>
+}

@@ -1,0 +1,10 @@
+block.program @reduce_term_type axes(M = 4 tiled, N = 8 tiled) (%x: !block.array<4x8xf32>) -> !block.array<4xf32> {
+  %y = block.map [M] -> !block.array<4xf32> {
+    %r = block.reduce N combiners [add] -> !block.tile<[M], f32> {
+      %t = block.load %x[M, N] : !block.array<4x8xf32> -> !block.tile<[M, N], f32>
+      block.yield %t : !block.tile<[M, N], f32>
+    }
+    block.yield %r : !block.tile<[M], f32>
+  }
+  block.return %y : !block.array<4xf32>
+}

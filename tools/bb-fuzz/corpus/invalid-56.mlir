@@ -1,0 +1,9 @@
+block.program @dot_result_type axes(M = 4 tiled, N = 8 tiled, D = 2 whole) () {
+  block.map [M, N] {
+    %a = block.constant [M, D] 1.0 : bf16
+    %b = block.constant [N, D] 1.0 : bf16
+    %c = "block.dot"(%a, %b) <{contract = ["D"]}> : (!block.tile<[M, D], bf16>, !block.tile<[N, D], bf16>) -> !block.tile<[M, N], bf16>
+    block.yield
+  }
+  block.return
+}

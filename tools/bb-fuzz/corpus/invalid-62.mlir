@@ -1,0 +1,8 @@
+block.program @add_array_custom axes(M = 4 tiled) (%x: !block.array<4xf32>) {
+  block.map [M] {
+    %a = block.constant [M] 1.0 : f32
+    %c = block.add %a, %x : !block.tile<[M], f32>, !block.array<4xf32>
+    block.yield
+  }
+  block.return
+}

@@ -1,0 +1,10 @@
+block.program @declared_string_attr axes(M = 4 tiled) (%x: !block.array<4xf32>) -> !block.array<4xf32> {
+  %y = block.map [M] -> !block.array<4xf32> {
+    %r = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %t = block.load %x[M] : !block.array<4xf32> -> !block.tile<[M], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %r : !block.tile<[M], f32>
+  }
+  block.return %y : !block.array<4xf32>
+}

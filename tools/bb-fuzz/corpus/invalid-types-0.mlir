@@ -1,0 +1,1 @@
+func.func @array_zero_extent(%a: !block.array<0x4xf32>)

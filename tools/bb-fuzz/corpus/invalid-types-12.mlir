@@ -1,0 +1,1 @@
+func.func @tile_of_tile(%t: !block.tile<[N], !block.tile<[M], f32>>)

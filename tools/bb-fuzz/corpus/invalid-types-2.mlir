@@ -1,0 +1,1 @@
+func.func @array_dynamic_extent(%a: !block.array<?x4xf32>)

@@ -1,0 +1,3 @@
+block.program @axis_block_negative axes(M = 64 tiled block -16) () {
+  block.return
+}

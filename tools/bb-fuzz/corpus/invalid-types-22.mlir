@@ -1,0 +1,3 @@
+block.program @axis_bad_kind axes(M = 64 tiles) () {
+  block.return
+}

@@ -1,0 +1,3 @@
+block.program @axis_no_equals axes(M 64 tiled) () {
+  block.return
+}

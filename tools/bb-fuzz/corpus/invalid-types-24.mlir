@@ -1,0 +1,3 @@
+block.program @axis_no_extent axes(M = tiled) () {
+  block.return
+}

@@ -1,0 +1,3 @@
+block.program @axis_block_no_size axes(M = 64 tiled block) () {
+  block.return
+}

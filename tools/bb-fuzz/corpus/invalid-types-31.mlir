@@ -1,0 +1,1 @@
+func.func @combiner_attr_unknown() attributes {kind = #block<combiner avg>}

@@ -1,0 +1,1 @@
+func.func @array_element_unsigned(%a: !block.array<4xui8>)

@@ -1,0 +1,1 @@
+func.func @array_unterminated(%a: !block.array<4xf32)

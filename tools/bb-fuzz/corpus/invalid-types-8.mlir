@@ -1,0 +1,1 @@
+func.func @unknown_type(%a: !block.buffer<4xf32>)

@@ -1,0 +1,15 @@
+block.program @transposed axes(M = 10 tiled, N = 7 tiled)
+    (%X: !block.array<10x7xf32>, %Y: !block.array<7x10xf32>) -> !block.array<7x10xf32> {
+  %A = block.map [M, N] -> !block.array<10x7xf32> {
+    %x = block.load %X[M, N] : !block.array<10x7xf32> -> !block.tile<[M, N], f32>
+    %a = block.exp %x : !block.tile<[M, N], f32>
+    block.yield %a : !block.tile<[M, N], f32>
+  }
+  %B = block.map [N, M] -> !block.array<7x10xf32> {
+    %a = block.load %A[M, N] : !block.array<10x7xf32> -> !block.tile<[N, M], f32>
+    %y = block.load %Y[N, M] : !block.array<7x10xf32> -> !block.tile<[N, M], f32>
+    %b = block.sub %a, %y : !block.tile<[N, M], f32>, !block.tile<[N, M], f32>
+    block.yield %b : !block.tile<[N, M], f32>
+  }
+  block.return %B : !block.array<7x10xf32>
+}

@@ -1,0 +1,17 @@
+block.program @negative_producer_not_over_k axes(M = 10 tiled, K = 9 tiled, L = 9 whole)
+    (%X: !block.array<10x9xf32>) -> !block.array<10xf32> {
+  %P = block.map [M] -> !block.array<10x9xf32> {
+    %x = block.load %X[M, L] : !block.array<10x9xf32> -> !block.tile<[M, L], f32>
+    %e = block.exp %x : !block.tile<[M, L], f32>
+    block.yield %e : !block.tile<[M, L], f32>
+  }
+  %R = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %p = block.load %P[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %t = block.tile_reduce add %p over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %R : !block.array<10xf32>
+}

@@ -1,0 +1,13 @@
+block.program @negative_factor_divided_by_x axes(M = 10 tiled, N = 7 tiled, J = 6 whole)
+    (%X: !block.array<10x6xf32>, %W: !block.array<6x7xf32>, %R: !block.array<10xf32>)
+    -> !block.array<10x7xf32> {
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %x = block.load %X[M, J] : !block.array<10x6xf32> -> !block.tile<[M, J], f32>
+    %w = block.load %W[J, N] : !block.array<6x7xf32> -> !block.tile<[J, N], f32>
+    %r = block.load %R[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %q = block.div %r, %x : !block.tile<[M], f32>, !block.tile<[M, J], f32>
+    %d = block.dot %q, %w contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+    block.yield %d : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}

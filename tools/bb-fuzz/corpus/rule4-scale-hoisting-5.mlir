@@ -1,0 +1,17 @@
+block.program @out_of_reduce_swapped_and_divisor axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>, %S: !block.array<10xf32>) -> !block.array<10xf32> {
+  %Y = block.map [M] -> !block.array<10xf32> {
+    %l = block.load %S[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %s = block.exp %l : !block.tile<[M], f32>
+    %a, %b = block.reduce K combiners [add, add] -> !block.tile<[M], f32>, !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %u = block.tile_reduce add %x over [K] : !block.tile<[M, K], f32>
+      %su = block.mul %s, %u : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %us = block.div %u, %s : !block.tile<[M], f32>, !block.tile<[M], f32>
+      block.yield %su, %us : !block.tile<[M], f32>, !block.tile<[M], f32>
+    }
+    %y = block.add %a, %b : !block.tile<[M], f32>, !block.tile<[M], f32>
+    block.yield %y : !block.tile<[M], f32>
+  }
+  block.return %Y : !block.array<10xf32>
+}
