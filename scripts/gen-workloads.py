@@ -17,6 +17,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 # name -> (example, {literal in the example: size in the workload})
 WORKLOADS = {
+    # single-head attention S4096 D64 (the example's 0.125 is 1/sqrt(64)), f32
+    "attention_s4096_d64": ("attention", {"1000": 4096, "64": 64}),
     # attention B8 H16 S1024 D64 (heads folded into the batch), f32 storage
     "mha_b8h16_s1024_d64": ("mha", {"8": 128, "300": 1024, "64": 64}),
     # LayerNorm + matmul, decode M16 K4096 N4096, f32 storage

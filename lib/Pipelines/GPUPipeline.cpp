@@ -40,10 +40,14 @@ static std::string findCudaToolkit() {
 void blockbuster::buildGPUPipeline(OpPassManager &pm,
                                    const GPUPipelineOptions &options) {
   pm.addPass(createConvertBlockToLinalg());
+  // Map the grids before canonicalization, which inlines the body of an
+  // unmapped one-block forall into the host function.
+  pm.addPass(createGPUPromoteBlockTiles());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Fewer, larger tile ops: fewer barriers and fewer tiles in shared memory.
   pm.addPass(createLinalgElementwiseOpFusionPass());
+  // Again, for the tensor.empty ops that fusion made.
   pm.addPass(createGPUPromoteBlockTiles());
 
   bufferization::OneShotBufferizePassOptions bufferize;

@@ -29,10 +29,27 @@ bool blockbuster::isBlockGrid(scf::ForallOp forall) {
 
 namespace {
 
+/// A map without tiled axes is a grid of no dimensions (one block); the GPU
+/// needs at least one, so it becomes a grid of one block along x.
+scf::ForallOp addUnitDimension(scf::ForallOp grid) {
+  IRRewriter rewriter(grid.getContext());
+  rewriter.setInsertionPoint(grid);
+  auto unit = scf::ForallOp::create(
+      rewriter, grid.getLoc(), ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)},
+      grid.getOutputs(), std::nullopt);
+  Block *body = unit.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.mergeBlocks(grid.getBody(), body, body->getArguments().drop_front());
+  rewriter.replaceOp(grid, unit.getResults());
+  return unit;
+}
+
 struct GPUPromoteBlockTiles
     : blockbuster::impl::GPUPromoteBlockTilesBase<GPUPromoteBlockTiles> {
   LogicalResult promote(scf::ForallOp grid) {
     MLIRContext *ctx = grid.getContext();
+    if (grid.getRank() == 0)
+      grid = addUnitDimension(grid);
     int64_t rank = grid.getRank();
     if (rank > 3)
       return grid.emitError() << "a block grid of " << rank

@@ -27,6 +27,24 @@ func.func @grid(%x: tensor<64x32xf32>) -> tensor<64x32xf32> {
 
 // -----
 
+// A map whose axes are all whole is a grid of no dimensions: one block.
+// CHECK-LABEL: func.func @one_block
+// CHECK: scf.forall (%{{.*}}) in (1) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:   linalg.negf ins(%{{.*}}) outs(%[[O]]
+// CHECK: } {mapping = [#gpu.block<x>]}
+func.func @one_block(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %out = tensor.empty() : tensor<8xf32>
+  %r = scf.forall () in () shared_outs(%o = %out) -> tensor<8xf32> {
+    %n = linalg.negf ins(%x : tensor<8xf32>) outs(%o : tensor<8xf32>) -> tensor<8xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %n into %o[0] [8] [1] : tensor<8xf32> into tensor<8xf32>
+    }
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
 func.func @four_dimensional_grid(%x: tensor<2x2x2x2xf32>) -> tensor<2x2x2x2xf32> {
   // expected-error @below {{a block grid of 4 dimensions does not map to a GPU grid (at most 3: x, y, z)}}
   %r = scf.forall (%a, %b, %c, %d) in (2, 2, 2, 2) shared_outs(%o = %x) -> tensor<2x2x2x2xf32> {

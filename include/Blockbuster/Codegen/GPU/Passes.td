@@ -22,9 +22,14 @@ def GPUPromoteBlockTiles : Pass<"gpu-promote-block-tiles", "::mlir::ModuleOp"> {
     `tensor.empty` inside it becomes a `bufferization.alloc_tensor` in
     `#gpu.address_space<workgroup>`, so that one-shot bufferization puts
     the block's tiles in shared memory while slices of the program's arrays
-    stay in global memory. A grid of more than three dimensions is an error.
+    stay in global memory. A grid of no dimensions (a map whose axes are all
+    whole) becomes a grid of one block; more than three dimensions is an
+    error.
     Each function records its number of inputs in `blockbuster.num_inputs`,
     which the launch manifest needs once results have become out-params.
+    The pass is idempotent; the GPU pipeline runs it before canonicalization
+    (which would inline the body of an unmapped one-block grid into the host)
+    and again after elementwise fusion (which makes new `tensor.empty` ops).
   }];
   let dependentDialects = [
     "::mlir::bufferization::BufferizationDialect",
