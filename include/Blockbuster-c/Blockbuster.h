@@ -62,10 +62,12 @@ BB_CAPI_EXPORT int bbRunCPU(const char *mlir, const char *entry,
                             int64_t numOutputs, void *const *outputs,
                             const int64_t *outputBytes, char **result);
 
-/* Compiles `mlir` for the GPU (blockbuster-gpu-pipeline) and writes the
- * artifact (docs/Artifact.md) into `directory`. `options` is JSON (or ""):
- * {"entry": NAME, "chip": "sm_90", "block_sizes": [...]}. On success
- * *result is the path of the manifest. */
+/* Compiles `mlir` for the GPU as bb-compile does (convert-linalg-to-block,
+ * block-fuse, block-select for the GPU, blockbuster-gpu-pipeline) and writes
+ * the artifact (docs/Artifact.md) into `directory`. `options` is JSON (or
+ * ""): {"entry": NAME, "fuse": true, "chip": "sm_90", "features": "+ptx80",
+ * "threads": 128, "block_sizes": ["M=64", ...]}. On success *result is the
+ * path of the manifest. */
 BB_CAPI_EXPORT int bbCompileArtifact(const char *mlir, const char *options,
                                      const char *directory, char **result);
 

@@ -10,6 +10,7 @@
 #include "Blockbuster-c/Blockbuster.h"
 
 #include "Blockbuster/InitAll.h"
+#include "Blockbuster/Pipelines/GPUArtifact.h"
 #include "Blockbuster/Runtime/CPURunner.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -20,16 +21,18 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -56,8 +59,8 @@ public:
     mlir::registerAllDialects(registry);
     mlir::registerAllExtensions(registry);
     blockbuster::registerAllDialects(registry);
-    registerBuiltinDialectTranslation(registry);
-    registerLLVMDialectTranslation(registry);
+    // Builtin and LLVM for the CPU JIT; GPU and NVVM for PTX (as bb-compile).
+    registerAllToLLVMIRTranslations(registry);
     context = std::make_unique<MLIRContext>(registry);
     context->printOpOnDiagnostic(false);
     handler = std::make_unique<SourceMgrDiagnosticHandler>(
@@ -314,26 +317,63 @@ int bbRunCPU(const char *mlir, const char *entry, const char *options,
 int bbCompileArtifact(const char *mlir, const char *options,
                       const char *directory, char **result) {
   Session session;
-  // LEAD: connect the GPU compiler here: run `blockbuster-gpu-pipeline`
-  // (found by name below) and the artifact writer of bb-compile on the
-  // module, writing `directory`. Until then this entry point refuses with
-  // the error below, and python/tests/test_capi.py::test_compile_artifact_
-  // not_connected expects it.
+  const ErrorStream &errs = session.getErrorStream();
+  GPUCompileOptions gpu;
+  std::string entry;
+  if (options && *options) {
+    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(options);
+    const llvm::json::Object *object = parsed ? parsed->getAsObject() : nullptr;
+    if (!object) {
+      errs.error() << "options must be a JSON object: "
+                   << (parsed ? std::string("got another value")
+                              : llvm::toString(parsed.takeError()))
+                   << "\n";
+      return session.fail(result);
+    }
+    for (const auto &[key, value] : *object) {
+      if (key == "entry" && value.getAsString()) {
+        entry = value.getAsString()->str();
+      } else if (key == "fuse" && value.getAsBoolean()) {
+        gpu.fuse = *value.getAsBoolean();
+      } else if (key == "chip" && value.getAsString()) {
+        gpu.chip = value.getAsString()->str();
+      } else if (key == "features" && value.getAsString()) {
+        gpu.features = value.getAsString()->str();
+      } else if (key == "threads" && value.getAsInteger()) {
+        gpu.threads = *value.getAsInteger();
+      } else if (key == "block_sizes" && value.getAsArray()) {
+        std::vector<std::string> sizes;
+        for (const llvm::json::Value &size : *value.getAsArray()) {
+          if (!size.getAsString()) {
+            errs.error() << "options.block_sizes: expected strings AXIS=SIZE\n";
+            return session.fail(result);
+          }
+          sizes.push_back(size.getAsString()->str());
+        }
+        gpu.blockSizes = llvm::join(sizes, ",");
+      } else {
+        errs.error() << "unknown or mistyped option '" << key.str()
+                     << "' (known: entry, fuse, chip, features, threads, "
+                        "block_sizes)\n";
+        return session.fail(result);
+      }
+    }
+  }
+  if (!directory || !*directory) {
+    errs.error() << "no output directory for the artifact\n";
+    return session.fail(result);
+  }
   OwningOpRef<ModuleOp> module = session.parse(mlir);
   if (!module)
     return session.fail(result);
-  if (!PassPipelineInfo::lookup("blockbuster-gpu-pipeline"))
-    session.getErrorStream().error()
-        << "GPU artifacts are not available: this build has no pass "
-           "pipeline 'blockbuster-gpu-pipeline'\n";
-  else
-    session.getErrorStream().error()
-        << "GPU artifacts are not available from the C API yet: the "
-           "artifact writer is not connected (lib/CAPI/BlockbusterCAPI.cpp, "
-           "bbCompileArtifact); use bb-compile\n";
-  (void)options;
-  (void)directory;
-  return session.fail(result);
+  // bb-compile's path: convert, fuse, select for the GPU, then
+  // blockbuster-gpu-pipeline (compileForGPU), and the artifact writer.
+  if (failed(compileForGPU(*module, gpu)) ||
+      failed(writeArtifact(*module, entry, directory)))
+    return session.fail(result);
+  llvm::SmallString<256> manifest(directory);
+  llvm::sys::path::append(manifest, "manifest.json");
+  return session.finish(0, manifest.str().str(), result);
 }
 
 } // extern "C"

@@ -148,7 +148,8 @@ def compile(mlir, fuse=True, target="cpu", output_dir=None, entry="",
     if target == "gpu":
         if not output_dir:
             raise ValueError("target='gpu' needs output_dir")
-        opts = json.dumps({"entry": entry, "block_sizes": list(block_sizes)})
+        opts = json.dumps({"entry": entry, "fuse": bool(fuse),
+                           "block_sizes": list(block_sizes)})
         _call(library().bbCompileArtifact, text.encode(), opts.encode(),
               os.fspath(output_dir).encode())
         artifact = os.fspath(output_dir)

@@ -215,7 +215,8 @@ class DeviceArray:
     def from_numpy(cls, array, dtype=None, device=0):
         import numpy as np
         dtype = dtype or _numpy_dtype_name(array.dtype)
-        host = np.ascontiguousarray(array)
+        # ascontiguousarray makes a 0-d array 1-d; keep the caller's shape.
+        host = np.ascontiguousarray(array).reshape(np.shape(array))
         out = cls(host.shape, dtype, device)
         if host.nbytes != out.nbytes:
             raise TensorError("a %s array of shape %s is %d bytes, not %d"

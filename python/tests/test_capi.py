@@ -109,11 +109,19 @@ def test_c_level_checks():
     assert call(b"", out.nbytes) == ""
 
 
-def test_compile_artifact_not_connected(tmp_path):
-    # LEAD: the GPU entry of the C API waits for blockbuster-gpu-pipeline and
-    # the artifact writer (lib/CAPI/BlockbusterCAPI.cpp, bbCompileArtifact).
-    # When they are connected, replace this test by one that compiles
-    # attention, loads tmp_path with blockbuster.artifact.load and checks
-    # the manifest (no GPU needed).
-    with pytest.raises(capi.CompileError, match="GPU artifacts are not available"):
-        capi.compile(example("attention"), target="gpu", output_dir=str(tmp_path))
+def test_compile_artifact(tmp_path):
+    """compile(target="gpu") writes an artifact that the runtimes accept (no
+    GPU needed: validation is pure)."""
+    from blockbuster import artifact
+    out = tmp_path / "attention"
+    compiled = capi.compile(example("attention"), target="gpu", output_dir=str(out))
+    assert compiled.artifact == str(out)
+    a = artifact.load(str(out))
+    assert a.entry == "attention" and a.chip == "sm_90"
+    assert [b.shape for b in a.inputs] == [(1000, 64)] * 3
+    assert [b.shape for b in a.outputs] == [(1000, 64)]
+    assert len(a.launches) == 1  # fused: one kernel
+    with pytest.raises(capi.CompileError, match="unknown or mistyped option 'chips'"):
+        capi._call(capi.library().bbCompileArtifact, b"", b'{"chips": 1}', b"/tmp/x")
+    with pytest.raises(capi.CompileError, match="error"):
+        capi.compile("func.func @f( {", target="gpu", output_dir=str(tmp_path / "bad"))

@@ -39,6 +39,13 @@ def test_run_numpy(fake):
     assert "cuStreamSynchronize" in fake.calls
 
 
+def test_zero_dimensional_arrays_keep_their_shape(fake):
+    # A program's scalar argument is a 0-d buffer (shape [] in the manifest).
+    scalar = runtime.DeviceArray.from_numpy(np.array(1.5, dtype=np.float32))
+    assert scalar.shape == ()
+    assert scalar.numpy() == np.float32(1.5)
+
+
 def test_caller_arrays_and_intermediates(fake):
     x, y = inputs()
     prog = runtime.Program(SCALE_ADD)

@@ -321,6 +321,10 @@
 //   local, r: reduce body: p 32*64*4 = 8192 + t 32*4 = 128 = 8320, plus the
 //      reduce's state 32*4 = 128: 8448
 //   local_bytes_peak = max(14336, 8448) = 14336
+//   registers hold reduce states, shared memory the other tiles:
+//   P: no reduce, registers 0, shared 14336; r: the state 128 in
+//   registers, the body's 8320 in shared memory
+//   register_bytes_peak = 128, shared_bytes_peak = max(14336, 8320) = 14336
 // RUN: bb-opt %s --block-report -o /dev/null | FileCheck %s --check-prefix=TABLE
 // TABLE:      "program": "edges",
 // TABLE-NEXT: "block_sizes": {
@@ -332,6 +336,8 @@
 // TABLE-NEXT: "buffered_edges": 1,
 // TABLE-NEXT: "global_bytes": 74384,
 // TABLE:      "local_bytes_peak": 14336,
+// TABLE-NEXT: "register_bytes_peak": 128,
+// TABLE-NEXT: "shared_bytes_peak": 14336,
 // TABLE-NEXT: "intermediates": [
 // TABLE-NEXT:   {
 // TABLE-NEXT:     "shape": [
@@ -346,11 +352,15 @@
 // TABLE:        "instances": 4,
 // TABLE-NEXT:   "global_bytes_read": 22784,
 // TABLE-NEXT:   "global_bytes_written": 25600,
-// TABLE:        "local_bytes_peak": 14336
+// TABLE:        "local_bytes_peak": 14336,
+// TABLE-NEXT:   "register_bytes_peak": 0,
+// TABLE-NEXT:   "shared_bytes_peak": 14336
 // TABLE:        "instances": 4,
 // TABLE-NEXT:   "global_bytes_read": 25600,
 // TABLE-NEXT:   "global_bytes_written": 400,
-// TABLE:        "local_bytes_peak": 8448
+// TABLE:        "local_bytes_peak": 8448,
+// TABLE-NEXT:   "register_bytes_peak": 128,
+// TABLE-NEXT:   "shared_bytes_peak": 8320
 
 // default-block-size=16 reaches N only (M keeps its table block 32):
 // nb(N) = 4.

@@ -1,7 +1,9 @@
 // Tests of --block-select: explicit sizes win, then the axis table, then the
-// cost model (one power of two <= 128 for every open axis: among those whose
-// local_bytes_peak fits the target's local memory, the lowest roofline
-// estimate).
+// cost model (one power of two <= 128 for every open axis: among those that
+// fit the target on chip, the lowest roofline estimate). On h100 that means
+// shared_bytes_peak (tiles) within 228 KB and register_bytes_peak (reduce
+// states) within 128 KB (256 threads x 128 registers x 4 bytes); on the CPU,
+// which has no register file to respect, local_bytes_peak within 2 MB.
 //
 // RUN: split-file %s %t
 // RUN: bb-opt %t/programs.mlir --block-select | FileCheck %s --check-prefix=H100
@@ -23,7 +25,27 @@
 // RUN: not bb-opt %t/programs.mlir --block-select='block-sizes=D=64' 2>&1 | FileCheck %s --check-prefix=WHOLE
 // WHOLE: programs.mlir:{{[0-9]+}}:1: error: block-select: block-sizes names axis 'D', which @wide declares whole; whole axes are one block
 // RUN: not bb-opt %t/huge.mlir --block-select 2>&1 | FileCheck %s --check-prefix=HUGE
-// HUGE: huge.mlir:{{[0-9]+}}:1: error: block-select: no block size fits @huge in the local memory of target 'h100' (233472 bytes): with block size 1 on every open axis its local_bytes_peak is still 8000000 bytes
+// HUGE: huge.mlir:{{[0-9]+}}:1: error: block-select: no block size fits @huge on target 'h100': with block size 1 on every open axis its shared_bytes_peak 8000000 bytes > 233472
+
+// Registers. Eight accumulators [M, D] (D = 640 whole, f32) are 20480 bytes
+// per row of M in registers; the tiles in shared memory are a quarter of
+// that. At M = 8 the registers need 163840 bytes (> 131072) while everything
+// together (204800) would fit the 228 KB of shared memory: the register
+// budget, not the shared memory, makes h100 take M = 4. The CPU counts both
+// against its 2 MB: 64 rows (1638400 bytes).
+// RUN: bb-opt %t/accumulators.mlir --block-select | FileCheck %s --check-prefix=REG-H100
+// REG-H100: block.program @accumulators axes(M = 1024 tiled block 4, K = 512 tiled block 1, D = 640 whole)
+// RUN: bb-opt %t/accumulators.mlir --block-select=target=cpu | FileCheck %s --check-prefix=REG-CPU
+// REG-CPU: block.program @accumulators axes(M = 1024 tiled block 64, K = 512 tiled block 1, D = 640 whole)
+// RUN: bb-opt %t/accumulators.mlir --block-report='block-sizes=M=8' -o /dev/null | FileCheck %s --check-prefix=REG-REPORT
+// REG-REPORT: "local_bytes_peak": 204800,
+// REG-REPORT-NEXT: "register_bytes_peak": 163840,
+// REG-REPORT-NEXT: "shared_bytes_peak": 40960,
+// With D = 4096 one row of the accumulators alone is 131072 bytes: at M = 1
+// the registers are full, at D = 8192 nothing fits, and the error says
+// which budget.
+// RUN: sed 's/640/8192/g' %t/accumulators.mlir | not bb-opt --block-select 2>&1 | FileCheck %s --check-prefix=REG-ERROR
+// REG-ERROR: error: block-select: no block size fits @accumulators on target 'h100': with block size 1 on every open axis its register_bytes_peak 262144 bytes > 131072
 
 //--- programs.mlir
 
@@ -64,6 +86,20 @@ block.program @table axes(M = 24 tiled, N = 100 tiled, K = 256 tiled block 16)
     block.yield %r : !block.tile<[M, N], f32>
   }
   block.return %c : !block.array<24x100xf32>
+}
+
+//--- accumulators.mlir
+block.program @accumulators axes(M = 1024 tiled, K = 512 tiled block 1, D = 640 whole)
+    (%a: !block.array<1024x512x640xf32>) -> !block.array<1024x640xf32> {
+  %y = block.map [M] -> !block.array<1024x640xf32> {
+    %s:8 = block.reduce K combiners [add, add, add, add, add, add, add, add] -> !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32> {
+      %t = block.load %a[M, K, D] : !block.array<1024x512x640xf32> -> !block.tile<[M, K, D], f32>
+      %r = block.tile_reduce add %t over [K] : !block.tile<[M, K, D], f32>
+      block.yield %r, %r, %r, %r, %r, %r, %r, %r : !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>, !block.tile<[M, D], f32>
+    }
+    block.yield %s#0 : !block.tile<[M, D], f32>
+  }
+  block.return %y : !block.array<1024x640xf32>
 }
 
 //--- huge.mlir
@@ -130,7 +166,7 @@ block.program @f_snapshot1 axes(M = 1024 tiled, N = 4096 tiled, K = 4096 tiled)
 // FALLBACK:     block.program @g axes(M = 64 tiled block {{[0-9]+}}, N = 100000 tiled block {{[0-9]+}})
 // FALLBACK-NOT: block.program
 // RUN: not bb-opt %t/toobig.mlir --block-select 2>&1 | FileCheck %s --check-prefix=TOOBIG
-// TOOBIG: error: block-select: no block size fits @g in the local memory of target 'h100'
+// TOOBIG: error: block-select: no block size fits @g on target 'h100'
 
 //--- fallback.mlir
 block.program @g axes(M = 64 tiled, N = 100000 whole)

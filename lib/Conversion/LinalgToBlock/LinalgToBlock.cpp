@@ -596,11 +596,45 @@ void ProgramBuilder::nameAxes() {
       }
     }
   llvm::sort(representatives);
+
+  // An axis' role decides whether it may be whole. A row axis (rows of a
+  // matrix, heads, batch) is never reduced and never indexes the innermost
+  // (contiguous) dimension of an operand or result: its blocks are
+  // independent, so tiling it only multiplies instances (thread blocks), and
+  // keeping it whole would put every row in one instance whatever the
+  // target's local memory. Row axes are tiled at any extent above 1. Axes
+  // that are reduced (contractions, normalisations) or that index an
+  // innermost dimension (features, the key axis of S = QK^T) are whole up to
+  // `whole-threshold`: fusion keeps them in one tile so that row statistics
+  // and dots see whole rows.
+  llvm::DenseSet<unsigned> reducedOrInner;
+  for (linalg::GenericOp generic : generics) {
+    for (auto [dim, type] : llvm::enumerate(generic.getIteratorTypesArray()))
+      if (type == utils::IteratorType::reduction)
+        reducedOrInner.insert(unifier.find(unifier.getDim(generic, dim)));
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    for (AffineMap map : generic.getIndexingMapsArray()) {
+      // The innermost dimension of extent > 1 of an operand with at least two
+      // such dimensions: a vector (mu[M], bias[N]) says nothing about which
+      // of its axes is a row, and unit dimensions (keepdim) are layout only.
+      SmallVector<unsigned> dims;
+      for (AffineExpr result : map.getResults())
+        if (auto dim = dyn_cast<AffineDimExpr>(result))
+          if (ranges[dim.getPosition()] > 1)
+            dims.push_back(dim.getPosition());
+      if (dims.size() >= 2)
+        reducedOrInner.insert(
+            unifier.find(unifier.getDim(generic, dims.back())));
+    }
+  }
+
   for (auto [index, rep] : llvm::enumerate(representatives)) {
     StringAttr name = StringAttr::get(context, "a" + Twine(index));
     axisNames[rep] = name;
     int64_t extent = unifier.getExtent(rep);
-    AxisKind kind = extent > wholeThreshold ? AxisKind::Tiled : AxisKind::Whole;
+    bool isRow = !reducedOrInner.contains(rep);
+    AxisKind kind = extent > (isRow ? 1 : wholeThreshold) ? AxisKind::Tiled
+                                                          : AxisKind::Whole;
     if (kind == AxisKind::Tiled)
       tiledAxes.insert(name);
     axisTable.push_back(AxisAttr::get(context, name, extent, kind,
@@ -689,10 +723,23 @@ FailureOr<Value> ProgramBuilder::createCopy(OpBuilder &builder, Location loc,
   SmallVector<IndexEntry> entries;
   SmallVector<Attribute> mapAxes;
   SmallVector<StringAttr> tileAxes;
-  for (int64_t extent : type.getShape()) {
+  // The roles of nameAxes: the innermost dimension of extent > 1 of a
+  // tensor with at least two such dimensions is a feature axis (whole up to
+  // the threshold); the others are row axes (tiled above extent 1).
+  std::optional<unsigned> inner;
+  unsigned numNonUnit = 0;
+  for (auto [dim, extent] : llvm::enumerate(type.getShape()))
+    if (extent > 1) {
+      inner = dim;
+      ++numNonUnit;
+    }
+  for (auto [dim, extent] : llvm::enumerate(type.getShape())) {
     StringAttr name =
         StringAttr::get(context, "a" + Twine(axisTable.size()));
-    AxisKind kind = extent > wholeThreshold ? AxisKind::Tiled : AxisKind::Whole;
+    bool isFeature = numNonUnit >= 2 && dim == inner;
+    AxisKind kind = extent > (isFeature ? wholeThreshold : 1)
+                        ? AxisKind::Tiled
+                        : AxisKind::Whole;
     axisTable.push_back(AxisAttr::get(context, name, extent, kind,
                                       /*blockSize=*/std::nullopt));
     if (kind == AxisKind::Tiled) {

@@ -47,10 +47,12 @@ func.func @matmul_transpose_b(%a: tensor<300x64xf32>, %b: tensor<400x64xf32>, %c
 // -----
 
 // batch_matmul in bf16 with f32 accumulation: the batch axis is shared by
-// both operands and the result; the dot takes the bf16 tiles directly.
+// both operands and the result; the dot takes the bf16 tiles directly. The
+// batch axis is a row axis (never reduced, never innermost): tiled although
+// it is small.
 // CHECK-LABEL: block.program @batch_matmul_bf16
-// CHECK-SAME: axes(a0 = 12 whole, a1 = 300 tiled, a2 = 300 tiled, a3 = 64 whole)
-// CHECK:      block.map [a1, a2] -> !block.array<12x300x300xf32>
+// CHECK-SAME: axes(a0 = 12 tiled, a1 = 300 tiled, a2 = 300 tiled, a3 = 64 whole)
+// CHECK:      block.map [a0, a1, a2] -> !block.array<12x300x300xf32>
 // CHECK:        %[[Q:.*]] = block.load %arg0 [a0, a1, a3] : !block.array<12x300x64xbf16> -> !block.tile<[a0, a1, a3], bf16>
 // CHECK:        %[[K:.*]] = block.load %arg1 [a0, a3, a2] : !block.array<12x64x300xbf16> -> !block.tile<[a0, a3, a2], bf16>
 // CHECK:        block.dot %[[Q]], %[[K]] contract [a3] : !block.tile<[a0, a1, a3], bf16>, !block.tile<[a0, a3, a2], bf16>
@@ -329,7 +331,7 @@ func.func @views_and_scalars(%x: tensor<300x768xf32>, %s: f32) -> tensor<300x64x
 
 // A max-with-index reduction whose index output nobody reads is a plain max.
 // CHECK-LABEL: block.program @unused_argmax
-// CHECK:      block.map [] -> !block.array<64xf32> {
+// CHECK:      block.map [a0] -> !block.array<64xf32> {
 // CHECK-NEXT:   block.load
 // CHECK-NEXT:   block.tile_reduce max
 // CHECK-NEXT:   block.yield
@@ -382,4 +384,60 @@ func.func @slices_and_copies(%x: tensor<4x384xf32>, %y: tensor<8x32xf32>) -> (te
   %t = linalg.transpose ins(%y : tensor<8x32xf32>) outs(%et : tensor<32x8xf32>) permutation = [1, 0]
   %flat = tensor.collapse_shape %t [[0, 1]] : tensor<32x8xf32> into tensor<256xf32>
   return %n, %flat : tensor<256xf32>, tensor<256xf32>
+}
+
+// -----
+
+// Whole or tiled follows an axis' role, then its extent. Rows (a0: never
+// reduced, never the innermost dimension of a matrix) are tiled at any
+// extent above 1, so that the grid has one instance per block of rows
+// however few there are. The contraction axis (a2, 32) and the output's
+// feature axis (a1, 200) are whole up to whole-threshold (256). A vector's
+// only axis says nothing about rows: the bias reads a1 as its innermost
+// dimension, and is no reason to tile it.
+// CHECK-LABEL: block.program @axis_roles
+// CHECK-SAME: axes(a0 = 64 tiled, a1 = 200 whole, a2 = 32 whole)
+// CHECK:      block.map [a0] -> !block.array<64x200xf32>
+// CHECK:      block.map [a0] -> !block.array<64x200xf32>
+func.func @axis_roles(%x: tensor<64x32xf32>, %w: tensor<32x200xf32>, %b: tensor<200xf32>) -> tensor<64x200xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x200xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x200xf32>) -> tensor<64x200xf32>
+  %h = linalg.matmul ins(%x, %w : tensor<64x32xf32>, tensor<32x200xf32>) outs(%f : tensor<64x200xf32>) -> tensor<64x200xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%h, %b : tensor<64x200xf32>, tensor<200xf32>) outs(%e : tensor<64x200xf32>) {
+  ^bb0(%v: f32, %c: f32, %o: f32):
+    %s = arith.addf %v, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<64x200xf32>
+  return %y : tensor<64x200xf32>
+}
+
+// -----
+
+// A program over vectors only: the axis is a row axis (tiled although it is
+// below the threshold). Row statistics (a1, reduced) stay whole; the vector
+// of row sums does not make a0 a feature axis. A unit axis is always whole.
+// CHECK-LABEL: block.program @axis_roles_vectors
+// CHECK-SAME: axes(a0 = 100 tiled, a1 = 128 whole, a2 = 200 tiled, u0 = 1 whole)
+func.func @axis_roles_vectors(%x: tensor<100x128xf32>, %v: tensor<200xf32>) -> (tensor<100x1xf32>, tensor<200xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<100x1xf32>) -> tensor<100x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, 0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<100x128xf32>) outs(%f : tensor<100x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<100x1xf32>
+  %ev = tensor.empty() : tensor<200xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%v : tensor<200xf32>) outs(%ev : tensor<200xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<200xf32>
+  return %s, %n : tensor<100x1xf32>, tensor<200xf32>
 }

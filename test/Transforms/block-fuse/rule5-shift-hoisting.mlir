@@ -1,12 +1,19 @@
 // Rule 5, shift hoisting and the linearity it needs (lib/Dialect/Block/
 // Transforms/Rules/ShiftHoisting.pdll for the local part, ShiftHoisting.cpp
 // for the parts on reduces):
-//   dot(x - u, w) = dot(x, w) - u * colsum(w)     when u has no contracted
-//                                                 axis and only axes of x;
+//   dot(x - u, w) = dot(x - p, w) - (u - p) * colsum(w)
+//                                                 when u has no contracted
+//                                                 axis and only axes of x,
+//                                                 p = x's pivot: x loaded at
+//                                                 the first index of the
+//                                                 contracted axis (without
+//                                                 one, p = 0);
 //   dot(a +- b, w) = dot(a, w) +- dot(b, w)       when one term lacks an axis
 //                                                 of the other that w lacks;
 //   sum_k (p_k +- q_k) = sum_k p_k +- sum_k q_k   for an add combiner;
-//   sum_k (x_k - u)^2 = S2 - u (2 S1 - n u)       u defined outside the loop,
+//   sum_k (x_k - u)^2 = S2 - e (2 S1 - n e)       u defined outside the loop,
+//                                                 e = u - p, S2 and S1 the
+//                                                 sums of (x - p)^2 and x - p,
 //                                                 n the extent of K.
 // Only rule 5 runs, except in the LOOP checks, where rules 4 and 7 run too
 // (the shift's u * colsum(w) leaves the loop through rule 4).
@@ -20,22 +27,27 @@
 // RUN: bb-run %t --entry distribute --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry split_terms --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry shifted_squares --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry pivots_of_computed_x --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
 // RUN: bb-opt %s --block-fuse='order=4,5,7 extend=false' -o %t.loop
 // RUN: bb-run %t.loop --entry shift_out_of_reduce --check --reference %s --block-sizes=M=4,N=3,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t.loop --entry layernorm_shape --check --reference %s --block-sizes=M=4,N=3,K=4 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
-// dot(x - u, w) with a row shift u[M]: the dot reads x, and the shift times
-// the column sums of w is subtracted after it. (x - u is left for rule 7.)
+// dot(x - u, w) with a row shift u[M]: the dot reads x - p, p = x[M, 0]
+// the pivot, and the shift's remainder u - p times the column sums of w is
+// subtracted after it. (x - u is left for rule 7.)
 
 // CHECK-LABEL: block.program @lhs_shift
-// CHECK:         %[[X:.*]] = block.load %{{.*}} [M, J]
+// CHECK:         %[[X:.*]] = block.load %[[XA:.*]] [M, J]
 // CHECK-NEXT:    %[[W:.*]] = block.load %{{.*}} [J, N]
 // CHECK-NEXT:    %[[U:.*]] = block.load %{{.*}} [M] :
 // CHECK-NEXT:    block.sub %[[X]], %[[U]]
-// CHECK-NEXT:    %[[D:.*]] = block.dot %[[X]], %[[W]] contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+// CHECK-NEXT:    %[[P:.*]] = block.load %[[XA]] [M, 0] : !block.array<10x6xf32> -> !block.tile<[M], f32>
+// CHECK-NEXT:    %[[XP:.*]] = block.sub %[[X]], %[[P]]
+// CHECK-NEXT:    %[[D:.*]] = block.dot %[[XP]], %[[W]] contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+// CHECK-NEXT:    %[[E:.*]] = block.sub %[[U]], %[[P]] : !block.tile<[M], f32>, !block.tile<[M], f32>
 // CHECK-NEXT:    %[[C:.*]] = block.tile_reduce add %[[W]] over [J] : !block.tile<[J, N], f32>
-// CHECK-NEXT:    %[[S:.*]] = block.mul %[[U]], %[[C]] : !block.tile<[M], f32>, !block.tile<[N], f32>
+// CHECK-NEXT:    %[[S:.*]] = block.mul %[[E]], %[[C]] : !block.tile<[M], f32>, !block.tile<[N], f32>
 // CHECK-NEXT:    %[[R:.*]] = block.sub %[[D]], %[[S]] : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
 // CHECK-NEXT:    block.yield %[[R]]
 block.program @lhs_shift axes(M = 10 tiled, N = 7 tiled, J = 6 whole)
@@ -54,24 +66,32 @@ block.program @lhs_shift axes(M = 10 tiled, N = 7 tiled, J = 6 whole)
 
 // -----
 
-// The shifted operand on the right, dot(w, x - u) = dot(w, x) - colsum(w) * u;
-// and a scalar shift (no axes at all) on the left.
+// The shifted operand on the right, dot(w, x - u) = dot(w, x - p) -
+// colsum(w) * (u - p); and a scalar shift (no axes at all) on the left,
+// whose remainder u - p has the pivot's axes. (Rule 7 would merge the two
+// pivot loads.)
 
 // CHECK-LABEL: block.program @rhs_and_scalar_shifts
 // CHECK:         %[[X:.*]] = block.load %{{.*}} [M, J]
 // CHECK-NEXT:    %[[W:.*]] = block.load %{{.*}} [N, J]
 // CHECK-NEXT:    %[[U:.*]] = block.load %{{.*}} [M] :
 // CHECK-NEXT:    block.sub %[[X]], %[[U]]
-// CHECK-NEXT:    %[[D1:.*]] = block.dot %[[W]], %[[X]] contract [J] : !block.tile<[N, J], f32>, !block.tile<[M, J], f32>
+// CHECK-NEXT:    %[[P1:.*]] = block.load %{{.*}} [M, 0]
+// CHECK-NEXT:    %[[XP1:.*]] = block.sub %[[X]], %[[P1]]
+// CHECK-NEXT:    %[[D1:.*]] = block.dot %[[W]], %[[XP1]] contract [J] : !block.tile<[N, J], f32>, !block.tile<[M, J], f32>
+// CHECK-NEXT:    %[[E1:.*]] = block.sub %[[U]], %[[P1]]
 // CHECK-NEXT:    %[[C1:.*]] = block.tile_reduce add %[[W]] over [J] : !block.tile<[N, J], f32>
-// CHECK-NEXT:    %[[S1:.*]] = block.mul %[[C1]], %[[U]] : !block.tile<[N], f32>, !block.tile<[M], f32>
+// CHECK-NEXT:    %[[S1:.*]] = block.mul %[[C1]], %[[E1]] : !block.tile<[N], f32>, !block.tile<[M], f32>
 // CHECK-NEXT:    %[[R1:.*]] = block.sub %[[D1]], %[[S1]] : !block.tile<[N, M], f32>, !block.tile<[N, M], f32>
 // CHECK-NEXT:    %[[H:.*]] = block.constant [] 5.000000e-01 : f32
 // CHECK-NEXT:    block.sub %[[X]], %[[H]]
-// CHECK-NEXT:    %[[D2:.*]] = block.dot %[[X]], %[[W]] contract [J] : !block.tile<[M, J], f32>, !block.tile<[N, J], f32>
+// CHECK-NEXT:    %[[P2:.*]] = block.load %{{.*}} [M, 0]
+// CHECK-NEXT:    %[[XP2:.*]] = block.sub %[[X]], %[[P2]]
+// CHECK-NEXT:    %[[D2:.*]] = block.dot %[[XP2]], %[[W]] contract [J] : !block.tile<[M, J], f32>, !block.tile<[N, J], f32>
+// CHECK-NEXT:    %[[E2:.*]] = block.sub %[[H]], %[[P2]] : !block.tile<[], f32>, !block.tile<[M], f32>
 // CHECK-NEXT:    %[[C2:.*]] = block.tile_reduce add %[[W]] over [J]
-// CHECK-NEXT:    %[[S2:.*]] = block.mul %[[H]], %[[C2]] : !block.tile<[], f32>, !block.tile<[N], f32>
-// CHECK-NEXT:    %[[R2:.*]] = block.sub %[[D2]], %[[S2]] : !block.tile<[M, N], f32>, !block.tile<[N], f32>
+// CHECK-NEXT:    %[[S2:.*]] = block.mul %[[E2]], %[[C2]] : !block.tile<[M], f32>, !block.tile<[N], f32>
+// CHECK-NEXT:    %[[R2:.*]] = block.sub %[[D2]], %[[S2]] : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
 // CHECK-NEXT:    block.add %[[R1]], %[[R2]]
 block.program @rhs_and_scalar_shifts axes(M = 10 tiled, N = 7 tiled, J = 6 whole)
     (%X: !block.array<10x6xf32>, %W: !block.array<7x6xf32>, %U: !block.array<10xf32>)
@@ -171,41 +191,48 @@ block.program @split_terms axes(M = 10 tiled, K = 9 tiled)
 
 // Shifted squares with the shift defined outside the loop, in both forms a
 // variance takes (dot(d, d) contract [K], and tile_reduce add (d * d)): the
-// loop sums x^2 (in the same form) and x, and sum (x - u)^2 is
-// S2 - (2 S1 - 9 u) u after it, 9 being K's extent (the last block of 4 is
-// partial: the count is the extent, not a multiple of the block size). The
-// second shift is a scalar.
+// loop sums (x - p)^2 (in the same form) and x - p, p = X[M, 0] the pivot
+// loaded before the loop, and sum (x - u)^2 is S2 - (2 S1 - 9 e) e with
+// e = u - p after it, 9 being K's extent (the last block of 4 is partial:
+// the count is the extent, not a multiple of the block size). The second
+// shift is a scalar. (Rule 7 would merge the two pivots.)
 
 // CHECK-LABEL: block.program @shifted_squares
 // CHECK:         %[[U:.*]] = block.load %{{.*}} [M] :
 // CHECK-NEXT:    %[[C:.*]] = block.constant [] 2.500000e-01 : f32
+// CHECK-NEXT:    %[[P1:.*]] = block.load %[[XA:.*]] [M, 0] : !block.array<10x9xf32> -> !block.tile<[M], f32>
+// CHECK-NEXT:    %[[P2:.*]] = block.load %[[XA]] [M, 0] : !block.array<10x9xf32> -> !block.tile<[M], f32>
 // CHECK-NEXT:    %[[R:.*]]:4 = block.reduce K combiners [add, add, add, add] -> !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32> {
-// CHECK-NEXT:      %[[X:.*]] = block.load %{{.*}} [M, K]
+// CHECK-NEXT:      %[[X:.*]] = block.load %[[XA]] [M, K]
 // CHECK-NEXT:      %[[D:.*]] = block.sub %[[X]], %[[U]]
-// CHECK-NEXT:      %[[XX:.*]] = block.dot %[[X]], %[[X]] contract [K]
-// CHECK-NEXT:      %[[S1:.*]] = block.tile_reduce add %[[X]] over [K]
+// CHECK-NEXT:      %[[XP:.*]] = block.sub %[[X]], %[[P1]]
+// CHECK-NEXT:      %[[XX:.*]] = block.dot %[[XP]], %[[XP]] contract [K]
+// CHECK-NEXT:      %[[S1:.*]] = block.tile_reduce add %[[XP]] over [K]
 // CHECK-NEXT:      block.dot %[[D]], %[[D]] contract [K]
 // CHECK-NEXT:      %[[E:.*]] = block.sub %[[X]], %[[C]]
 // CHECK-NEXT:      block.mul %[[E]], %[[E]]
-// CHECK-NEXT:      %[[SQ:.*]] = block.mul %[[X]], %[[X]]
+// CHECK-NEXT:      %[[XP2:.*]] = block.sub %[[X]], %[[P2]]
+// CHECK-NEXT:      %[[SQ:.*]] = block.mul %[[XP2]], %[[XP2]]
 // CHECK-NEXT:      %[[T2:.*]] = block.tile_reduce add %[[SQ]] over [K]
-// CHECK-NEXT:      %[[T1:.*]] = block.tile_reduce add %[[X]] over [K]
+// CHECK-NEXT:      %[[T1:.*]] = block.tile_reduce add %[[XP2]] over [K]
 // CHECK-NEXT:      block.tile_reduce add
 // CHECK-NEXT:      block.yield %[[XX]], %[[T2]], %[[S1]], %[[T1]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[TWO:.*]] = block.constant [] 2.000000e+00 : f32
 // CHECK-NEXT:    %[[N:.*]] = block.constant [] 9.000000e+00 : f32
+// CHECK-NEXT:    %[[E2:.*]] = block.sub %[[C]], %[[P2]] : !block.tile<[], f32>, !block.tile<[M], f32>
 // CHECK-NEXT:    %[[A1:.*]] = block.mul %[[R]]#3, %[[TWO]]
-// CHECK-NEXT:    %[[A2:.*]] = block.mul %[[C]], %[[N]]
-// CHECK-NEXT:    %[[A3:.*]] = block.sub %[[A1]], %[[A2]] : !block.tile<[M], f32>, !block.tile<[], f32>
-// CHECK-NEXT:    %[[A4:.*]] = block.mul %[[A3]], %[[C]]
+// CHECK-NEXT:    %[[A2:.*]] = block.mul %[[E2]], %[[N]]
+// CHECK-NEXT:    %[[A3:.*]] = block.sub %[[A1]], %[[A2]] : !block.tile<[M], f32>, !block.tile<[M], f32>
+// CHECK-NEXT:    %[[A4:.*]] = block.mul %[[A3]], %[[E2]]
 // CHECK-NEXT:    %[[Q:.*]] = block.sub %[[R]]#1, %[[A4]]
 // CHECK-NEXT:    %[[TWO2:.*]] = block.constant [] 2.000000e+00 : f32
 // CHECK-NEXT:    %[[N2:.*]] = block.constant [] 9.000000e+00 : f32
+// CHECK-NEXT:    %[[E1:.*]] = block.sub %[[U]], %[[P1]] : !block.tile<[M], f32>, !block.tile<[M], f32>
 // CHECK-NEXT:    %[[B1:.*]] = block.mul %[[R]]#2, %[[TWO2]]
-// CHECK-NEXT:    %[[B2:.*]] = block.mul %[[U]], %[[N2]]
+// CHECK-NEXT:    %[[B2:.*]] = block.mul %[[E1]], %[[N2]]
 // CHECK-NEXT:    %[[B3:.*]] = block.sub %[[B1]], %[[B2]] : !block.tile<[M], f32>, !block.tile<[M], f32>
-// CHECK-NEXT:    %[[B4:.*]] = block.mul %[[B3]], %[[U]]
+// CHECK-NEXT:    %[[B4:.*]] = block.mul %[[B3]], %[[E1]]
 // CHECK-NEXT:    %[[V:.*]] = block.sub %[[R]]#0, %[[B4]]
 // CHECK-NEXT:    block.add %[[V]], %[[Q]]
 block.program @shifted_squares axes(M = 10 tiled, K = 9 tiled)
@@ -231,25 +258,30 @@ block.program @shifted_squares axes(M = 10 tiled, K = 9 tiled)
 // -----
 
 // Inside a reduce over K, dot(x - u, w) with u defined outside: rule 5
-// takes the shift out of the dot, splits the difference into two
-// accumulators, and rule 4 takes u out of the second: the loop sums
-// dot(x, w) and the column sums of w, and no longer reads u.
+// takes the shift out of the dot about the pivot p (loaded before the
+// loop), splits the difference into two accumulators, and rule 4 takes
+// u - p out of the second: the loop sums dot(x - p, w) and the column sums
+// of w, and no longer reads u.
 
 // CHECK-LABEL: block.program @shift_out_of_reduce
-// CHECK:         block.reduce K combiners [add, add] -> !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+// CHECK:         %[[P:.*]] = block.load %{{.*}} [M, 0]
+// CHECK-NEXT:    block.reduce K combiners [add, add] -> !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
 // CHECK:           %[[S:.*]] = block.mul %{{.*}}, %{{.*}} : !block.tile<[M], f32>, !block.tile<[N], f32>
 // CHECK:           block.yield %{{.*}}, %[[S]]
 
 // LOOP-LABEL: block.program @shift_out_of_reduce
 // LOOP:         %[[U:.*]] = block.load %{{.*}} [M] :
+// LOOP-NEXT:    %[[P:.*]] = block.load %{{.*}} [M, 0]
+// LOOP-NEXT:    %[[E:.*]] = block.sub %[[U]], %[[P]]
 // LOOP-NEXT:    %[[R:.*]]:2 = block.reduce K combiners [add, add] -> !block.tile<[M, N], f32>, !block.tile<[N], f32> {
 // LOOP-NEXT:      %[[X:.*]] = block.load %{{.*}} [M, K]
 // LOOP-NEXT:      %[[W:.*]] = block.load %{{.*}} [K, N]
-// LOOP-NEXT:      %[[D:.*]] = block.dot %[[X]], %[[W]] contract [K]
+// LOOP-NEXT:      %[[XP:.*]] = block.sub %[[X]], %[[P]]
+// LOOP-NEXT:      %[[D:.*]] = block.dot %[[XP]], %[[W]] contract [K]
 // LOOP-NEXT:      %[[C:.*]] = block.tile_reduce add %[[W]] over [K]
 // LOOP-NEXT:      block.yield %[[D]], %[[C]] : !block.tile<[M, N], f32>, !block.tile<[N], f32>
 // LOOP-NEXT:    }
-// LOOP-NEXT:    %[[S:.*]] = block.mul %[[U]], %[[R]]#1 : !block.tile<[M], f32>, !block.tile<[N], f32>
+// LOOP-NEXT:    %[[S:.*]] = block.mul %[[E]], %[[R]]#1 : !block.tile<[M], f32>, !block.tile<[N], f32>
 // LOOP-NEXT:    %[[Y:.*]] = block.sub %[[R]]#0, %[[S]]
 // LOOP-NEXT:    block.yield %[[Y]]
 block.program @shift_out_of_reduce axes(M = 10 tiled, N = 7 tiled, K = 9 tiled)
@@ -274,25 +306,28 @@ block.program @shift_out_of_reduce axes(M = 10 tiled, N = 7 tiled, K = 9 tiled)
 // The LayerNorm matmul's K loop, with mu and rstd given:
 // dot(((x - mu) * r) * g + b, w). Rule 5 distributes over + b; rule 4
 // moves g[K] onto the weight and takes r out of the dot and the loop;
-// rule 5 takes mu out of the dot, rule 4 out of the loop. The loop
-// accumulates dot(x, w * g), dot(b, w) and colsum(w * g), and no longer
-// reads mu or r.
+// rule 5 takes mu out of the dot about the pivot p = X[M, 0], rule 4
+// mu - p out of the loop. The loop accumulates dot(x - p, w * g), dot(b, w)
+// and colsum(w * g), and no longer reads mu or r.
 
 // LOOP-LABEL: block.program @layernorm_shape
 // LOOP:         %[[MU:.*]] = block.load %{{.*}} [M] :
 // LOOP-NEXT:    %[[RS:.*]] = block.load %{{.*}} [M] :
+// LOOP-NEXT:    %[[P:.*]] = block.load %{{.*}} [M, 0]
+// LOOP-NEXT:    %[[E:.*]] = block.sub %[[MU]], %[[P]]
 // LOOP-NEXT:    %[[R:.*]]:3 = block.reduce K combiners [add, add, add] -> !block.tile<[M, N], f32>, !block.tile<[N], f32>, !block.tile<[N], f32> {
 // LOOP-NEXT:      %[[X:.*]] = block.load %{{.*}} [M, K]
 // LOOP-NEXT:      %[[G:.*]] = block.load %{{.*}} [K] :
 // LOOP-NEXT:      %[[B:.*]] = block.load %{{.*}} [K] :
 // LOOP-NEXT:      %[[W:.*]] = block.load %{{.*}} [K, N]
 // LOOP-NEXT:      %[[WG:.*]] = block.mul %[[W]], %[[G]] : !block.tile<[K, N], f32>, !block.tile<[K], f32>
-// LOOP-NEXT:      %[[ACC:.*]] = block.dot %[[X]], %[[WG]] contract [K]
+// LOOP-NEXT:      %[[XP:.*]] = block.sub %[[X]], %[[P]]
+// LOOP-NEXT:      %[[ACC:.*]] = block.dot %[[XP]], %[[WG]] contract [K]
 // LOOP-NEXT:      %[[CW:.*]] = block.tile_reduce add %[[WG]] over [K]
 // LOOP-NEXT:      %[[BW:.*]] = block.dot %[[B]], %[[W]] contract [K]
 // LOOP-NEXT:      block.yield %[[ACC]], %[[BW]], %[[CW]]
 // LOOP-NEXT:    }
-// LOOP-NEXT:    %[[S:.*]] = block.mul %[[MU]], %[[R]]#2 : !block.tile<[M], f32>, !block.tile<[N], f32>
+// LOOP-NEXT:    %[[S:.*]] = block.mul %[[E]], %[[R]]#2 : !block.tile<[M], f32>, !block.tile<[N], f32>
 // LOOP-NEXT:    %[[C:.*]] = block.sub %[[R]]#0, %[[S]]
 // LOOP-NEXT:    %[[N:.*]] = block.mul %[[C]], %[[RS]]
 // LOOP-NEXT:    %[[Y:.*]] = block.add %[[N]], %[[R]]#1 : !block.tile<[M, N], f32>, !block.tile<[N], f32>
@@ -452,4 +487,50 @@ block.program @negative_squares axes(M = 10 tiled, K = 9 tiled, J = 6 whole)
     block.yield %y : !block.tile<[M], f32>
   }
   block.return %Y : !block.array<10xf32>
+}
+
+// -----
+
+// x computed elementwise from a program argument (exp of a load) has a
+// pivot, exp(X[M, 0]); x read from another kernel's result has none (a
+// fixed-index load of it would keep that kernel alive): its shift stays in
+// the dot.
+
+// CHECK-LABEL: block.program @pivots_of_computed_x
+// CHECK:         %[[H:.*]] = block.map [M] -> !block.array<10x6xf32>
+// CHECK:         block.map [M, N]
+// CHECK-NEXT:    %[[X:.*]] = block.load %[[XA:.*]] [M, J]
+// CHECK-NEXT:    %[[E:.*]] = block.exp %[[X]]
+// CHECK-NEXT:    %[[W:.*]] = block.load %{{.*}} [J, N]
+// CHECK-NEXT:    %[[U:.*]] = block.load %{{.*}} [M] :
+// CHECK-NEXT:    block.sub %[[E]], %[[U]]
+// CHECK-NEXT:    %[[P:.*]] = block.load %[[XA]] [M, 0]
+// CHECK-NEXT:    %[[PE:.*]] = block.exp %[[P]] : !block.tile<[M], f32>
+// CHECK-NEXT:    %[[C:.*]] = block.sub %[[E]], %[[PE]]
+// CHECK-NEXT:    block.dot %[[C]], %[[W]] contract [J]
+// CHECK:         %[[Z:.*]] = block.load %[[H]] [M, J]
+// CHECK-NEXT:    %[[DZ:.*]] = block.sub %[[Z]], %[[U]]
+// CHECK-NEXT:    block.dot %[[DZ]], %[[W]] contract [J]
+block.program @pivots_of_computed_x axes(M = 10 tiled, N = 7 tiled, J = 6 whole)
+    (%X: !block.array<10x6xf32>, %W: !block.array<6x7xf32>, %U: !block.array<10xf32>)
+    -> !block.array<10x7xf32> {
+  %H = block.map [M] -> !block.array<10x6xf32> {
+    %x = block.load %X[M, J] : !block.array<10x6xf32> -> !block.tile<[M, J], f32>
+    %t = block.tanh %x : !block.tile<[M, J], f32>
+    block.yield %t : !block.tile<[M, J], f32>
+  }
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %x = block.load %X[M, J] : !block.array<10x6xf32> -> !block.tile<[M, J], f32>
+    %e = block.exp %x : !block.tile<[M, J], f32>
+    %w = block.load %W[J, N] : !block.array<6x7xf32> -> !block.tile<[J, N], f32>
+    %u = block.load %U[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %d = block.sub %e, %u : !block.tile<[M, J], f32>, !block.tile<[M], f32>
+    %y = block.dot %d, %w contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+    %z = block.load %H[M, J] : !block.array<10x6xf32> -> !block.tile<[M, J], f32>
+    %dz = block.sub %z, %u : !block.tile<[M, J], f32>, !block.tile<[M], f32>
+    %yz = block.dot %dz, %w contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
+    %r = block.add %y, %yz : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+    block.yield %r : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
 }

@@ -33,8 +33,11 @@ def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
     that reads a dimension of a producer's result gets the producer's axis;
     dimensions that read the same argument dimension share an axis, unless
     one op reads it in two roles (`x @ x^T`), which then gets two axes.
-    Axes with an extent of at most `whole-threshold` are whole, others tiled
-    (block sizes unset: `block-select` chooses them).
+    Whole or tiled depends on the axis' role: a row axis (no op reduces it
+    and it is never the innermost non-unit dimension of a matrix: rows,
+    heads, batch) is tiled whenever its extent is above 1; a reduced or
+    feature axis is whole up to `whole-threshold`, tiled above (block sizes
+    unset: `block-select` chooses them).
 
     Anything outside the table (convolutions, dynamic shapes, reshapes,
     gathers, tensor constants, ops with side effects) stops the conversion
@@ -51,7 +54,8 @@ def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"wholeThreshold", "whole-threshold", "int64_t", /*default=*/"256",
-           "Axes with at most this extent are whole (one block spans them)">
+           "Reduced and feature axes with at most this extent are whole "
+           "(one block spans them); row axes are tiled at any extent">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect"

@@ -16,7 +16,10 @@
 //   operand element). Loads, constants, iota and casts cost no FLOPs.
 // * Local footprint: tiles have block-size extents along iterated axes and
 //   whole extents along the others; the peak is over program points of the
-//   bytes of values defined in the kernel body and still to be used.
+//   bytes of values defined in the kernel body and still to be used. Reduce
+//   results (the loop-carried state, then the final accumulators) live in
+//   registers, every other tile in shared memory; each class has its own
+//   peak, and local_bytes_peak is the peak of both together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +82,17 @@ static int64_t getElementBytes(Type type) {
 }
 
 namespace {
+/// Which values a footprint counts.
+enum class Storage { All, Registers, Shared };
+
+/// Reduce states are loop-carried accumulators: registers on a GPU.
+bool isInStorage(Value value, Storage storage) {
+  if (storage == Storage::All)
+    return true;
+  bool isState = isa_and_nonnull<ReduceOp>(value.getDefiningOp());
+  return isState == (storage == Storage::Registers);
+}
+
 /// Counts elements and bytes of tiles in the context of one op.
 class Counter {
 public:
@@ -112,11 +126,14 @@ public:
     return bytes;
   }
 
-  /// Bytes of the tiles among `values`, each in the context of its definer.
-  int64_t countValueBytes(ValueRange values) const {
+  /// Bytes of the tiles among `values` in `storage`, each in the context
+  /// of its definer.
+  int64_t countValueBytes(ValueRange values,
+                          Storage storage = Storage::All) const {
     int64_t bytes = 0;
     for (Value value : values)
-      if (auto tile = dyn_cast<TileType>(value.getType()))
+      if (auto tile = dyn_cast<TileType>(value.getType());
+          tile && isInStorage(value, storage))
         bytes += countTileBytes(value.getDefiningOp() ? value.getDefiningOp()
                                                       : value.getParentBlock()
                                                             ->getParentOp(),
@@ -160,7 +177,8 @@ public:
   /// Peak bytes of tiles live at once while `block` runs, counting only
   /// values defined in it (the caller adds what is live around it). One pass
   /// over the block: a value is live from its definition to its last use.
-  int64_t countPeakBytes(Block &block) const {
+  int64_t countPeakBytes(Block &block,
+                         Storage storage = Storage::All) const {
     llvm::DenseMap<Operation *, unsigned> position;
     for (auto [index, op] : llvm::enumerate(block))
       position[&op] = index;
@@ -177,7 +195,7 @@ public:
         lastUseOf[result] = lastUse;
         if (lastUse == index)
           continue; // Dead after its definer: counted only while it runs.
-        int64_t bytes = countValueBytes(result);
+        int64_t bytes = countValueBytes(result, storage);
         outliving[index] += bytes;
         dying[lastUse] += bytes;
       }
@@ -189,7 +207,7 @@ public:
       int64_t nested = 0;
       for (Region &region : op.getRegions())
         for (Block &inner : region)
-          nested = std::max(nested, countPeakBytes(inner));
+          nested = std::max(nested, countPeakBytes(inner, storage));
       // An op's results are live while it runs (a reduce's state, while its
       // body does). A reduce's init values become its state: those not used
       // later are not counted twice.
@@ -199,8 +217,9 @@ public:
           if (Operation *definer = init.getDefiningOp();
               definer && definer->getBlock() == &block &&
               lastUseOf.lookup(init) == index)
-            consumed += countValueBytes(init);
-      peak = std::max(peak, live - consumed + countValueBytes(op.getResults()) +
+            consumed += countValueBytes(init, storage);
+      peak = std::max(peak, live - consumed +
+                                countValueBytes(op.getResults(), storage) +
                                 nested);
       live += outliving[index] - dying[index];
     }
@@ -253,12 +272,20 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
       kernel.globalBytesWritten +=
           array.getNumElements() * getElementBytes(array.getElementType());
     }
-    kernel.localBytesPeak = counter.countPeakBytes(map.getBody().front());
+    Block &body = map.getBody().front();
+    kernel.localBytesPeak = counter.countPeakBytes(body);
+    kernel.registerBytesPeak =
+        counter.countPeakBytes(body, Storage::Registers);
+    kernel.sharedBytesPeak = counter.countPeakBytes(body, Storage::Shared);
 
     report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
     report.flops += kernel.flops;
     report.localBytesPeak =
         std::max(report.localBytesPeak, kernel.localBytesPeak);
+    report.registerBytesPeak =
+        std::max(report.registerBytesPeak, kernel.registerBytesPeak);
+    report.sharedBytesPeak =
+        std::max(report.sharedBytesPeak, kernel.sharedBytesPeak);
     report.perKernel.push_back(std::move(kernel));
 
     // Buffered edges: each other kernel that loads one of this map's arrays,
@@ -307,6 +334,32 @@ double blockbuster::block::estimateSeconds(const FusionReport &report,
   return seconds;
 }
 
+bool blockbuster::block::fitsOnChip(const FusionReport &report,
+                                    const TargetDescription &target,
+                                    std::string *why) {
+  auto fail = [&](llvm::StringRef what, int64_t peak, int64_t budget) {
+    if (why)
+      *why = (what + " " + llvm::Twine(peak) + " bytes > " +
+              llvm::Twine(budget))
+                 .str();
+    return false;
+  };
+  if (target.registersPerSM == 0) {
+    if (report.localBytesPeak > target.localMemoryBytes)
+      return fail("local_bytes_peak", report.localBytesPeak,
+                  target.localMemoryBytes);
+    return true;
+  }
+  if (report.sharedBytesPeak > target.localMemoryBytes)
+    return fail("shared_bytes_peak", report.sharedBytesPeak,
+                target.localMemoryBytes);
+  int64_t registerBudget = getRegisterBudgetBytes(target);
+  if (report.registerBytesPeak > registerBudget)
+    return fail("register_bytes_peak", report.registerBytesPeak,
+                registerBudget);
+  return true;
+}
+
 void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
                                            const FusionReport &report) {
   json.object([&] {
@@ -320,6 +373,8 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
     json.attribute("global_bytes", report.globalBytes);
     json.attribute("flops", report.flops);
     json.attribute("local_bytes_peak", report.localBytesPeak);
+    json.attribute("register_bytes_peak", report.registerBytesPeak);
+    json.attribute("shared_bytes_peak", report.sharedBytesPeak);
     json.attributeArray("intermediates", [&] {
       for (const IntermediateArray &array : report.intermediates)
         json.object([&] {
@@ -344,6 +399,8 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("global_bytes_written", kernel.globalBytesWritten);
           json.attribute("flops", kernel.flops);
           json.attribute("local_bytes_peak", kernel.localBytesPeak);
+          json.attribute("register_bytes_peak", kernel.registerBytesPeak);
+          json.attribute("shared_bytes_peak", kernel.sharedBytesPeak);
         });
     });
   });

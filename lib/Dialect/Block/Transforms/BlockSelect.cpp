@@ -2,7 +2,8 @@
 //
 // Fills in the axis tables so that every tiled axis has a block size: one
 // power of two for every axis left open, the one with the lowest roofline
-// estimate among those whose local footprint fits the target, and chooses
+// estimate among those whose local footprint fits the target (tiles within
+// shared memory, reduce states within the register budget), and chooses
 // among a program and its fusion snapshots the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -146,14 +147,15 @@ struct BlockSelectPass
     // default, so the candidate is the default block size.
     int64_t chosen = targetDesc.maxBlockSize;
     if (anyOpen) {
-      int64_t peak = 0;
+      std::string why; // Why the last size tried (the smallest) did not fit.
       int64_t best = 0;
       double bestSeconds = 0;
       for (int64_t size = targetDesc.maxBlockSize; size >= 1; size /= 2) {
         BlockSizes sizes(program, fixed, size);
         FusionReport report = computeFusionReport(program, sizes);
-        peak = report.localBytesPeak;
-        if (peak > targetDesc.localMemoryBytes)
+        // Tiles in shared memory and reduce states in registers must both
+        // fit (docs/FusionReport.md).
+        if (!fitsOnChip(report, targetDesc, &why))
           continue;
         double seconds = estimateSeconds(report, targetDesc);
         // Strictly lower to win: ties keep the larger size.
@@ -166,11 +168,8 @@ struct BlockSelectPass
       if (chosen < 1) {
         program.emitError()
             << "block-select: no block size fits @" << program.getSymName()
-            << " in the local memory of target '" << targetDesc.name << "' ("
-            << targetDesc.localMemoryBytes
-            << " bytes): with block size 1 on every open axis its "
-               "local_bytes_peak is still "
-            << peak << " bytes";
+            << " on target '" << targetDesc.name
+            << "': with block size 1 on every open axis its " << why;
         return failure();
       }
     }

@@ -60,6 +60,11 @@ struct KernelReport {
   int64_t globalBytesWritten = 0;  // Yielded result arrays.
   int64_t flops = 0;
   int64_t localBytesPeak = 0;      // Peak bytes of live tiles in one instance.
+  /// The same peak split by where values live: reduce states (loop-carried
+  /// accumulators and the results they become) in registers, every other
+  /// tile in shared memory. Each is its own maximum over program points.
+  int64_t registerBytesPeak = 0;
+  int64_t sharedBytesPeak = 0;
 };
 
 /// Figures of a whole program.
@@ -71,6 +76,8 @@ struct FusionReport {
   int64_t globalBytes = 0;
   int64_t flops = 0;
   int64_t localBytesPeak = 0;
+  int64_t registerBytesPeak = 0; // Largest over kernels.
+  int64_t sharedBytesPeak = 0;   // Largest over kernels.
   std::vector<IntermediateArray> intermediates;
   std::vector<KernelReport> perKernel;
 };
@@ -85,6 +92,13 @@ struct TargetDescription;
 /// target's per-kernel overhead; summed over kernels.
 double estimateSeconds(const FusionReport &report,
                        const TargetDescription &target);
+
+/// Whether every kernel of `report` fits `target`'s on-chip memory: reduce
+/// states within the register budget and other tiles within the shared
+/// memory, or, without a register file, all tiles within the local memory.
+/// When not, `why` (if given) says which budget is exceeded and by what.
+bool fitsOnChip(const FusionReport &report, const TargetDescription &target,
+                std::string *why = nullptr);
 
 /// Writes `report` as one JSON object.
 void writeFusionReport(llvm::json::OStream &json, const FusionReport &report);

@@ -23,8 +23,21 @@ struct TargetDescription {
   /// One line for diagnostics and docs.
   llvm::StringRef summary;
   /// Bytes of fast local memory one map instance may keep live at once: the
-  /// budget for the fusion report's `local_bytes_peak`.
+  /// budget for the fusion report's `shared_bytes_peak` (tiles), or for its
+  /// whole `local_bytes_peak` on a target without a separate register file
+  /// (`registersPerSM == 0`).
   int64_t localMemoryBytes;
+  /// The register file, in 32-bit registers: per SM, and at most per thread
+  /// (the hardware's limits). 0 when the target has no separate register
+  /// file that the cost model must respect (the CPU).
+  int64_t registersPerSM;
+  int64_t maxRegistersPerThread;
+  /// The thread-block shape the cost model assumes for one map instance, and
+  /// how many of each thread's registers may hold reduce states
+  /// (accumulators); the rest hold operand fragments, addresses and loop
+  /// temporaries.
+  int64_t threadsPerInstance;
+  int64_t stateRegistersPerThread;
   /// The largest block size the heuristic tries on a tiled axis (a power of
   /// two).
   int64_t maxBlockSize;
@@ -34,6 +47,11 @@ struct TargetDescription {
   /// The fixed cost of one kernel (launch and tail), in seconds.
   double kernelOverheadSeconds;
 };
+
+/// Bytes of reduce state (the fusion report's `register_bytes_peak`) one map
+/// instance may keep in registers: threadsPerInstance x
+/// stateRegistersPerThread x 4 bytes; 0 without a register file.
+int64_t getRegisterBudgetBytes(const TargetDescription &target);
 
 /// Every known target, in the order the docs list them.
 llvm::ArrayRef<TargetDescription> getTargetDescriptions();

@@ -19,7 +19,9 @@ def BlockReport : Pass<"block-report", "::mlir::ModuleOp"> {
       block of the enclosing maps and reduces whose axes it does not have;
     - `flops`: dots count 2 per multiply-add, other compute 1 per element;
     - `local_bytes_peak`: the largest peak, over kernels, of the bytes of
-      tiles live at once in one instance;
+      tiles live at once in one instance; `register_bytes_peak` and
+      `shared_bytes_peak` split it: reduce states (accumulators) live in
+      registers, other tiles in shared memory;
 
     plus `intermediates` (arrays written by one kernel and read by another)
     and `per_kernel` detail. Block sizes come from `block-sizes`, else from
@@ -56,26 +58,28 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
 
     Cost model: every axis left to it gets one common size `s`, clamped to
     its extent, a power of two up to the target's `maxBlockSize` (128 on
-    both targets). Among the sizes for which the fusion report
-    (docs/FusionReport.md) keeps the `local_bytes_peak` of every kernel
-    within the target's local memory, the one with the lowest roofline
-    estimate wins (per kernel, global bytes over bandwidth or FLOPs over
-    peak, plus a launch cost; ties go to the larger size):
+    both targets). Among the sizes at which every kernel fits on chip
+    (docs/FusionReport.md: on h100, `shared_bytes_peak` within the shared
+    memory and `register_bytes_peak`, the reduce states, within the register
+    budget; on the CPU, `local_bytes_peak` within the L2), the one with the
+    lowest roofline estimate wins (per kernel, global bytes over bandwidth
+    or FLOPs over peak, plus a launch cost; ties go to the larger size):
 
-    | target | local memory per map instance | bandwidth | peak | per kernel |
-    |---|---|---|---|---|
-    | `h100` | 228 KB, the shared memory of one SM | 3.0 TB/s | 600 TFLOP/s | 4 us |
-    | `cpu` | 2 MB, the L2 cache of one core | 20 GB/s | 50 GFLOP/s | 0.1 us |
+    | target | shared memory | registers for reduce states | bandwidth | peak | per kernel |
+    |---|---|---|---|---|---|
+    | `h100` | 228 KB per SM | 128 KB (256 threads x 128 of their 255 registers) | 3.0 TB/s | 600 TFLOP/s | 4 us |
+    | `cpu` | 2 MB L2 (tiles and states together) | - | 20 GB/s | 50 GFLOP/s | 0.1 us |
 
     Snapshots: programs marked `block.snapshot_of = "NAME"` (what
     `block-fuse{keep-snapshots}` leaves: the unfused program and the program
     before each kept replication) compete with `@NAME`; the candidate with
     the lowest estimate at its best sizes replaces `@NAME`, and the others
-    are erased. A candidate that fits the local memory at no size drops out;
-    only when none fits is that an error.
+    are erased. A candidate that fits on chip at no size drops out; only
+    when none fits is that an error.
 
     If even `s = 1` does not fit (explicit sizes can make that happen), the
-    pass fails with an error that names the program and its peak; sizes
+    pass fails with an error that names the program and the budget its peak
+    exceeds; sizes
     that are all explicit or already in the table are not checked. Whole
     axes have no block size and are left alone. Naming an axis in
     `block-sizes` that no program declares, or that is whole, is an error.

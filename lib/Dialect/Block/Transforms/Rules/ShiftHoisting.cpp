@@ -9,10 +9,11 @@
 // - the linear split: sum_j (p_j +- q_j) = (sum_j p_j) +- (sum_j q_j), so
 //   each part of a term becomes its own accumulator, and a part that rule 4
 //   can take out of the loop (u * c_j with u loop-invariant) leaves it;
-// - the shifted square (a variance): with u defined outside the loop,
-//   sum_k (x_k - u)^2 = sum_k x_k^2 - u (2 sum_k x_k - n u), n the extent of
-//   the reduced axis, so the loop accumulates sum x^2 and sum x and no
-//   longer reads u.
+// - the shifted square (a variance): with u defined outside the loop and
+//   p = x at the first index of the reduced axis (a pivot, loaded outside
+//   the loop), sum_k (x_k - u)^2 = S2 - e (2 S1 - n e) with e = u - p,
+//   S1 = sum_k (x_k - p), S2 = sum_k (x_k - p)^2, n the extent of the
+//   reduced axis, so the loop accumulates S2 and S1 and no longer reads u.
 //
 // All are exact up to floating-point reassociation (the square's
 // cancellation is discussed at ExpandShiftedSquare); each removes an op
@@ -29,6 +30,7 @@
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Parser/Parser.h"
 
 using namespace mlir;
@@ -37,6 +39,10 @@ using namespace blockbuster::block;
 bool blockbuster::block::isShiftOutsideContraction(Value u, Value x, Value w,
                                                    ArrayAttr contract) {
   if (!isScaleOutsideContraction(u, x, contract))
+    return false;
+  // x - p with p x's pivot is what the pivoted hoisting leaves in the
+  // contraction: already safe, and hoisting it again would not terminate.
+  if (isShiftPivotOf(u, x, contract))
     return false;
   // dot(x - u, x - u) is a shifted square: expanding it here would leave
   // colsum(x - u) in the loop, still reading u. The variance pattern
@@ -75,6 +81,234 @@ Value blockbuster::block::createColumnSum(PatternRewriter &rewriter, Value w,
                                           ArrayAttr contract, Operation *at) {
   return TileReduceOp::create(rewriter, at->getLoc(), CombinerKind::Add, w,
                               contract);
+}
+
+//===----------------------------------------------------------------------===//
+// Pivots
+//===----------------------------------------------------------------------===//
+//
+// The pivot of x along an axis K is x's own computation at the first index
+// of K: every load in it that indexes K reads index 0 (or the slice offset)
+// instead, everything else is the same. It is built outside the loop over K
+// from program arguments only (a fixed-index load of another kernel's result
+// would not be "the producer's block", and would keep that kernel alive).
+
+/// Ops a pivot may be computed through: those that act element by element
+/// and broadcast by name, so the same op on tiles without K is x's value at
+/// one index of K.
+static bool isElementwise(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, AbsOp, ExpOp,
+             LogOp, SqrtOp, RsqrtOp, TanhOp, SiluOp, ErfOp, SinOp, CosOp,
+             GeluOp, SelectOp, CompareOp, CastOp>(op);
+}
+
+/// Whether `array` is a program argument, possibly through views.
+static bool isProgramArgument(Value array) {
+  while (auto view = array.getDefiningOp<ViewOp>())
+    array = view.getSource();
+  auto arg = dyn_cast<BlockArgument>(array);
+  return arg && isa<ProgramOp>(arg.getOwner()->getParentOp());
+}
+
+namespace {
+/// Builds (or, without a builder, only checks) the pivot of a value.
+class PivotBuilder {
+public:
+  PivotBuilder(StringAttr axis, Operation *insertionPoint, OpBuilder *builder)
+      : axis(axis), insertionPoint(insertionPoint), builder(builder) {}
+
+  /// The pivot of `value`, or null when it has none.
+  Value get(Value value) {
+    auto tile = dyn_cast<TileType>(value.getType());
+    if (!tile)
+      return {};
+    // What does not vary along K and is available before the loop is its
+    // own pivot.
+    if (!tile.hasAxis(axis) && dominatesInsertionPoint(value))
+      return value;
+    if (Value known = pivots.lookup(value))
+      return known;
+    Operation *op = value.getDefiningOp();
+    if (!op || op->getNumResults() != 1 || ++size > kMaxOps)
+      return {};
+    Value pivot;
+    if (auto load = dyn_cast<LoadOp>(op))
+      pivot = getLoad(load);
+    else if (auto constant = dyn_cast<ConstantOp>(op))
+      pivot = getConstant(constant);
+    else if (isElementwise(op))
+      pivot = getElementwise(op);
+    if (pivot)
+      pivots[value] = pivot;
+    return pivot;
+  }
+
+private:
+  static constexpr unsigned kMaxOps = 32;
+
+  bool dominatesInsertionPoint(Value value) {
+    Operation *def = value.getDefiningOp();
+    Block *block = def ? def->getBlock() : value.getParentBlock();
+    // Defined in a block that encloses the insertion point, before it.
+    Operation *ancestor = block->findAncestorOpInBlock(*insertionPoint);
+    return ancestor && (!def || def->isBeforeInBlock(ancestor));
+  }
+
+  /// A tile type like `type` without K, with `elementType`.
+  TileType withoutAxis(TileType type, Type elementType) {
+    SmallVector<StringAttr> axes;
+    for (StringAttr tileAxis : type.getAxes())
+      if (tileAxis != axis)
+        axes.push_back(tileAxis);
+    return TileType::get(type.getContext(), axes, elementType);
+  }
+
+  Value getLoad(LoadOp load) {
+    if (!isProgramArgument(load.getSource()))
+      return {};
+    if (!builder)
+      return load.getResult(); // Any non-null value: it exists.
+    SmallVector<Attribute> indexAxes(load.getIndexAxes().begin(),
+                                     load.getIndexAxes().end());
+    SmallVector<int64_t> offsets(load.getOffsets());
+    for (auto [entry, offset] : llvm::zip(indexAxes, offsets)) {
+      if (entry != axis)
+        continue;
+      entry = builder->getStringAttr("");
+      offset = std::max<int64_t>(offset, 0); // -1 (exact) starts at 0.
+    }
+    auto type = cast<TileType>(load.getType());
+    return LoadOp::create(*builder, load.getLoc(),
+                          withoutAxis(type, type.getElementType()),
+                          load.getSource(), builder->getArrayAttr(indexAxes),
+                          builder->getDenseI64ArrayAttr(offsets));
+  }
+
+  Value getConstant(ConstantOp constant) {
+    if (!builder)
+      return constant.getResult();
+    SmallVector<Attribute> axes;
+    for (Attribute entry : constant.getAxes())
+      if (entry != axis)
+        axes.push_back(entry);
+    return ConstantOp::create(*builder, constant.getLoc(),
+                              builder->getArrayAttr(axes), constant.getValue());
+  }
+
+  Value getElementwise(Operation *op) {
+    IRMapping mapping;
+    SmallVector<StringAttr> axes; // Broadcast by name, in operand order.
+    for (Value operand : op->getOperands()) {
+      Value pivot = get(operand);
+      if (!pivot)
+        return {};
+      mapping.map(operand, pivot);
+      for (StringAttr operandAxis :
+           cast<TileType>(operand.getType()).getAxes())
+        if (operandAxis != axis && !llvm::is_contained(axes, operandAxis))
+          axes.push_back(operandAxis);
+    }
+    if (!builder)
+      return op->getResult(0);
+    Operation *clone = builder->clone(*op, mapping);
+    auto type = cast<TileType>(op->getResult(0).getType());
+    clone->getResult(0).setType(
+        TileType::get(op->getContext(), axes, type.getElementType()));
+    return clone->getResult(0);
+  }
+
+  StringAttr axis;
+  Operation *insertionPoint;
+  OpBuilder *builder;
+  DenseMap<Value, Value> pivots;
+  unsigned size = 0;
+};
+} // namespace
+
+/// The reduce over `axis` whose body holds `op` directly, or null.
+static ReduceOp getReduceOver(Operation *op, StringAttr axis) {
+  auto reduce = dyn_cast_or_null<ReduceOp>(op->getParentOp());
+  if (reduce && reduce.getAxisAttr() == axis &&
+      op->getParentRegion() == &reduce.getBody())
+    return reduce;
+  return {};
+}
+
+/// Where the pivot for a contraction at `at` over `axis` goes: right before
+/// the reduce over the axis when `at` is in its body, else right before
+/// `at`; null when `at` is deeper inside a reduce over the axis (a loop
+/// between could iterate an axis of x that the pivot would read whole).
+static Operation *getPivotInsertionPoint(Operation *at, StringAttr axis) {
+  if (ReduceOp reduce = getReduceOver(at, axis))
+    return reduce;
+  for (Operation *parent = at->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto reduce = dyn_cast<ReduceOp>(parent);
+        reduce && reduce.getAxisAttr() == axis)
+      return nullptr;
+  return at;
+}
+
+/// Whether `pivot` computes `value` at a fixed index of `axis`: the same
+/// ops, loads of the same arrays with `axis`'s entry fixed, equal constants.
+static bool isPivotOf(Value pivot, Value value, StringAttr axis,
+                      unsigned &budget) {
+  if (pivot == value)
+    return true;
+  Operation *p = pivot.getDefiningOp(), *v = value.getDefiningOp();
+  if (!p || !v || p->getName() != v->getName() || budget-- == 0 ||
+      p->getNumOperands() != v->getNumOperands())
+    return false;
+  if (auto vLoad = dyn_cast<LoadOp>(v)) {
+    auto pLoad = cast<LoadOp>(p);
+    if (pLoad.getSource() != vLoad.getSource())
+      return false;
+    for (auto [pEntry, vEntry] :
+         llvm::zip(pLoad.getIndexAxes(), vLoad.getIndexAxes()))
+      if (pEntry != vEntry &&
+          !(vEntry == axis && cast<StringAttr>(pEntry).getValue().empty()))
+        return false;
+    return true;
+  }
+  if (auto vConstant = dyn_cast<ConstantOp>(v))
+    return cast<ConstantOp>(p).getValue() == vConstant.getValue();
+  if (!isElementwise(v) ||
+      p->getPropertiesAsAttribute() != v->getPropertiesAsAttribute())
+    return false;
+  for (auto [pOperand, vOperand] :
+       llvm::zip(p->getOperands(), v->getOperands()))
+    if (!isPivotOf(pOperand, vOperand, axis, budget))
+      return false;
+  return true;
+}
+
+bool blockbuster::block::isShiftPivotOf(Value u, Value x,
+                                        ArrayAttr contract) {
+  if (contract.size() != 1)
+    return false;
+  unsigned budget = 64;
+  return isPivotOf(u, x, cast<StringAttr>(contract[0]), budget);
+}
+
+bool blockbuster::block::hasShiftPivot(Value x, ArrayAttr contract,
+                                       Operation *at) {
+  if (contract.size() != 1)
+    return false;
+  auto axis = cast<StringAttr>(contract[0]);
+  Operation *insertionPoint = getPivotInsertionPoint(at, axis);
+  if (!insertionPoint || !cast<TileType>(x.getType()).hasAxis(axis))
+    return false;
+  return static_cast<bool>(
+      PivotBuilder(axis, insertionPoint, /*builder=*/nullptr).get(x));
+}
+
+Value blockbuster::block::createShiftPivot(PatternRewriter &rewriter, Value x,
+                                           ArrayAttr contract, Operation *at) {
+  auto axis = cast<StringAttr>(contract[0]);
+  Operation *insertionPoint = getPivotInsertionPoint(at, axis);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(insertionPoint);
+  return PivotBuilder(axis, insertionPoint, &rewriter).get(x);
 }
 
 #include "Rules/ShiftHoisting.h.inc"
@@ -160,25 +394,35 @@ struct SplitLinearTerm : public OpRewritePattern<ReduceOp> {
 /// The shifted square of a variance: in a reduce over K with an add
 /// combiner, a term dot(d, d) contract [K] or tile_reduce add (d * d) over
 /// [K], with d = x - u and u defined outside the loop, sums (x - u)^2 over
-/// all of K. Then
+/// all of K. With any loop-invariant p,
 ///
-///   sum_k (x_k - u)^2 = S2 - u (2 S1 - n u),  S2 = sum_k x_k^2,
-///                                             S1 = sum_k x_k,  n = |K|,
+///   sum_k (x_k - u)^2 = S2 - e (2 S1 - n e),   e = u - p,
+///                       S2 = sum_k (x_k - p)^2, S1 = sum_k (x_k - p),
+///                       n = |K|,
 ///
-/// and the loop accumulates S2 (in the term's form) and S1, without u.
+/// so the loop accumulates S2 (in the term's form) and S1 and no longer
+/// reads u: it can merge with the loop that computes u (rule 9).
+///
+/// Numerics. With p = 0 this is the textbook one-pass variance: when u is
+/// the mean, S2 ~ n (var + mean^2) and e (2 S1 - n e) ~ n mean^2 cancel,
+/// losing about log2(1 + mean^2 / var) bits (LayerNorm on inputs with mean
+/// 32 x std failed rtol 1e-4). The shift p is the pivot of the shifted-data
+/// algorithm (Chan, Golub and LeVeque, 1983): x at the first index of K,
+/// loaded once outside the loop. A sample of the data is within a few
+/// deviations of the mean whatever the mean is, so S2 ~ n (var + (mean -
+/// p)^2) and the loss is about log2(1 + (mean - p)^2 / var) bits, a few at
+/// most, independent of the offset. (A Welford combiner of (count, mean, M2)
+/// would be exact too, but needs the count of each partial block and a
+/// region combiner that rule 9 could no longer merge with built-in
+/// accumulators; the pivot keeps every state an add.)
 ///
 /// Legal when the term contracts exactly the reduced axis (every element of
 /// K is summed once over the whole loop, so the count is K's extent, also
-/// with a partial last block), u is f32, lacks K and has only axes of x.
-///
-/// Numerics: this is the textbook one-pass variance; when u is the mean,
-/// S2 and u (2 S1 - n u) ~ n u^2 cancel, losing about log2(u^2 / var) bits
-/// relative to the two-pass form. The factored form keeps the intermediate
-/// values near n u^2 (the expanded S2 - 2 u S1 + n u^2 reaches 2 n u^2).
-/// For normalised activations (|mean| of the order of the deviation) the
-/// loss is a few ulps; a Welford combiner would be the remedy otherwise.
-/// Unlike E[x^2] - mu^2, the identity holds for any loop-invariant u, not
-/// only for the mean, so it needs no fact from outside the loop.
+/// with a partial last block), u is f32, lacks K and has only axes of x, and
+/// x is a load (or a cast of one) whose entry for K is K or K + c, so the
+/// pivot is the same load at index 0 (or c) outside the loop. A difference
+/// whose u is already such a pivot (what this rewrite produces) is left
+/// alone: it is safe as it stands and reads nothing computed by a loop.
 struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
   ExpandShiftedSquare(MLIRContext *context, FusionTrace &trace)
       : OpRewritePattern(context), trace(trace) {
@@ -229,24 +473,30 @@ struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
       Value x = sub.getLhs(), u = sub.getRhs();
       if (!isOutside(u) || !isScaleOutsideContraction(u, x, reduced))
         continue;
+      if (!hasShiftPivot(x, reduced, def) || isShiftPivotOf(u, x, reduced))
+        continue;
 
-      // The loop's new terms, where the square was.
+      // The pivot p, once per instance, right before the loop.
       Location loc = def->getLoc();
+      Value pivot = createShiftPivot(rewriter, x, reduced, def);
+
+      // The loop's new terms, where the square was: d' = x - p.
       rewriter.setInsertionPoint(def);
+      Value shifted = SubOp::create(rewriter, loc, x, pivot);
       Value squares;
       if (isa<DotOp>(def)) {
-        squares = DotOp::create(rewriter, loc, x, x, reduced);
+        squares = DotOp::create(rewriter, loc, shifted, shifted, reduced);
       } else {
-        Value xx = MulOp::create(rewriter, loc, x, x);
-        squares = TileReduceOp::create(rewriter, loc, CombinerKind::Add, xx,
+        Value dd = MulOp::create(rewriter, loc, shifted, shifted);
+        squares = TileReduceOp::create(rewriter, loc, CombinerKind::Add, dd,
                                        reduced);
       }
-      Value sums =
-          TileReduceOp::create(rewriter, loc, CombinerKind::Add, x, reduced);
+      Value sums = TileReduceOp::create(rewriter, loc, CombinerKind::Add,
+                                        shifted, reduced);
       ReduceOp newReduce =
           appendAddTerm(rewriter, reduce, index, squares, sums);
 
-      // After the loop: S2 - (2 S1 - n u) * u.
+      // After the loop: S2 - (2 S1 - n e) * e, e = u - p.
       rewriter.setInsertionPointAfter(newReduce);
       Value s2 = newReduce.getResult(index);
       Value s1 = newReduce.getResults().back();
@@ -257,16 +507,19 @@ struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
       Value count =
           ConstantOp::create(rewriter, loc, rewriter.getArrayAttr({}),
                              rewriter.getFloatAttr(f32, extent));
+      Value e = SubOp::create(rewriter, loc, u, pivot);
       Value twiceS1 = MulOp::create(rewriter, loc, s1, two);
-      Value countU = MulOp::create(rewriter, loc, u, count);
-      Value inner = SubOp::create(rewriter, loc, twiceS1, countU);
-      Value correction = MulOp::create(rewriter, loc, inner, u);
+      Value countE = MulOp::create(rewriter, loc, e, count);
+      Value inner = SubOp::create(rewriter, loc, twiceS1, countE);
+      Value correction = MulOp::create(rewriter, loc, inner, e);
       Value result = SubOp::create(rewriter, loc, s2, correction);
       SmallVector<Value> replacements(newReduce.getResults().drop_back());
       replacements[index] = result;
       rewriter.replaceOp(reduce, replacements);
-      trace.message = "expanded a shifted square: sum (x - u)^2 = sum x^2 - "
-                      "u (2 sum x - n u) out of the reduce over " +
+      trace.message = "expanded a shifted square about the pivot p = x[" +
+                      axis.getValue().str() +
+                      " = first]: sum (x - u)^2 = sum (x - p)^2 - (u - p) "
+                      "(2 sum (x - p) - n (u - p)) out of the reduce over " +
                       axis.getValue().str();
       return success();
     }
