@@ -1,6 +1,8 @@
 // Rule 7, cleanup (lib/Dialect/Block/Transforms/Rules/Cleanup.cpp): merge
-// duplicate pure ops, hoist loop-invariant ops out of reduces, merge
-// duplicate reduce states, drop results nobody reads and erase unused ops.
+// duplicate pure ops (reduces with identical combine regions included),
+// hoist loop-invariant ops out of reduces, merge duplicate reduce states,
+// drop results nobody reads (combine-region states the read ones do not
+// need included) and erase unused ops.
 // Only rule 7 runs.
 
 // RUN: bb-opt %s -split-input-file --block-fuse='order=7 extend=false' | FileCheck %s
@@ -11,6 +13,8 @@
 // RUN: bb-run %t --entry negative_merge_across_iterated_axis --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry drop_dead_results --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry merge_duplicate_states --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry drop_dead_region_state --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry merge_identical_region_reduces --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
 // Duplicate loads and a duplicate computation in one body, and two equal
@@ -289,4 +293,126 @@ block.program @merge_duplicate_states axes(M = 10 tiled, K = 9 tiled)
     block.yield %y : !block.tile<[M], f32>
   }
   block.return %Y : !block.array<10xf32>
+}
+
+// -----
+
+// A combine-region state that nobody reads and that the read states do not
+// need (here the third, a running maximum of its own) is dropped: its init,
+// its term, its two block arguments and its ops in the combine region. The
+// first state stays although unread: the second needs it.
+
+// CHECK-LABEL: block.program @drop_dead_region_state
+// CHECK:         %[[R:.*]]:2 = block.reduce K init(%{{.*}}, %{{.*}} : !block.tile<[M], f32>, !block.tile<[M], f32>) -> !block.tile<[M], f32>, !block.tile<[M], f32> {
+// CHECK:           block.yield %[[T:.*]], %[[T]] : !block.tile<[M], f32>, !block.tile<[M], f32>
+// CHECK-NEXT:    } combine {
+// CHECK-NEXT:    ^bb0(%[[C0:.*]]: !block.tile<[M], f32>, %[[S0:.*]]: !block.tile<[M], f32>, %[[C1:.*]]: !block.tile<[M], f32>, %[[S1:.*]]: !block.tile<[M], f32>):
+// CHECK-NEXT:      %[[C2:.*]] = block.add %[[C0]], %[[C1]]
+// CHECK-NEXT:      %[[S2:.*]] = block.add %[[S0]], %[[C2]]
+// CHECK-NEXT:      block.yield %[[C2]], %[[S2]]
+// CHECK-NEXT:    }
+// CHECK-NOT:     block.max
+// CHECK:         block.yield %[[R]]#1
+block.program @drop_dead_region_state axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>) -> !block.array<10xf32> {
+  %A = block.map [M] -> !block.array<10xf32> {
+    %z = block.constant [M] 0.0 : f32
+    %ninf = block.constant [M] 0xFF800000 : f32
+    %c, %s, %m = block.reduce K init(%z, %z, %ninf : !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32>) -> !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %t = block.tile_reduce add %x over [K] : !block.tile<[M, K], f32>
+      %u = block.tile_reduce max %x over [K] : !block.tile<[M, K], f32>
+      block.yield %t, %t, %u : !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32>
+    } combine {
+    ^bb0(%c0: !block.tile<[M], f32>, %s0: !block.tile<[M], f32>, %m0: !block.tile<[M], f32>, %c1: !block.tile<[M], f32>, %s1: !block.tile<[M], f32>, %m1: !block.tile<[M], f32>):
+      %c2 = block.add %c0, %c1 : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %s2 = block.add %s0, %c2 : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %m2 = block.max %m0, %m1 : !block.tile<[M], f32>, !block.tile<[M], f32>
+      block.yield %c2, %s2, %m2 : !block.tile<[M], f32>, !block.tile<[M], f32>, !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %A : !block.array<10xf32>
+}
+
+// -----
+
+// Two reduces with the same inits, bodies and combine regions (an online
+// softmax's (m, l) computed twice, as replication leaves it) are one; a
+// third whose combine region differs (it does not rescale l) is not the
+// same reduce and stays; its m is independent of its l there, and unread,
+// so that state goes.
+
+// CHECK-LABEL: block.program @merge_identical_region_reduces
+// CHECK:         %[[R:.*]]:2 = block.reduce K init(
+// CHECK:         } combine {
+// CHECK:         %[[Q:.*]] = block.reduce K init(%{{.*}} : !block.tile<[M], f32>) -> !block.tile<[M], f32> {
+// CHECK:         } combine {
+// CHECK-NEXT:    ^bb0(%[[LA:.*]]: !block.tile<[M], f32>, %[[LB:.*]]: !block.tile<[M], f32>):
+// CHECK-NEXT:      %[[LL:.*]] = block.add %[[LA]], %[[LB]]
+// CHECK-NEXT:      block.yield %[[LL]]
+// CHECK-NOT:     block.reduce
+// CHECK:         %[[A:.*]] = block.div %[[R]]#1, %[[R]]#1
+// CHECK-NEXT:    block.add %[[A]], %[[Q]]
+block.program @merge_identical_region_reduces axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>) -> !block.array<10xf32> {
+  %A = block.map [M] -> !block.array<10xf32> {
+    %ninf = block.constant [M] 0xFF800000 : f32
+    %z = block.constant [M] 0.0 : f32
+    %m, %l = block.reduce K init(%ninf, %z : !block.tile<[M], f32>, !block.tile<[M], f32>) -> !block.tile<[M], f32>, !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %mj = block.tile_reduce max %x over [K] : !block.tile<[M, K], f32>
+      %d = block.sub %x, %mj : !block.tile<[M, K], f32>, !block.tile<[M], f32>
+      %e = block.exp %d : !block.tile<[M, K], f32>
+      %lj = block.tile_reduce add %e over [K] : !block.tile<[M, K], f32>
+      block.yield %mj, %lj : !block.tile<[M], f32>, !block.tile<[M], f32>
+    } combine {
+    ^bb0(%ma: !block.tile<[M], f32>, %la: !block.tile<[M], f32>, %mb: !block.tile<[M], f32>, %lb: !block.tile<[M], f32>):
+      %mm = block.max %ma, %mb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %da = block.sub %ma, %mm : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %ea = block.exp %da : !block.tile<[M], f32>
+      %db = block.sub %mb, %mm : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %eb = block.exp %db : !block.tile<[M], f32>
+      %sa = block.mul %la, %ea : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %sb = block.mul %lb, %eb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %ll = block.add %sa, %sb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      block.yield %mm, %ll : !block.tile<[M], f32>, !block.tile<[M], f32>
+    }
+    %m2, %l2 = block.reduce K init(%ninf, %z : !block.tile<[M], f32>, !block.tile<[M], f32>) -> !block.tile<[M], f32>, !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %mj = block.tile_reduce max %x over [K] : !block.tile<[M, K], f32>
+      %d = block.sub %x, %mj : !block.tile<[M, K], f32>, !block.tile<[M], f32>
+      %e = block.exp %d : !block.tile<[M, K], f32>
+      %lj = block.tile_reduce add %e over [K] : !block.tile<[M, K], f32>
+      block.yield %mj, %lj : !block.tile<[M], f32>, !block.tile<[M], f32>
+    } combine {
+    ^bb0(%ma: !block.tile<[M], f32>, %la: !block.tile<[M], f32>, %mb: !block.tile<[M], f32>, %lb: !block.tile<[M], f32>):
+      %mm = block.max %ma, %mb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %da = block.sub %ma, %mm : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %ea = block.exp %da : !block.tile<[M], f32>
+      %db = block.sub %mb, %mm : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %eb = block.exp %db : !block.tile<[M], f32>
+      %sa = block.mul %la, %ea : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %sb = block.mul %lb, %eb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %ll = block.add %sa, %sb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      block.yield %mm, %ll : !block.tile<[M], f32>, !block.tile<[M], f32>
+    }
+    %m3, %l3 = block.reduce K init(%ninf, %z : !block.tile<[M], f32>, !block.tile<[M], f32>) -> !block.tile<[M], f32>, !block.tile<[M], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %mj = block.tile_reduce max %x over [K] : !block.tile<[M, K], f32>
+      %d = block.sub %x, %mj : !block.tile<[M, K], f32>, !block.tile<[M], f32>
+      %e = block.exp %d : !block.tile<[M, K], f32>
+      %lj = block.tile_reduce add %e over [K] : !block.tile<[M, K], f32>
+      block.yield %mj, %lj : !block.tile<[M], f32>, !block.tile<[M], f32>
+    } combine {
+    ^bb0(%ma: !block.tile<[M], f32>, %la: !block.tile<[M], f32>, %mb: !block.tile<[M], f32>, %lb: !block.tile<[M], f32>):
+      %mm = block.max %ma, %mb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      %ll = block.add %la, %lb : !block.tile<[M], f32>, !block.tile<[M], f32>
+      block.yield %mm, %ll : !block.tile<[M], f32>, !block.tile<[M], f32>
+    }
+    %a = block.div %l, %l2 : !block.tile<[M], f32>, !block.tile<[M], f32>
+    %y = block.add %a, %l3 : !block.tile<[M], f32>, !block.tile<[M], f32>
+    block.yield %y : !block.tile<[M], f32>
+  }
+  block.return %A : !block.array<10xf32>
 }

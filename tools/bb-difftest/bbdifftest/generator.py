@@ -48,14 +48,25 @@ CONSTS = [0.5, 2.0, -1.0, 0.125, 1.5, -0.25, 3.0, 0.75]
 PREDS = ["ogt", "olt", "oge", "ole", "ugt", "ult", "une", "oeq"]
 
 
-def causal_dims(e):
-    """Loop dimensions a `causal` select makes a value vary along."""
-    if e[0] == "causal":
-        return {e[1], e[2]} | causal_dims(e[3]) | causal_dims(e[4])
+def expr_var(e, input_vars):
+    """The dimensions an expression's value reliably varies along: a max or
+    min can saturate to its operand that varies along fewer dimensions (a
+    broadcast), so it keeps only the dimensions both operands vary along."""
+    k = e[0]
+    if k == "in":
+        return set(input_vars[e[1]])
+    if k in ("const", "scalar"):
+        return set()
+    if k == "bin" and e[1] in ("maximumf", "minimumf", "maxnumf", "minnumf"):
+        return expr_var(e[2], input_vars) & expr_var(e[3], input_vars)
+    if k == "sel":
+        return expr_var(e[4], input_vars) | expr_var(e[5], input_vars)
+    if k == "causal":
+        return {e[1], e[2]} | expr_var(e[3], input_vars) | expr_var(e[4], input_vars)
     out = set()
     for x in e[1:]:
         if isinstance(x, tuple):
-            out |= causal_dims(x)
+            out |= expr_var(x, input_vars)
     return out
 
 
@@ -285,8 +296,7 @@ class Generator:
                 expr, m, nn = self.maybe_unary((expr, m, nn), p=1.0)
             style = "generic"
         res.mag, res.nonneg = m, nn
-        res.var = set().union(*(v.var for v in inputs)) & set(loops)
-        res.var |= causal_dims(expr)
+        res.var = expr_var(expr, [v.var for v in inputs]) & set(loops)
         return self.add(Op("ew", res, inputs, expr=expr, style=style))
 
     def named_ew(self, inputs, loops):
@@ -379,8 +389,7 @@ class Generator:
                 inputs.append(iv)
                 init = ("value", len(inputs) - 1)
         res = self.prog.new_value(rshape, mag=min(rm, 64.0), nonneg=tnn)
-        res.var = (set().union(*(v.var for v in inputs)) | causal_dims(texpr)) \
-            - set(rdims)
+        res.var = expr_var(texpr, [v.var for v in inputs]) - set(rdims)
         if n > 16:
             # A mean, max or min over many elements varies little along the
             # kept dimensions relative to its size (concentration): a

@@ -29,6 +29,7 @@ import subprocess
 import tempfile
 
 TIMEOUT_S = 120
+MAX_FUSE_STEPS = 5000
 # The exit status run() reports for a tool that could not be started.
 TOOL_MISSING = -1000
 
@@ -158,9 +159,11 @@ def check(text, config, tools, workdir=None):
     # driver judges by (the axis table's, else 128): at other sizes a fused
     # program may legitimately move more bytes (it reloads operands per
     # block), and block-select weighs that when it picks sizes and snapshot.
+    # max-steps turns a driver that does not terminate into a quick error
+    # (real programs take a few hundred rewrites).
     _, err = opt(["unfused.mlir", "--block-report=output=unfused.json",
-                  "--block-fuse", "--block-report=output=fused.json",
-                  "-o", "fused.mlir"], "fuse")
+                  "--block-fuse=max-steps=%d" % MAX_FUSE_STEPS,
+                  "--block-report=output=fused.json", "-o", "fused.mlir"], "fuse")
     if err:
         return err
     try:

@@ -1,8 +1,9 @@
 //===- Cleanup.cpp - Rule 7 -----------------------------------------------===//
 //
-// Rule 7, cleanup: merge duplicate loads and computations, hoist
-// loop-invariant work out of reduces, drop results nobody reads and ops
-// nobody uses. Every pattern removes or moves pure ops, so the program's
+// Rule 7, cleanup: merge duplicate loads and computations (reduces with
+// identical bodies and combine regions included), hoist loop-invariant work
+// out of reduces, drop results nobody reads (a combine region's state too)
+// and ops nobody uses. Every pattern removes or moves pure ops, so the program's
 // meaning is unchanged and each application shrinks or hoists something.
 //
 //===----------------------------------------------------------------------===//
@@ -89,10 +90,14 @@ struct MergeDuplicates : public OpRewritePattern<MapOp> {
       if (erased.contains(op) || op->hasTrait<OpTrait::IsTerminator>() ||
           op->getNumResults() == 0 || !isMemoryEffectFree(op))
         continue;
-      // Like upstream CSE: ops with at most one single-block region.
-      if (op->getNumRegions() > 1 ||
-          (op->getNumRegions() == 1 &&
-           !llvm::hasSingleElement(op->getRegion(0))))
+      // Like upstream CSE: ops with single-block regions, at most one, or a
+      // reduce's two (body and combine region). Equivalence compares the
+      // regions op by op, so two reduces merge only when their bodies and
+      // combine regions are identical and their inits the same values.
+      bool singleBlocks = llvm::all_of(op->getRegions(), [](Region &region) {
+        return llvm::hasSingleElement(region);
+      });
+      if (!singleBlocks || (op->getNumRegions() > 1 && !isa<ReduceOp>(op)))
         continue;
       unsigned hash = OperationEquivalence::computeHash(
           op, OperationEquivalence::directHashValue,
@@ -300,6 +305,98 @@ struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
   FusionTrace &trace;
 };
 
+/// Drops the state elements of a reduce with a combine region that nobody
+/// reads and that the combine region does not need for the elements that
+/// are read: state element i goes (its init, its term in the body's yield,
+/// its two block arguments and its yield in the combine region) when result
+/// i has no use and neither argument i nor term argument n + i reaches the
+/// combine region's yields of the other elements (the online softmax's
+/// running maximum rescales the sums, so it stays while a sum is read).
+struct DropDeadRegionReduceState : public OpRewritePattern<ReduceOp> {
+  DropDeadRegionReduceState(MLIRContext *context, FusionTrace &trace)
+      : OpRewritePattern(context), trace(trace) {
+    setDebugName("drop-dead-region-reduce-state");
+  }
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    if (!reduce.hasRegionCombiner())
+      return failure();
+    unsigned n = reduce.getNumResults();
+    Block &combine = reduce.getCombiner().front();
+    auto combineYield = cast<YieldOp>(combine.getTerminator());
+    // Values the read elements' new states are computed from.
+    llvm::DenseSet<Value> needed;
+    SmallVector<Value> worklist;
+    for (unsigned index = 0; index < n; ++index)
+      if (!reduce.getResult(index).use_empty())
+        worklist.push_back(combineYield.getOperand(index));
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!needed.insert(value).second)
+        continue;
+      if (Operation *def = value.getDefiningOp();
+          def && def->getBlock() == &combine)
+        llvm::append_range(worklist, def->getOperands());
+    }
+    SmallVector<unsigned> kept;
+    for (unsigned index = 0; index < n; ++index)
+      if (!reduce.getResult(index).use_empty() ||
+          needed.contains(combine.getArgument(index)) ||
+          needed.contains(combine.getArgument(n + index)))
+        kept.push_back(index);
+    if (kept.size() == n)
+      return failure();
+    if (kept.empty()) {
+      rewriter.eraseOp(reduce);
+      trace.message = "erased a reduce whose results nobody reads";
+      return success();
+    }
+
+    SmallVector<Type> types;
+    SmallVector<Value> inits, terms, combined;
+    YieldOp bodyYield = reduce.getYield();
+    for (unsigned index : kept) {
+      types.push_back(reduce.getResult(index).getType());
+      inits.push_back(reduce.getInits()[index]);
+      terms.push_back(bodyYield.getOperand(index));
+      combined.push_back(combineYield.getOperand(index));
+    }
+    rewriter.setInsertionPoint(reduce);
+    auto newReduce = ReduceOp::create(rewriter, reduce.getLoc(), types,
+                                      reduce.getAxisAttr(), ArrayAttr(), inits);
+    rewriter.inlineRegionBefore(reduce.getBody(), newReduce.getBody(),
+                                newReduce.getBody().end());
+    rewriter.inlineRegionBefore(reduce.getCombiner(), newReduce.getCombiner(),
+                                newReduce.getCombiner().end());
+    rewriter.setInsertionPoint(bodyYield);
+    rewriter.replaceOpWithNewOp<YieldOp>(bodyYield, terms);
+    rewriter.setInsertionPoint(combineYield);
+    rewriter.replaceOpWithNewOp<YieldOp>(combineYield, combined);
+    // The dropped elements' combine ops are dead now (they fed only their
+    // own yields); erase them, then their block arguments.
+    Block &newCombine = newReduce.getCombiner().front();
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(newCombine)))
+      if (!op.hasTrait<OpTrait::IsTerminator>() && op.use_empty() &&
+          isMemoryEffectFree(&op))
+        rewriter.eraseOp(&op);
+    llvm::BitVector dropArgs(2 * n, true);
+    for (unsigned index : kept) {
+      dropArgs.reset(index);
+      dropArgs.reset(n + index);
+    }
+    newCombine.eraseArguments(dropArgs);
+    for (auto [position, index] : llvm::enumerate(kept))
+      rewriter.replaceAllUsesWith(reduce.getResult(index),
+                                  newReduce.getResult(position));
+    rewriter.eraseOp(reduce);
+    trace.message = "dropped the state nobody reads of a reduce with a "
+                    "combine region";
+    return success();
+  }
+  FusionTrace &trace;
+};
+
 /// Drops the state elements of a reduce with built-in combiners that nobody
 /// reads.
 struct DropDeadReduceResults : public OpRewritePattern<ReduceOp> {
@@ -374,6 +471,6 @@ void blockbuster::block::populateCleanupPatterns(RewritePatternSet &patterns,
                                                  FusionTrace &trace) {
   patterns.add<MergeDuplicates, MergeIdenticalKernels, HoistLoopInvariant,
                DropDeadMapResults, MergeDuplicateReduceResults,
-               DropDeadReduceResults, EraseDeadOp>(patterns.getContext(),
-                                                   trace);
+               DropDeadReduceResults, DropDeadRegionReduceState,
+               EraseDeadOp>(patterns.getContext(), trace);
 }
