@@ -357,6 +357,13 @@ bool blockbuster::block::fitsOnChip(const FusionReport &report,
   if (report.registerBytesPeak > registerBudget)
     return fail("register_bytes_peak", report.registerBytesPeak,
                 registerBudget);
+  // Today's GPU lowering (lib/Codegen/GPU) stages reduce states in shared
+  // memory as well, and refuses a kernel whose tiles and states together
+  // exceed it: until states stay in registers there, the total must fit
+  // too.
+  if (report.localBytesPeak > target.localMemoryBytes)
+    return fail("local_bytes_peak", report.localBytesPeak,
+                target.localMemoryBytes);
   return true;
 }
 

@@ -95,7 +95,9 @@ double estimateSeconds(const FusionReport &report,
 
 /// Whether every kernel of `report` fits `target`'s on-chip memory: reduce
 /// states within the register budget and other tiles within the shared
-/// memory, or, without a register file, all tiles within the local memory.
+/// memory, and (while the GPU lowering stages states in shared memory too)
+/// all of them within the shared memory; without a register file, all tiles
+/// within the local memory.
 /// When not, `why` (if given) says which budget is exceeded and by what.
 bool fitsOnChip(const FusionReport &report, const TargetDescription &target,
                 std::string *why = nullptr);
