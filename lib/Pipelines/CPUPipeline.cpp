@@ -60,9 +60,7 @@ struct DistinctReturnedTensorsPass
 };
 } // namespace
 
-void blockbuster::buildLinalgTensorsToLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+void blockbuster::addBufferizeToOutParams(OpPassManager &pm) {
   pm.addPass(std::make_unique<DistinctReturnedTensorsPass>());
 
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -70,7 +68,8 @@ void blockbuster::buildLinalgTensorsToLLVMPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   // A reduce whose combine region computes a new state yields a fresh buffer
-  // from each iteration of its scf.for; the deallocation pipeline frees it.
+  // from each iteration of its scf.for (the CPU's deallocation pipeline frees
+  // it; the GPU pipeline carries the state in place).
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
 
@@ -81,6 +80,12 @@ void blockbuster::buildLinalgTensorsToLLVMPipeline(OpPassManager &pm) {
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
+}
+
+void blockbuster::buildLinalgTensorsToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  addBufferizeToOutParams(pm);
 
   // The CPU runs the block grid sequentially.
   pm.addPass(createForallToForLoopPass());

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Pipelines/GPUPipeline.h"
+#include "Blockbuster/Pipelines/Pipelines.h"
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "Blockbuster/Conversion/BlockToLinalg/Passes.h"
@@ -50,17 +51,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   // Again, for the tensor.empty ops that fusion made.
   pm.addPass(createGPUPromoteBlockTiles());
 
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  bufferize.allowReturnAllocsFromLoops = true;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addPass(createCanonicalizerPass());
+  addBufferizeToOutParams(pm);
 
   pm.addPass(createGPUCarryLoopStateInPlace());
   pm.addPass(createCanonicalizerPass());

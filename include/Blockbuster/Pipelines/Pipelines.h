@@ -13,6 +13,13 @@
 
 namespace blockbuster {
 
+/// Linalg on tensors to buffers, shared by the CPU and GPU pipelines: every
+/// returned tensor gets a buffer of its own (buffer-results-to-out-params
+/// crashes on one returned twice), one-shot-bufferize across functions with
+/// identity layouts (loops may yield fresh buffers), results as out-params
+/// (public functions too), canonicalize.
+void addBufferizeToOutParams(mlir::OpPassManager &pm);
+
 /// Upstream MLIR's ordinary path from Linalg on tensors (func.func) to the
 /// LLVM dialect for the host CPU, with nothing of Blockbuster in it: this is
 /// how the reference side of a differential check is compiled.
