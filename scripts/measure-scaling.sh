@@ -20,8 +20,8 @@ seconds() { # COMMAND... -> CPU seconds
   awk '{printf "%.2f", $1 + $2}' "$work/time"
 }
 
-echo "| layers | convert | fuse (main loop only) | fuse | select | kernels (unfused) |"
-echo "|---|---|---|---|---|---|"
+echo "| layers | convert | fuse (main loop only) | fuse | select | GPU lowering to PTX | kernels (unfused) |"
+echo "|---|---|---|---|---|---|---|"
 for n in "$@"; do
   python3 "$root/scripts/gen-transformer.py" --layers "$n" > "$work/t.mlir"
   convert=$(seconds "$bbopt" "$work/t.mlir" \
@@ -29,7 +29,8 @@ for n in "$@"; do
   main=$(seconds "$bbopt" "$work/u.mlir" --block-fuse=extend=false -o /dev/null)
   fuse=$(seconds "$bbopt" "$work/u.mlir" --block-fuse -o "$work/f.mlir")
   select=$(seconds "$bbopt" "$work/f.mlir" --block-select -o "$work/s.mlir")
+  gpu=$(seconds "$bbopt" "$work/s.mlir" --blockbuster-gpu-pipeline -o /dev/null)
   kernels=$(grep -c "^    %[0-9a-z_]* = block.map\|^    %[0-9a-z_]*:[0-9]* = block.map" "$work/s.mlir" || true)
   unfused=$(grep -c "^    %[0-9a-z_]* = block.map\|^    %[0-9a-z_]*:[0-9]* = block.map" "$work/u.mlir" || true)
-  echo "| $n | $convert s | $main s | $fuse s | $select s | $kernels ($unfused) |"
+  echo "| $n | $convert s | $main s | $fuse s | $select s | $gpu s | $kernels ($unfused) |"
 done

@@ -30,18 +30,26 @@ struct FuseSiblings : public OpRewritePattern<MapOp> {
   LogicalResult matchAndRewrite(MapOp second,
                                 PatternRewriter &rewriter) const override {
     SmallVector<StringAttr> axes = getSortedMapAxes(second);
-    llvm::SetVector<Value> secondArrays = getLoadedArrays(second);
+    // The candidates are the earlier maps that read an array `second` reads,
+    // found from the arrays' users rather than by walking every earlier map
+    // (with a dependence search for each, that walk made the rule quadratic
+    // in the program). Taken in program order, the first that passes is the
+    // one the walk would have found.
+    Block *block = second->getBlock();
+    llvm::SetVector<Operation *> readers;
+    for (Value array : getLoadedArrays(second))
+      for (Operation *user : array.getUsers())
+        if (Operation *top = block->findAncestorOpInBlock(*user))
+          if (isa<MapOp>(top) && top->isBeforeInBlock(second))
+            readers.insert(top);
+    SmallVector<Operation *> candidates(readers.begin(), readers.end());
+    llvm::sort(candidates, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
     MapOp first;
-    for (Operation &op : *second->getBlock()) {
-      if (&op == second.getOperation())
-        break;
-      auto candidate = dyn_cast<MapOp>(op);
-      if (!candidate || getSortedMapAxes(candidate) != axes ||
-          dependsOn(second, candidate))
-        continue;
-      if (llvm::any_of(getLoadedArrays(candidate), [&](Value array) {
-            return secondArrays.contains(array);
-          })) {
+    for (Operation *op : candidates) {
+      auto candidate = cast<MapOp>(op);
+      if (getSortedMapAxes(candidate) == axes && !dependsOn(second, candidate)) {
         first = candidate;
         break;
       }
