@@ -126,6 +126,19 @@ static std::string dtypeName(Type type) {
   return text;
 }
 
+/// The options argument of the C API: a JSON object, or an error.
+static std::optional<llvm::json::Value> parseOptions(const char *options,
+                                                     const ErrorStream &errs) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(options);
+  if (parsed && parsed->getAsObject())
+    return std::move(*parsed);
+  errs.error() << "options must be a JSON object: "
+               << (parsed ? std::string("got another value")
+                          : llvm::toString(parsed.takeError()))
+               << "\n";
+  return std::nullopt;
+}
+
 extern "C" {
 
 const char *bbVersion(void) { return "blockbuster-capi 1"; }
@@ -222,15 +235,10 @@ int bbRunCPU(const char *mlir, const char *entry, const char *options,
   LoweringOptions lowering;
   bool reference = false;
   if (options && *options) {
-    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(options);
-    const llvm::json::Object *object = parsed ? parsed->getAsObject() : nullptr;
-    if (!object) {
-      errs.error() << "options must be a JSON object: "
-                   << (parsed ? std::string("got another value")
-                              : llvm::toString(parsed.takeError()))
-                   << "\n";
+    std::optional<llvm::json::Value> parsed = parseOptions(options, errs);
+    if (!parsed)
       return session.fail(result);
-    }
+    const llvm::json::Object *object = parsed->getAsObject();
     for (const auto &[key, value] : *object) {
       if (key == "fuse" && value.getAsBoolean()) {
         lowering.fuse = *value.getAsBoolean();
@@ -321,15 +329,10 @@ int bbCompileArtifact(const char *mlir, const char *options,
   GPUCompileOptions gpu;
   std::string entry;
   if (options && *options) {
-    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(options);
-    const llvm::json::Object *object = parsed ? parsed->getAsObject() : nullptr;
-    if (!object) {
-      errs.error() << "options must be a JSON object: "
-                   << (parsed ? std::string("got another value")
-                              : llvm::toString(parsed.takeError()))
-                   << "\n";
+    std::optional<llvm::json::Value> parsed = parseOptions(options, errs);
+    if (!parsed)
       return session.fail(result);
-    }
+    const llvm::json::Object *object = parsed->getAsObject();
     for (const auto &[key, value] : *object) {
       if (key == "entry" && value.getAsString()) {
         entry = value.getAsString()->str();

@@ -109,6 +109,15 @@ def test_c_level_checks():
     assert call(b"", out.nbytes) == ""
 
 
+def test_artifact_options_checked(tmp_path):
+    """bbCompileArtifact refuses options that are not a JSON object, with the
+    same message as bbRunCPU (one parser serves both)."""
+    lib = capi.library()
+    text = open(example("attention")).read().encode()
+    with pytest.raises(capi.CompileError, match="options must be a JSON object: got another value"):
+        capi._call(lib.bbCompileArtifact, text, b"[1]", str(tmp_path).encode())
+
+
 def test_compile_artifact(tmp_path):
     """compile(target="gpu") writes an artifact that the runtimes accept (no
     GPU needed: validation is pure)."""
