@@ -1,14 +1,17 @@
-// XFAIL: *
-// block-fuse does not terminate: "error: block-fuse did not reach a fixed
-// point after 5000 rewrites" (without max-steps it ran past 39000 rewrites
-// and 120 s on the unminimised program). Once everything is fused into one
-// kernel, rule 5 ("shift hoisting (a PDLL pattern)") and rule 7 ("merged
-// duplicate loads and computations") undo each other on the same ops
-// forever (bb-opt --block-fuse=trace: steps 39, 40, 41, ... alternate).
-// On the unminimised program the cycle is longer: rule 5 splits a
-// difference into two accumulators, rule 4 moves a factor out, rule 7 merges
-// the two state elements and drops the unread one. Seen with rule 5 as of
-// 4923fb9 ("rule 5 sums about a pivot"); a build of 02:36 terminated.
+// block-fuse did not terminate here: "error: block-fuse did not reach a
+// fixed point after 5000 rewrites" (without max-steps it ran past 39000
+// rewrites and 120 s on the unminimised program). Once everything is fused
+// into one kernel, rule 5 ("shift hoisting (a PDLL pattern)") rewrote
+// dot(x - u, w) about x's pivot p, leaving dot(x - p, w), and then did not
+// recognise p as x's pivot: x squares its intermediate values (a * a), the
+// comparison walked that DAG as a tree and ran out of its budget of 64
+// visits. So rule 5 hoisted again about a new copy of p, rule 7 merged the
+// copy into p ("merged duplicate loads and computations"), and the same dot
+// came back, forever. On the unminimised program the leftover correction
+// (p - p) * colsum(w) also went through rule 5's split, rule 4 and rule 7's
+// merge of state elements each time round, a 9-step cycle. Fixed by
+// comparing each pair of values once, with the same bound as building a
+// pivot (test/Transforms/block-fuse/rule5-pivot-recognised.mlir).
 // Reproduce:
 //   bb-difftest --replay test/Regression/difftest/fuse-no-fixed-point.mlir
 //   bb-opt test/Regression/difftest/fuse-no-fixed-point.mlir \

@@ -110,6 +110,11 @@ static bool isProgramArgument(Value array) {
   return arg && isa<ProgramOp>(arg.getOwner()->getParentOp());
 }
 
+/// The most ops a pivot is built from, and so the most pairs of ops that
+/// recognising one compares: the same bound on both sides, so that every
+/// pivot rule 5 builds is recognised again and not hoisted about once more.
+static constexpr unsigned kMaxPivotOps = 32;
+
 namespace {
 /// Builds (or, without a builder, only checks) the pivot of a value.
 class PivotBuilder {
@@ -129,7 +134,7 @@ public:
     if (Value known = pivots.lookup(value))
       return known;
     Operation *op = value.getDefiningOp();
-    if (!op || op->getNumResults() != 1 || ++size > kMaxOps)
+    if (!op || op->getNumResults() != 1 || ++size > kMaxPivotOps)
       return {};
     Value pivot;
     if (auto load = dyn_cast<LoadOp>(op))
@@ -144,8 +149,6 @@ public:
   }
 
 private:
-  static constexpr unsigned kMaxOps = 32;
-
   bool dominatesInsertionPoint(Value value) {
     Operation *def = value.getDefiningOp();
     Block *block = def ? def->getBlock() : value.getParentBlock();
@@ -249,45 +252,70 @@ static Operation *getPivotInsertionPoint(Operation *at, StringAttr axis) {
   return at;
 }
 
+namespace {
 /// Whether `pivot` computes `value` at a fixed index of `axis`: the same
 /// ops, loads of the same arrays with `axis`'s entry fixed, equal constants.
-static bool isPivotOf(Value pivot, Value value, StringAttr axis,
-                      unsigned &budget) {
-  if (pivot == value)
-    return true;
-  Operation *p = pivot.getDefiningOp(), *v = value.getDefiningOp();
-  if (!p || !v || p->getName() != v->getName() || budget-- == 0 ||
-      p->getNumOperands() != v->getNumOperands())
-    return false;
-  if (auto vLoad = dyn_cast<LoadOp>(v)) {
-    auto pLoad = cast<LoadOp>(p);
-    if (pLoad.getSource() != vLoad.getSource())
+/// A pivot is a DAG (x * x shares x), so each pair of values is compared
+/// once: walked as a tree, n nested squares take 2^n comparisons, and a
+/// budget on those rejected large pivots that PivotBuilder had built, so
+/// rule 5 hoisted a shift about its own pivot again, forever.
+class PivotMatcher {
+public:
+  explicit PivotMatcher(StringAttr axis) : axis(axis) {}
+
+  bool match(Value pivot, Value value) {
+    if (pivot == value)
+      return true;
+    auto [it, inserted] = known.try_emplace({pivot, value}, false);
+    if (!inserted)
+      return it->second;
+    if (known.size() > kMaxPivotOps)
       return false;
-    for (auto [pEntry, vEntry] :
-         llvm::zip(pLoad.getIndexAxes(), vLoad.getIndexAxes()))
-      if (pEntry != vEntry &&
-          !(vEntry == axis && cast<StringAttr>(pEntry).getValue().empty()))
+    bool result = matchOps(pivot.getDefiningOp(), value.getDefiningOp());
+    known[{pivot, value}] = result;
+    return result;
+  }
+
+private:
+  bool matchOps(Operation *p, Operation *v) {
+    if (!p || !v || p->getName() != v->getName() ||
+        p->getNumOperands() != v->getNumOperands())
+      return false;
+    if (auto vLoad = dyn_cast<LoadOp>(v)) {
+      auto pLoad = cast<LoadOp>(p);
+      if (pLoad.getSource() != vLoad.getSource())
+        return false;
+      for (auto [pEntry, vEntry] :
+           llvm::zip(pLoad.getIndexAxes(), vLoad.getIndexAxes()))
+        if (pEntry != vEntry &&
+            !(vEntry == axis && cast<StringAttr>(pEntry).getValue().empty()))
+          return false;
+      return true;
+    }
+    if (auto vConstant = dyn_cast<ConstantOp>(v))
+      return cast<ConstantOp>(p).getValue() == vConstant.getValue();
+    if (!isElementwise(v) ||
+        p->getPropertiesAsAttribute() != v->getPropertiesAsAttribute())
+      return false;
+    for (auto [pOperand, vOperand] :
+         llvm::zip(p->getOperands(), v->getOperands()))
+      if (!match(pOperand, vOperand))
         return false;
     return true;
   }
-  if (auto vConstant = dyn_cast<ConstantOp>(v))
-    return cast<ConstantOp>(p).getValue() == vConstant.getValue();
-  if (!isElementwise(v) ||
-      p->getPropertiesAsAttribute() != v->getPropertiesAsAttribute())
-    return false;
-  for (auto [pOperand, vOperand] :
-       llvm::zip(p->getOperands(), v->getOperands()))
-    if (!isPivotOf(pOperand, vOperand, axis, budget))
-      return false;
-  return true;
-}
+
+  StringAttr axis;
+  /// Pairs compared (or being compared: values are acyclic, so a pair is
+  /// never reached again before its result is known).
+  DenseMap<std::pair<Value, Value>, bool> known;
+};
+} // namespace
 
 bool blockbuster::block::isShiftPivotOf(Value u, Value x,
                                         ArrayAttr contract) {
   if (contract.size() != 1)
     return false;
-  unsigned budget = 64;
-  return isPivotOf(u, x, cast<StringAttr>(contract[0]), budget);
+  return PivotMatcher(cast<StringAttr>(contract[0])).match(u, x);
 }
 
 bool blockbuster::block::hasShiftPivot(Value x, ArrayAttr contract,
@@ -308,7 +336,10 @@ Value blockbuster::block::createShiftPivot(PatternRewriter &rewriter, Value x,
   Operation *insertionPoint = getPivotInsertionPoint(at, axis);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(insertionPoint);
-  return PivotBuilder(axis, insertionPoint, &rewriter).get(x);
+  Value pivot = PivotBuilder(axis, insertionPoint, &rewriter).get(x);
+  // Rule 5 terminates only if what it leaves, x - p, is not hoisted again.
+  assert(isShiftPivotOf(pivot, x, contract) && "a pivot not recognised");
+  return pivot;
 }
 
 #include "Rules/ShiftHoisting.h.inc"
