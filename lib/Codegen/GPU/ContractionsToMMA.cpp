@@ -13,6 +13,7 @@
 //     to multiples of the mma shape (tiles at partial edge blocks have
 //     dynamic extents; the padding is static, the full block). Each operand
 //     is staged in the orientation whose rows are contiguous in its source,
+//     in 16-byte vector copies where a group is inside the tile and aligned,
 //     so the loads coalesce, and ldmatrix reads it with or without .trans.
 //     Rows are padded by 16 bytes so that ldmatrix's eight row addresses fall
 //     into different banks.
@@ -51,6 +52,8 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 constexpr int64_t kWarpSize = 32;
 // 16 bytes of padding per staged row (8 elements of 16 bits).
 constexpr int64_t kRowPad = 8;
+// Staging copies 16 bytes (8 elements of 16 bits) per thread and step.
+constexpr int64_t kCopyElements = 8;
 // n fragments per warp work item: 4 f32 accumulator registers each.
 constexpr int64_t kMaxFragmentsPerItem = 8;
 
@@ -190,6 +193,7 @@ private:
   StagedOperand stageLayout(Value source, AffineMap map, unsigned outerDim,
                             int64_t outerRows);
   void emitStaging(StagedOperand &s, Value thread);
+  void emitElementCopy(const StagedOperand &s, Value row, Value col);
   void emitWarpLoop();
   Value loadFragment(const StagedOperand &s, Value row, Value col,
                      int64_t tiles, bool transpose);
@@ -222,38 +226,18 @@ StagedOperand MmaLowering::stageLayout(Value source, AffineMap map,
   return s;
 }
 
-/// Each thread copies elements thread, thread + threads, ... of the padded
-/// operand: in bounds from the source, zero outside.
-void MmaLowering::emitStaging(StagedOperand &s, Value thread) {
-  Value rowExtent = extents[s.rowDim].value;
-  Value colExtent = extents[s.colDim].value;
-  auto loop = scf::ForOp::create(rewriter, loc, thread, index(s.rows * s.cols),
-                                 index(threads));
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(loop.getBody());
-  Value element = loop.getInductionVar();
-  Value row = div(element, s.cols), col = rem(element, s.cols);
+/// Copies element (row, col) of the padded operand: from the source inside
+/// the tile, zero outside.
+void MmaLowering::emitElementCopy(const StagedOperand &s, Value row, Value col) {
   DenseMap<unsigned, Value> dims = batchIvs;
   dims[s.rowDim] = row;
   dims[s.colDim] = col;
-  // A full tile whose extent is the padded size needs no bounds check.
-  SmallVector<Value> checks;
-  if (getConstantIntValue(rowExtent) != s.rows)
-    checks.push_back(below(row, rowExtent));
-  if (getConstantIntValue(colExtent) != s.cols)
-    checks.push_back(below(col, colExtent));
-  if (checks.empty()) {
-    Value loaded = memref::LoadOp::create(rewriter, loc, s.source,
-                                          operandIndices(s.map, dims));
-    memref::StoreOp::create(rewriter, loc, loaded, s.buffer,
-                            ValueRange{row, col});
-    return;
-  }
-  Value inBounds = checks.front();
-  if (checks.size() == 2)
-    inBounds = arith::AndIOp::create(rewriter, loc, checks[0], checks[1]);
+  Value inBounds = arith::AndIOp::create(
+      rewriter, loc, below(row, extents[s.rowDim].value),
+      below(col, extents[s.colDim].value));
   auto select = scf::IfOp::create(rewriter, loc, c.operandType, inBounds,
                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(select.thenBlock());
   Value loaded = memref::LoadOp::create(rewriter, loc, s.source,
                                         operandIndices(s.map, dims));
@@ -265,6 +249,67 @@ void MmaLowering::emitStaging(StagedOperand &s, Value thread) {
   rewriter.setInsertionPointAfter(select);
   memref::StoreOp::create(rewriter, loc, select.getResult(0), s.buffer,
                           ValueRange{row, col});
+}
+
+/// The threads copy the padded operand in groups of 16 bytes, group
+/// thread, thread + threads, ...: consecutive threads read consecutive
+/// groups of a row, which is contiguous in the source. A group that lies
+/// inside the tile and starts 16-byte aligned in the source (the tile's
+/// offset is only known at run time) is one vector load; others, at the
+/// tile's edges, go element by element.
+void MmaLowering::emitStaging(StagedOperand &s, Value thread) {
+  int64_t groupsPerRow = s.cols / kCopyElements;
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(rewriter, loc, s.source);
+  auto loop = scf::ForOp::create(rewriter, loc, thread,
+                                 index(s.rows * groupsPerRow), index(threads));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value group = loop.getInductionVar();
+  Value row = div(group, groupsPerRow);
+  Value col = mul(rem(group, groupsPerRow), kCopyElements);
+  DenseMap<unsigned, Value> dims = batchIvs;
+  dims[s.rowDim] = row;
+  dims[s.colDim] = col;
+  SmallVector<Value> indices = operandIndices(s.map, dims);
+
+  // Inside the tile (checks a full tile does not need are left out) ...
+  SmallVector<Value> conditions;
+  Value rowExtent = extents[s.rowDim].value;
+  Value colExtent = extents[s.colDim].value;
+  if (getConstantIntValue(rowExtent) != s.rows)
+    conditions.push_back(below(row, rowExtent));
+  if (getConstantIntValue(colExtent) != s.cols)
+    conditions.push_back(arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ule,
+        add(col, index(kCopyElements)), colExtent));
+  // ... and aligned: the element's linear offset is a multiple of 8.
+  Value linear = metadata.getOffset();
+  for (auto [i, stride] : llvm::enumerate(metadata.getStrides()))
+    linear = add(linear, rewriter.createOrFold<arith::MulIOp>(loc, indices[i],
+                                                              stride));
+  conditions.push_back(arith::CmpIOp::create(rewriter, loc,
+                                             arith::CmpIPredicate::eq,
+                                             rem(linear, kCopyElements),
+                                             index(0)));
+  Value whole = conditions.front();
+  for (Value condition : llvm::drop_begin(conditions))
+    whole = arith::AndIOp::create(rewriter, loc, whole, condition);
+
+  auto copy = scf::IfOp::create(rewriter, loc, whole, /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(copy.thenBlock());
+  auto vectorType = VectorType::get({kCopyElements}, c.operandType);
+  Value vector = vector::LoadOp::create(rewriter, loc, vectorType, s.source,
+                                        indices, /*nontemporal=*/false,
+                                        llvm::Align(16));
+  vector::StoreOp::create(rewriter, loc, vector, s.buffer,
+                          ValueRange{row, col}, /*nontemporal=*/false,
+                          llvm::Align(16));
+  rewriter.setInsertionPointToStart(copy.elseBlock());
+  auto elements = scf::ForOp::create(rewriter, loc, index(0),
+                                     index(kCopyElements), index(1));
+  rewriter.setInsertionPointToStart(elements.getBody());
+  emitElementCopy(s, row, add(col, elements.getInductionVar()));
 }
 
 Value MmaLowering::loadFragment(const StagedOperand &s, Value row, Value col,

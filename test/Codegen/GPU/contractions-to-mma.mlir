@@ -9,21 +9,29 @@
 // A bf16 tile dot of a partial edge block (the m extent is dynamic, at most
 // 64): A[m, k] and B[k, n] are staged zero-padded by all 128 threads, A as
 // [m][k] (64 x (64 + 8)), B as [k][n] because n is contiguous in B (read
-// with ldmatrix .trans); 4 warps each take 16 rows x 8 n fragments and run
+// with ldmatrix .trans), 16 bytes per copy where inside the tile and
+// aligned; 4 warps each take 16 rows x 8 n fragments and run
 // the k loop in 4 steps of 16 on mma.sync with f32 accumulators; each lane
 // adds the elements it owns inside the tile to C.
 // CHECK-LABEL: func.func @bf16_dot
 // CHECK-DAG: %[[A_S:.*]] = memref.alloc() {alignment = 128 : i64} : memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[B_S:.*]] = memref.alloc() {alignment = 128 : i64} : memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: scf.forall (%[[T:.*]]) in (128) {
-// CHECK:   scf.for %{{.*}} = %[[T]] to %c4096 step %c128 {
-// CHECK:     scf.if
-// CHECK:       memref.load %{{.*}} : memref<?x64xbf16
+// CHECK:   scf.for %{{.*}} = %[[T]] to %c512 step %c128 {
+// CHECK:     %[[ALIGNED:.*]] = arith.cmpi eq
+// CHECK:     %[[WHOLE:.*]] = arith.andi %{{.*}}, %[[ALIGNED]]
+// CHECK:     scf.if %[[WHOLE]] {
+// CHECK:       %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<?x64xbf16, strided<[64, 1]>>, vector<8xbf16>
+// CHECK:       vector.store %[[V]], %[[A_S]]{{.*}} {alignment = 16 : i64}
 // CHECK:     } else {
-// CHECK:       scf.yield %cst{{.*}} : bf16
-// CHECK:     memref.store %{{.*}}, %[[A_S]]
+// CHECK:       scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK:         scf.if
+// CHECK:           memref.load %{{.*}} : memref<?x64xbf16
+// CHECK:         } else {
+// CHECK:           scf.yield %cst{{.*}} : bf16
+// CHECK:         memref.store %{{.*}}, %[[A_S]]
 // CHECK:   scf.for
-// CHECK:     memref.store %{{.*}}, %[[B_S]]
+// CHECK:     vector.store %{{.*}}, %[[B_S]]
 // CHECK: } {mapping = [#gpu.thread<linear_dim_0>]}
 // CHECK: scf.forall (%[[W:.*]]) in (4) {
 // CHECK:   gpu.lane_id

@@ -94,6 +94,35 @@ def GPUContractionsToMMA
   ];
 }
 
+def GPUWarpRowReductions
+    : Pass<"gpu-warp-row-reductions", "::mlir::ModuleOp"> {
+  let summary = "Gives each row of a tile reduction to one warp (shuffles)";
+  let description = [{
+    Inside every block grid, a `linalg.generic` on buffers that reduces one
+    loop into one f32 output, with a body `yield combiner(out, f(inputs))`
+    (`combiner` one of addf, mulf, maximumf, minimumf, maxnumf, minnumf;
+    `out` used once), where the reduced loop is the innermost dimension of
+    the first input and spans at least 32 elements, becomes a warp forall
+    (`#gpu.warp<linear_dim_0>`): warps take rows (the parallel loops,
+    linearised) in turn; each lane folds elements lane, lane + 32, ... with
+    the op's own body starting from the combiner's identity; five
+    `gpu.shuffle xor` steps combine the lanes; lane 0 folds the total into
+    the output. Row maxima and sums of softmax, normalisation statistics
+    and full reductions take this path; column reductions (coalesced one
+    thread per column), short rows and dots (a contraction with m and n
+    loops) stay with `gpu-distribute-to-threads`.
+    The reduction is reassociated, as every parallel reduction is.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def GPUDistributeToThreads
     : Pass<"gpu-distribute-to-threads", "::mlir::ModuleOp"> {
   let summary = "Tiles every tile op of a block onto the threads of the block";
