@@ -13,8 +13,9 @@
 //     to multiples of the mma shape (tiles at partial edge blocks have
 //     dynamic extents; the padding is static, the full block). Each operand
 //     is staged in the orientation whose rows are contiguous in its source,
-//     in 16-byte vector copies where a group is inside the tile and aligned,
-//     so the loads coalesce, and ldmatrix reads it with or without .trans.
+//     in 16-byte copies (cp.async from global memory) where a group is inside
+//     the tile and aligned, so the loads coalesce, and ldmatrix reads it with
+//     or without .trans.
 //     Rows are padded by 16 bytes so that ldmatrix's eight row addresses fall
 //     into different banks.
 //  2. A warp forall: each warp takes work items of 16 rows x up to 8 n
@@ -56,6 +57,12 @@ constexpr int64_t kRowPad = 8;
 constexpr int64_t kCopyElements = 8;
 // n fragments per warp work item: 4 f32 accumulator registers each.
 constexpr int64_t kMaxFragmentsPerItem = 8;
+
+bool isWorkgroup(Value memref) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      cast<MemRefType>(memref.getType()).getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
 
 /// A tile contraction C[b.., m, n] += ext(A[b.., m, k]) * ext(B[b.., k, n])
 /// on buffers, with f16 or bf16 operands and an f32 accumulator.
@@ -298,13 +305,22 @@ void MmaLowering::emitStaging(StagedOperand &s, Value thread) {
 
   auto copy = scf::IfOp::create(rewriter, loc, whole, /*withElseRegion=*/true);
   rewriter.setInsertionPointToStart(copy.thenBlock());
-  auto vectorType = VectorType::get({kCopyElements}, c.operandType);
-  Value vector = vector::LoadOp::create(rewriter, loc, vectorType, s.source,
-                                        indices, /*nontemporal=*/false,
-                                        llvm::Align(16));
-  vector::StoreOp::create(rewriter, loc, vector, s.buffer,
-                          ValueRange{row, col}, /*nontemporal=*/false,
-                          llvm::Align(16));
+  if (isWorkgroup(s.source)) {
+    auto vectorType = VectorType::get({kCopyElements}, c.operandType);
+    Value vector = vector::LoadOp::create(rewriter, loc, vectorType, s.source,
+                                          indices, /*nontemporal=*/false,
+                                          llvm::Align(16));
+    vector::StoreOp::create(rewriter, loc, vector, s.buffer,
+                            ValueRange{row, col}, /*nontemporal=*/false,
+                            llvm::Align(16));
+  } else {
+    // Global memory: cp.async, straight to shared memory without passing
+    // through registers; every copy of the thread is in flight at once.
+    nvgpu::DeviceAsyncCopyOp::create(
+        rewriter, loc, s.buffer, ValueRange{row, col}, s.source, indices,
+        rewriter.getIndexAttr(kCopyElements), /*srcElements=*/Value(),
+        /*bypassL1=*/rewriter.getUnitAttr());
+  }
   rewriter.setInsertionPointToStart(copy.elseBlock());
   auto elements = scf::ForOp::create(rewriter, loc, index(0),
                                      index(kCopyElements), index(1));
@@ -477,6 +493,15 @@ LogicalResult MmaLowering::run() {
     rewriter.setInsertionPoint(staging.getBody()->getTerminator());
     emitStaging(a, staging.getInductionVar(0));
     emitStaging(b, staging.getInductionVar(0));
+    // Each thread waits for its own cp.async copies; the barrier after the
+    // forall then publishes them to the block.
+    if (!isWorkgroup(a.source) || !isWorkgroup(b.source)) {
+      Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+          rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+          ValueRange{});
+      nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, group,
+                                       rewriter.getI32IntegerAttr(0));
+    }
   }
   emitWarpLoop();
   rewriter.eraseOp(c.op);

@@ -10,7 +10,8 @@
 // 64): A[m, k] and B[k, n] are staged zero-padded by all 128 threads, A as
 // [m][k] (64 x (64 + 8)), B as [k][n] because n is contiguous in B (read
 // with ldmatrix .trans), 16 bytes per copy where inside the tile and
-// aligned; 4 warps each take 16 rows x 8 n fragments and run
+// aligned (cp.async from global memory, vector copies within shared
+// memory), waited for before the barrier; 4 warps each take 16 rows x 8 n fragments and run
 // the k loop in 4 steps of 16 on mma.sync with f32 accumulators; each lane
 // adds the elements it owns inside the tile to C.
 // CHECK-LABEL: func.func @bf16_dot
@@ -21,8 +22,7 @@
 // CHECK:     %[[ALIGNED:.*]] = arith.cmpi eq
 // CHECK:     %[[WHOLE:.*]] = arith.andi %{{.*}}, %[[ALIGNED]]
 // CHECK:     scf.if %[[WHOLE]] {
-// CHECK:       %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<?x64xbf16, strided<[64, 1]>>, vector<8xbf16>
-// CHECK:       vector.store %[[V]], %[[A_S]]{{.*}} {alignment = 16 : i64}
+// CHECK:       nvgpu.device_async_copy %{{.*}}, %[[A_S]][{{.*}}], 8 {bypassL1} : memref<?x64xbf16, strided<[64, 1]>> to memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK:     } else {
 // CHECK:       scf.for %{{.*}} = %c0 to %c8 step %c1 {
 // CHECK:         scf.if
@@ -31,7 +31,10 @@
 // CHECK:           scf.yield %cst{{.*}} : bf16
 // CHECK:         memref.store %{{.*}}, %[[A_S]]
 // CHECK:   scf.for
-// CHECK:     vector.store %{{.*}}, %[[B_S]]
+// CHECK:       %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:       vector.store %[[V]], %[[B_S]]{{.*}} {alignment = 16 : i64}
+// CHECK:   %[[GROUP:.*]] = nvgpu.device_async_create_group
+// CHECK:   nvgpu.device_async_wait %[[GROUP]] {numGroups = 0 : i32}
 // CHECK: } {mapping = [#gpu.thread<linear_dim_0>]}
 // CHECK: scf.forall (%[[W:.*]]) in (4) {
 // CHECK:   gpu.lane_id
@@ -49,13 +52,13 @@
 // CHECK:       memref.store
 // CHECK: } {mapping = [#gpu.warp<linear_dim_0>]}
 // CHECK-NOT: linalg.generic
-func.func @bf16_dot(%x: memref<100x64xbf16>, %w: memref<64x64xbf16>, %out: memref<?x64xf32, #wg>, %rows: index) {
+func.func @bf16_dot(%x: memref<100x64xbf16>, %w: memref<64x64xbf16, #wg>, %out: memref<?x64xf32, #wg>, %rows: index) {
   scf.forall (%i) in (2) {
     %c64 = arith.constant 64 : index
     %r = arith.minsi %rows, %c64 : index
     %xs = memref.subview %x[0, 0] [%r, 64] [1, 1] : memref<100x64xbf16> to memref<?x64xbf16, strided<[64, 1]>>
     linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
-        ins(%xs, %w : memref<?x64xbf16, strided<[64, 1]>>, memref<64x64xbf16>) outs(%out : memref<?x64xf32, #wg>) {
+        ins(%xs, %w : memref<?x64xbf16, strided<[64, 1]>>, memref<64x64xbf16, #wg>) outs(%out : memref<?x64xf32, #wg>) {
     ^bb0(%p: bf16, %q: bf16, %acc: f32):
       %pf = arith.extf %p : bf16 to f32
       %qf = arith.extf %q : bf16 to f32

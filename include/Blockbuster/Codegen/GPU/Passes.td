@@ -68,6 +68,10 @@ def GPUContractionsToMMA
        bound), each in the orientation that keeps its source's contiguous
        dimension contiguous (coalesced loads; ldmatrix reads it with or
        without `.trans`), rows padded by 16 bytes against bank conflicts;
+       groups of 16 bytes inside the tile whose source address is aligned
+       (tested at run time) are one `cp.async` from global memory (one
+       vector copy within shared memory), the others element by element;
+       each thread waits for its copies before the barrier;
     2. a warp forall (`#gpu.warp<linear_dim_0>`): each warp takes work items
        of 16 rows x up to 8 n fragments and loops over k in steps of 16 with
        `nvgpu.ldmatrix` (x4 for A, x2 for B) and `nvvm.mma.sync`
