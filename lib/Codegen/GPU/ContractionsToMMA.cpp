@@ -22,7 +22,8 @@
 //     fragments and runs the k loop: ldmatrix.x4 for A, ldmatrix.x2 per n
 //     fragment of B, nvvm.mma.sync; the accumulators stay in registers.
 //  3. Each lane adds the accumulator elements it owns that lie inside the
-//     tile to C (no two lanes own the same element).
+//     tile to C (no two lanes own the same element); when C is a zero-filled
+//     tile that is then added into a reduce state, to that state directly.
 // Batch dimensions become sequential loops around the three steps. Mapping
 // the foralls to threads puts a barrier after each step.
 //
@@ -37,6 +38,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace blockbuster {
@@ -154,6 +156,78 @@ struct StagedOperand {
   Value buffer;
 };
 
+/// The dot's result tile is often a fresh buffer: zero-filled, written by
+/// the dot, then added elementwise into a reduce state `acc` (one k step of
+/// a block.reduce). The lanes can then add their results to `acc` directly:
+/// no fill, no second pass, two barriers fewer. Returns `acc` when the
+/// result buffer is used by exactly that fill, the dot and that add, and
+/// nothing between the dot and the add touches `acc`.
+struct AccumulationFold {
+  Value acc;
+  Operation *fill, *add;
+};
+
+bool isZeroFill(Operation *op, Value buffer) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  return fill && fill.getOutputs()[0] == buffer &&
+         matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+}
+
+bool isElementwiseAddInto(linalg::GenericOp add, Value input) {
+  if (add.getNumDpsInputs() != 1 || add.getNumDpsInits() != 1 ||
+      add.getDpsInputs()[0] != input ||
+      add.getNumParallelLoops() != add.getNumLoops() ||
+      !llvm::all_of(add.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Block *body = add.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto sum = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!sum || body->getOperations().size() != 2)
+    return false;
+  Value in = body->getArgument(0), out = body->getArgument(1);
+  return (sum.getLhs() == in && sum.getRhs() == out) ||
+         (sum.getLhs() == out && sum.getRhs() == in);
+}
+
+std::optional<AccumulationFold> findAccumulationFold(linalg::GenericOp dot) {
+  Value result = dot.getDpsInits()[0];
+  if (!result.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  Operation *fill = nullptr;
+  linalg::GenericOp add;
+  for (Operation *user : result.getUsers()) {
+    if (user == dot)
+      continue;
+    if (user->getBlock() != dot->getBlock())
+      return std::nullopt;
+    if (isZeroFill(user, result) && user->isBeforeInBlock(dot) && !fill)
+      fill = user;
+    else if (auto generic = dyn_cast<linalg::GenericOp>(user);
+             generic && dot->isBeforeInBlock(generic) && !add &&
+             isElementwiseAddInto(generic, result))
+      add = generic;
+    else
+      return std::nullopt;
+  }
+  if (!fill || !add)
+    return std::nullopt;
+  Value acc = add.getDpsInits()[0];
+  if (!getElementTypeOrSelf(acc.getType()).isF32())
+    return std::nullopt;
+  // The ops between the dot and the add must leave acc alone: the lanes
+  // now update it before them.
+  for (Operation *op = dot->getNextNode(); op != add; op = op->getNextNode()) {
+    bool touches = false;
+    op->walk([&](Operation *nested) {
+      touches |= llvm::is_contained(nested->getOperands(), acc);
+    });
+    if (touches)
+      return std::nullopt;
+  }
+  return AccumulationFold{acc, fill, add};
+}
+
 class MmaLowering {
 public:
   MmaLowering(RewriterBase &rewriter, MmaContraction contraction,
@@ -213,6 +287,7 @@ private:
   DenseMap<unsigned, Extent> extents;
   DenseMap<unsigned, Value> batchIvs;
   StagedOperand a, b;
+  std::optional<AccumulationFold> fold;
   int64_t kPadded = 0, fragmentsPerItem = 1, chunksPerStrip = 1, strips = 1;
 };
 
@@ -425,7 +500,7 @@ void MmaLowering::emitWarpLoop() {
 
   // Accumulator register q of fragment j holds element
   // (m0 + group + 8 * (q / 2), n0 + 8 * j + 2 * inGroup + q % 2).
-  Value cBuffer = c.op.getDpsInits()[0];
+  Value cBuffer = fold ? fold->acc : c.op.getDpsInits()[0];
   AffineMap cMap = c.op.getIndexingMapsArray()[2];
   for (int64_t j = 0; j < fragmentsPerItem; ++j) {
     for (int64_t q = 0; q < 4; ++q) {
@@ -472,6 +547,7 @@ LogicalResult MmaLowering::run() {
   chunksPerStrip = llvm::divideCeilSigned(fragments, fragmentsPerItem);
   int64_t nPadded = chunksPerStrip * fragmentsPerItem * kMmaN;
 
+  fold = findAccumulationFold(c.op);
   SmallVector<AffineMap> maps = c.op.getIndexingMapsArray();
   a = stageLayout(c.op.getDpsInputs()[0], maps[0], c.m, mPadded);
   b = stageLayout(c.op.getDpsInputs()[1], maps[1], c.n, nPadded);
@@ -504,6 +580,15 @@ LogicalResult MmaLowering::run() {
     }
   }
   emitWarpLoop();
+  if (fold) {
+    Value result = c.op.getDpsInits()[0];
+    rewriter.eraseOp(fold->add);
+    rewriter.eraseOp(fold->fill);
+    rewriter.eraseOp(c.op);
+    if (result.use_empty())
+      rewriter.eraseOp(result.getDefiningOp());
+    return success();
+  }
   rewriter.eraseOp(c.op);
   return success();
 }

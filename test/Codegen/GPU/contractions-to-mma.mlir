@@ -149,3 +149,63 @@ func.func @negative_outside_block_grid(%x: memref<64x64xbf16>, %w: memref<64x64x
   }
   return
 }
+
+// One k step of a reduce: the dot writes a zero-filled tile that is then
+// added into the reduce state. The lanes add straight into the state; the
+// fill, the add and the tile disappear. A second dot whose state is read
+// between it and its add keeps its tile.
+// CHECK-LABEL: func.func @dot_into_reduce_state
+// CHECK-NOT: linalg.fill
+// CHECK: nvvm.mma.sync
+// CHECK: scf.if
+// CHECK:   %[[OLD:.*]] = memref.load %[[STATE:.*]][%{{.*}}, %{{.*}}] : memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK:   %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f32
+// CHECK:   memref.store %[[NEW]], %[[STATE]]
+// CHECK: } {mapping = [#gpu.warp<linear_dim_0>]}
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.fill
+// CHECK: nvvm.mma.sync
+// CHECK: linalg.copy
+// CHECK: linalg.generic
+func.func @dot_into_reduce_state(%x: memref<64x64xbf16>, %w: memref<64x64xbf16>, %state: memref<64x64xf32, #wg>,
+                                 %state2: memref<64x64xf32, #wg>, %copy: memref<64x64xf32, #wg>) {
+  scf.forall (%i) in (1) {
+    %zero = arith.constant 0.0 : f32
+    %tile = memref.alloc() : memref<64x64xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%tile : memref<64x64xf32, #wg>)
+    linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%x, %w : memref<64x64xbf16>, memref<64x64xbf16>) outs(%tile : memref<64x64xf32, #wg>) {
+    ^bb0(%p: bf16, %q: bf16, %acc: f32):
+      %pf = arith.extf %p : bf16 to f32
+      %qf = arith.extf %q : bf16 to f32
+      %pq = arith.mulf %pf, %qf : f32
+      %s = arith.addf %acc, %pq : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+        ins(%tile : memref<64x64xf32, #wg>) outs(%state : memref<64x64xf32, #wg>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %out, %in : f32
+      linalg.yield %s : f32
+    }
+    %tile2 = memref.alloc() : memref<64x64xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%tile2 : memref<64x64xf32, #wg>)
+    linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%x, %w : memref<64x64xbf16>, memref<64x64xbf16>) outs(%tile2 : memref<64x64xf32, #wg>) {
+    ^bb0(%p: bf16, %q: bf16, %acc: f32):
+      %pf = arith.extf %p : bf16 to f32
+      %qf = arith.extf %q : bf16 to f32
+      %pq = arith.mulf %pf, %qf : f32
+      %s = arith.addf %acc, %pq : f32
+      linalg.yield %s : f32
+    }
+    linalg.copy ins(%state2 : memref<64x64xf32, #wg>) outs(%copy : memref<64x64xf32, #wg>)
+    linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+        ins(%tile2 : memref<64x64xf32, #wg>) outs(%state2 : memref<64x64xf32, #wg>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %in, %out : f32
+      linalg.yield %s : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
