@@ -58,17 +58,91 @@ constexpr RuleEntry kCatalogue[] = {
 /// the cleanup rule 7 right after 8, both only tidy (docs/FusionRules.md).
 constexpr unsigned kDefaultOrder[] = {8, 7, 4, 5, 9, 3, 1, 2};
 
-/// Ops of `program` breadth-first: the program, its top-level ops, then the
-/// ops of their bodies, one nesting level at a time, each level in order.
-SmallVector<Operation *> collectBreadthFirst(ProgramOp program) {
-  SmallVector<Operation *> ops = {program};
-  for (size_t next = 0; next < ops.size(); ++next)
-    for (Region &region : ops[next]->getRegions())
-      for (Block &block : region)
-        for (Operation &op : block)
-          ops.push_back(&op);
-  return ops;
-}
+/// The ops of a program breadth-first: the program, its top-level ops, then
+/// the ops of their bodies, one nesting level at a time, each level in
+/// order; addressed by position. The extend step reads one position per
+/// try, and a try changes only the units (top-level ops) it touched, so the
+/// order is kept unit by unit: each unit's ops level by level (its level 0
+/// is the unit itself), and level d of the program is the concatenation of
+/// the units' levels d in program order. Rebuilding the whole list after
+/// every try made the extend step quadratic in the program's size.
+class BreadthFirstOrder {
+public:
+  /// Forgets the ops of `unit`, which changed, went or is new.
+  void forget(Operation *unit) { levelsOf.erase(unit); }
+
+  /// Takes the order of `program`, whose units other than those forgotten
+  /// since the last update are unchanged.
+  void update(ProgramOp program) {
+    this->program = program;
+    for (Level &level : levels) {
+      level.units.clear();
+      level.size = 0;
+    }
+    for (Operation &unit : program.getBody().front()) {
+      auto [it, inserted] = levelsOf.try_emplace(&unit);
+      if (inserted)
+        collectLevels(&unit, it->second);
+      if (levels.size() < it->second.size())
+        levels.resize(it->second.size());
+      for (auto [level, ops] : llvm::zip(levels, it->second)) {
+        level.units.push_back({level.size, &unit});
+        level.size += ops.size();
+      }
+    }
+  }
+
+  /// The op at `position`, or null past the last one.
+  Operation *at(size_t position) const {
+    if (position == 0)
+      return program;
+    --position;
+    for (auto [depth, level] : llvm::enumerate(levels)) {
+      if (position >= level.size) {
+        position -= level.size;
+        continue;
+      }
+      // The last unit whose ops at this level start at or before it.
+      auto next = llvm::upper_bound(
+          level.units, position,
+          [](size_t p, const std::pair<size_t, Operation *> &start) {
+            return p < start.first;
+          });
+      auto [start, unit] = *std::prev(next);
+      return levelsOf.at(unit)[depth][position - start];
+    }
+    return nullptr;
+  }
+
+private:
+  using Levels = SmallVector<SmallVector<Operation *>>;
+
+  static void collectLevels(Operation *unit, Levels &levels) {
+    levels.push_back({unit});
+    while (true) {
+      SmallVector<Operation *> below;
+      for (Operation *op : levels.back())
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (Operation &nested : block)
+              below.push_back(&nested);
+      if (below.empty())
+        return;
+      levels.push_back(std::move(below));
+    }
+  }
+
+  /// The units with ops at one depth below the program, in program order,
+  /// each with the number of the level's ops before its own.
+  struct Level {
+    SmallVector<std::pair<size_t, Operation *>> units;
+    size_t size = 0;
+  };
+
+  ProgramOp program;
+  DenseMap<Operation *, Levels> levelsOf;
+  SmallVector<Level> levels;
+};
 
 struct BlockFusePass
     : public blockbuster::block::impl::BlockFuseBase<BlockFusePass> {
@@ -252,18 +326,19 @@ struct BlockFusePass
       size_t index = 0;
       std::optional<ProgramShadow> shadow;
       KernelCost before;
-      SmallVector<Operation *> candidates;
+      BreadthFirstOrder candidates;
       if (extend) {
         (void)worklist->takeChanges();
         shadow.emplace(program);
         before = score(program);
-        candidates = collectBreadthFirst(program);
+        candidates.update(program);
       }
       while (extend) {
         unsigned stepsBefore = steps;
-        if (index >= candidates.size())
+        Operation *candidate = candidates.at(index);
+        if (!candidate)
           break;
-        if (!replicateAt(candidates[index], rewriter)) {
+        if (!replicateAt(candidate, rewriter)) {
           ++index;
           continue;
         }
@@ -271,6 +346,10 @@ struct BlockFusePass
           return signalPassFailure();
         FusionWorklist::Changes changes = worklist->takeChanges();
         invalidateScores(changes);
+        for (Operation *unit : changes.erased)
+          candidates.forget(unit);
+        for (Operation *unit : changes.changed)
+          candidates.forget(unit);
         KernelCost after = score(program);
         if (after.globalBytes <= before.globalBytes &&
             after.seconds < before.seconds) {
@@ -278,7 +357,7 @@ struct BlockFusePass
             snapshots.push_back(shadow->copy());
           shadow->sync(program, changes);
           before = after;
-          candidates = collectBreadthFirst(program);
+          candidates.update(program);
           continue;
         }
         if (trace) {
@@ -301,8 +380,9 @@ struct BlockFusePass
         program = shadow->restore(program, changes, *worklist,
                                   [&](Operation *unit) {
                                     kernelCosts.erase(unit);
+                                    candidates.forget(unit);
                                   });
-        candidates = collectBreadthFirst(program);
+        candidates.update(program);
         ++index;
       }
       // The states before each kept replication compete with the result in
