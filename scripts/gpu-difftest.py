@@ -41,7 +41,9 @@ def expected_outputs(path):
 
 def main():
     root = sys.argv[1]
-    dirs = sorted((d for d in os.listdir(root) if d.startswith("p")), key=lambda d: int(d[1:]))
+    # p0, p1, ... in numeric order (random programs), other names sorted.
+    dirs = sorted((d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "expected.txt"))),
+                  key=lambda d: (0, int(d[1:]), "") if d[0] == "p" and d[1:].isdigit() else (1, 0, d))
     passed = failed = 0
     for d in dirs:
         path = os.path.join(root, d)

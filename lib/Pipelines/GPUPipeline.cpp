@@ -56,6 +56,9 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUCarryLoopStateInPlace());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  GPUContractionsToMMAOptions mma;
+  mma.threads = options.threads;
+  pm.addPass(createGPUContractionsToMMA(mma));
   GPUDistributeToThreadsOptions distribute;
   distribute.threads = options.threads;
   pm.addPass(createGPUDistributeToThreads(distribute));
@@ -85,6 +88,10 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // After outlining: nvgpu ops on workgroup memrefs captured by a launch
+  // would otherwise become descriptor structs passed by value (design note
+  // 05, gotcha 6).
+  kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());

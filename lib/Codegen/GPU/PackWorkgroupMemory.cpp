@@ -16,8 +16,9 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "TileBounds.h"
+
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -42,28 +43,6 @@ struct Buffer {
   int64_t offset = 0;
 };
 
-/// A constant upper bound of the index `value`. Tile sizes at partial edge
-/// blocks are `arith.minsi(rest, block)`, which the value bounds analysis
-/// does not model; a min is bounded by any bounded operand.
-std::optional<int64_t> constantUpperBound(Value value) {
-  if (std::optional<int64_t> c = getConstantIntValue(value))
-    return c;
-  Operation *def = value.getDefiningOp();
-  if (isa_and_nonnull<arith::MinSIOp, arith::MinUIOp>(def)) {
-    std::optional<int64_t> lhs = constantUpperBound(def->getOperand(0));
-    std::optional<int64_t> rhs = constantUpperBound(def->getOperand(1));
-    if (lhs && rhs)
-      return std::min(*lhs, *rhs);
-    return lhs ? lhs : rhs;
-  }
-  FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-      presburger::BoundType::UB, value, /*stopCondition=*/nullptr,
-      /*closedUB=*/true);
-  if (succeeded(bound))
-    return *bound;
-  return std::nullopt;
-}
-
 struct GPUPackWorkgroupMemory
     : blockbuster::impl::GPUPackWorkgroupMemoryBase<GPUPackWorkgroupMemory> {
   using Base::Base;
@@ -75,7 +54,7 @@ struct GPUPackWorkgroupMemory
     for (int64_t size : type.getShape()) {
       if (ShapedType::isDynamic(size)) {
         Value dim = alloc.getDynamicSizes()[dynamicIndex++];
-        std::optional<int64_t> bound = constantUpperBound(dim);
+        std::optional<int64_t> bound = blockbuster::constantUpperBound(dim);
         if (!bound)
           return alloc.emitError("cannot bound the size of this workgroup "
                                  "buffer: dimension ")

@@ -53,6 +53,47 @@ def GPUCarryLoopStateInPlace
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GPUContractionsToMMA
+    : Pass<"gpu-contractions-to-mma", "::mlir::ModuleOp"> {
+  let summary = "Runs f16/bf16 tile contractions on tensor cores (mma.sync)";
+  let description = [{
+    The GPU lowering of `block.dot`. Inside every block grid, each
+    contraction `linalg.generic` on buffers computing
+    `C[b.., m, n] += ext(A[b.., m, k]) * ext(B[b.., k, n])` with f16 or bf16
+    `A` and `B` and an f32 `C` becomes:
+
+    1. a thread forall staging `A` and `B` into workgroup memory, padded
+       with zeros to multiples of the m16n8k16 shape (tiles at partial edge
+       blocks have dynamic extents; the padded size is their constant upper
+       bound), each in the orientation that keeps its source's contiguous
+       dimension contiguous (coalesced loads; ldmatrix reads it with or
+       without `.trans`), rows padded by 16 bytes against bank conflicts;
+    2. a warp forall (`#gpu.warp<linear_dim_0>`): each warp takes work items
+       of 16 rows x up to 8 n fragments and loops over k in steps of 16 with
+       `nvgpu.ldmatrix` (x4 for A, x2 for B) and `nvvm.mma.sync`
+       (m16n8k16, f32 accumulators in registers);
+    3. each lane adding the accumulator elements it owns that lie inside the
+       tile to `C`.
+
+    Batch dimensions become sequential loops. Other contractions (f32, a
+    dot without an m or n dimension such as a row sum of squares) are left
+    to `gpu-distribute-to-threads`. Runs before it; requires `threads` to be
+    a multiple of 32.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GPUDistributeToThreads
     : Pass<"gpu-distribute-to-threads", "::mlir::ModuleOp"> {
   let summary = "Tiles every tile op of a block onto the threads of the block";
