@@ -1,4 +1,4 @@
-//===- KernelCost.h - Costs block-fuse judges rewrites by ---------*- C++ -*-===//
+//===- KernelCost.h - Costs block-fuse judges rewrites by -------*- C++ -*-===//
 //
 // block-fuse's extend step compares the global bytes and the roofline
 // estimate of the whole program before and after each replication it tries.

@@ -67,14 +67,15 @@ static bool recomputationMayAddBytes(MapOp producer, Block &body) {
   for (OpResult result : producer->getResults())
     for (Operation *user : result.getUsers()) {
       auto load = dyn_cast<LoadOp>(user);
-      if (!load || !readsProducedBlock(load, producer, result.getResultNumber()))
+      if (!load ||
+          !readsProducedBlock(load, producer, result.getResultNumber()))
         return true;
       readers.insert(load->getBlock());
     }
   int64_t added = 0;
   for (Block *reader : readers)
-    added += std::max<int64_t>(0,
-                               countRecomputationBytes(producer, *reader, sizes));
+    added += std::max<int64_t>(
+        0, countRecomputationBytes(producer, *reader, sizes));
   return added > countKernelBytes(producer, sizes);
 }
 
