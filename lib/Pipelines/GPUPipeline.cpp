@@ -59,6 +59,9 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));
+  GPUWarpRowReductionsOptions rowReductions;
+  rowReductions.threads = options.threads;
+  pm.addPass(createGPUWarpRowReductions(rowReductions));
   GPUDistributeToThreadsOptions distribute;
   distribute.threads = options.threads;
   pm.addPass(createGPUDistributeToThreads(distribute));

@@ -25,6 +25,10 @@ from . import artifact as _artifact
 from .artifact import ArtifactError, DTYPE_BYTES  # noqa: F401 (re-exported)
 
 # --- CUDA driver API constants (cuda.h; stable across CUDA 11 to 13) -------
+# Caller tensors must start at this alignment: kernel parameters carry
+# llvm.align = 16 (gpu-kernel-arg-attrs), and the staging copies are 16 bytes.
+POINTER_ALIGNMENT = 16
+
 CUDA_SUCCESS = 0
 CU_JIT_INFO_LOG_BUFFER = 3
 CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4
@@ -382,6 +386,13 @@ def check_tensor(view, buffer, device, role):
         return
     if not view.ptr:
         raise TensorError("%s: null device pointer" % label)
+    if view.ptr % POINTER_ALIGNMENT:
+        # The kernels are compiled for aligned pointers (llvm.align on their
+        # parameters, 16-byte loads and cp.async): a misaligned one would
+        # fault or read the wrong bytes.
+        raise TensorError("%s: device pointer 0x%x is not %d-byte aligned "
+                          "(a view at an offset? pass a copy)"
+                          % (label, view.ptr, POINTER_ALIGNMENT))
     if view.device is not None:
         owner = view.device   # torch tensors and DeviceArrays know their device
     else:

@@ -76,10 +76,12 @@ def test_wrong_tensors_refused_before_launch(fake):
          r"output 0 \('res0'\): dtype f16, but the artifact expects f32"),
         ((dx, FakeCudaArray(dy.ptr, (10, 100), "<f4", strides=(4, 40))), {"outputs": [out]},
          "not C-contiguous"),
-        ((dx, FakeCudaArray(12345, (10, 100), "<f4")), {"outputs": [out]},
+        ((dx, FakeCudaArray(12352, (10, 100), "<f4")), {"outputs": [out]},
          "not device memory"),
         ((dx, dy), {"outputs": [FakeCudaArray(dy.ptr + 16, (10, 100), "<f4")]},
          "overlap"),
+        ((dx, FakeCudaArray(dy.ptr + 4, (10, 100), "<f4")), {"outputs": [out]},
+         r"input 1 \('arg1'\): device pointer 0x[0-9a-f]+ is not 16-byte aligned"),
         ((x, dy), {"outputs": [out]}, "ndarray is not a device tensor"),
         ((dx, dy), {"outputs": []}, "has 1 outputs, got 0"),
     ]

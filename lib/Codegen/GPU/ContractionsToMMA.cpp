@@ -13,14 +13,17 @@
 //     to multiples of the mma shape (tiles at partial edge blocks have
 //     dynamic extents; the padding is static, the full block). Each operand
 //     is staged in the orientation whose rows are contiguous in its source,
-//     so the loads coalesce, and ldmatrix reads it with or without .trans.
+//     in 16-byte copies (cp.async from global memory) where a group is inside
+//     the tile and aligned, so the loads coalesce, and ldmatrix reads it with
+//     or without .trans.
 //     Rows are padded by 16 bytes so that ldmatrix's eight row addresses fall
 //     into different banks.
 //  2. A warp forall: each warp takes work items of 16 rows x up to 8 n
 //     fragments and runs the k loop: ldmatrix.x4 for A, ldmatrix.x2 per n
 //     fragment of B, nvvm.mma.sync; the accumulators stay in registers.
 //  3. Each lane adds the accumulator elements it owns that lie inside the
-//     tile to C (no two lanes own the same element).
+//     tile to C (no two lanes own the same element); when C is a zero-filled
+//     tile that is then added into a reduce state, to that state directly.
 // Batch dimensions become sequential loops around the three steps. Mapping
 // the foralls to threads puts a barrier after each step.
 //
@@ -35,6 +38,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace blockbuster {
@@ -51,8 +55,16 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 constexpr int64_t kWarpSize = 32;
 // 16 bytes of padding per staged row (8 elements of 16 bits).
 constexpr int64_t kRowPad = 8;
+// Staging copies 16 bytes (8 elements of 16 bits) per thread and step.
+constexpr int64_t kCopyElements = 8;
 // n fragments per warp work item: 4 f32 accumulator registers each.
 constexpr int64_t kMaxFragmentsPerItem = 8;
+
+bool isWorkgroup(Value memref) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      cast<MemRefType>(memref.getType()).getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
 
 /// A tile contraction C[b.., m, n] += ext(A[b.., m, k]) * ext(B[b.., k, n])
 /// on buffers, with f16 or bf16 operands and an f32 accumulator.
@@ -144,6 +156,78 @@ struct StagedOperand {
   Value buffer;
 };
 
+/// The dot's result tile is often a fresh buffer: zero-filled, written by
+/// the dot, then added elementwise into a reduce state `acc` (one k step of
+/// a block.reduce). The lanes can then add their results to `acc` directly:
+/// no fill, no second pass, two barriers fewer. Returns `acc` when the
+/// result buffer is used by exactly that fill, the dot and that add, and
+/// nothing between the dot and the add touches `acc`.
+struct AccumulationFold {
+  Value acc;
+  Operation *fill, *add;
+};
+
+bool isZeroFill(Operation *op, Value buffer) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  return fill && fill.getOutputs()[0] == buffer &&
+         matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+}
+
+bool isElementwiseAddInto(linalg::GenericOp add, Value input) {
+  if (add.getNumDpsInputs() != 1 || add.getNumDpsInits() != 1 ||
+      add.getDpsInputs()[0] != input ||
+      add.getNumParallelLoops() != add.getNumLoops() ||
+      !llvm::all_of(add.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Block *body = add.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto sum = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!sum || body->getOperations().size() != 2)
+    return false;
+  Value in = body->getArgument(0), out = body->getArgument(1);
+  return (sum.getLhs() == in && sum.getRhs() == out) ||
+         (sum.getLhs() == out && sum.getRhs() == in);
+}
+
+std::optional<AccumulationFold> findAccumulationFold(linalg::GenericOp dot) {
+  Value result = dot.getDpsInits()[0];
+  if (!result.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  Operation *fill = nullptr;
+  linalg::GenericOp add;
+  for (Operation *user : result.getUsers()) {
+    if (user == dot)
+      continue;
+    if (user->getBlock() != dot->getBlock())
+      return std::nullopt;
+    if (isZeroFill(user, result) && user->isBeforeInBlock(dot) && !fill)
+      fill = user;
+    else if (auto generic = dyn_cast<linalg::GenericOp>(user);
+             generic && dot->isBeforeInBlock(generic) && !add &&
+             isElementwiseAddInto(generic, result))
+      add = generic;
+    else
+      return std::nullopt;
+  }
+  if (!fill || !add)
+    return std::nullopt;
+  Value acc = add.getDpsInits()[0];
+  if (!getElementTypeOrSelf(acc.getType()).isF32())
+    return std::nullopt;
+  // The ops between the dot and the add must leave acc alone: the lanes
+  // now update it before them.
+  for (Operation *op = dot->getNextNode(); op != add; op = op->getNextNode()) {
+    bool touches = false;
+    op->walk([&](Operation *nested) {
+      touches |= llvm::is_contained(nested->getOperands(), acc);
+    });
+    if (touches)
+      return std::nullopt;
+  }
+  return AccumulationFold{acc, fill, add};
+}
+
 class MmaLowering {
 public:
   MmaLowering(RewriterBase &rewriter, MmaContraction contraction,
@@ -190,6 +274,7 @@ private:
   StagedOperand stageLayout(Value source, AffineMap map, unsigned outerDim,
                             int64_t outerRows);
   void emitStaging(StagedOperand &s, Value thread);
+  void emitElementCopy(const StagedOperand &s, Value row, Value col);
   void emitWarpLoop();
   Value loadFragment(const StagedOperand &s, Value row, Value col,
                      int64_t tiles, bool transpose);
@@ -202,6 +287,7 @@ private:
   DenseMap<unsigned, Extent> extents;
   DenseMap<unsigned, Value> batchIvs;
   StagedOperand a, b;
+  std::optional<AccumulationFold> fold;
   int64_t kPadded = 0, fragmentsPerItem = 1, chunksPerStrip = 1, strips = 1;
 };
 
@@ -222,38 +308,18 @@ StagedOperand MmaLowering::stageLayout(Value source, AffineMap map,
   return s;
 }
 
-/// Each thread copies elements thread, thread + threads, ... of the padded
-/// operand: in bounds from the source, zero outside.
-void MmaLowering::emitStaging(StagedOperand &s, Value thread) {
-  Value rowExtent = extents[s.rowDim].value;
-  Value colExtent = extents[s.colDim].value;
-  auto loop = scf::ForOp::create(rewriter, loc, thread, index(s.rows * s.cols),
-                                 index(threads));
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(loop.getBody());
-  Value element = loop.getInductionVar();
-  Value row = div(element, s.cols), col = rem(element, s.cols);
+/// Copies element (row, col) of the padded operand: from the source inside
+/// the tile, zero outside.
+void MmaLowering::emitElementCopy(const StagedOperand &s, Value row, Value col) {
   DenseMap<unsigned, Value> dims = batchIvs;
   dims[s.rowDim] = row;
   dims[s.colDim] = col;
-  // A full tile whose extent is the padded size needs no bounds check.
-  SmallVector<Value> checks;
-  if (getConstantIntValue(rowExtent) != s.rows)
-    checks.push_back(below(row, rowExtent));
-  if (getConstantIntValue(colExtent) != s.cols)
-    checks.push_back(below(col, colExtent));
-  if (checks.empty()) {
-    Value loaded = memref::LoadOp::create(rewriter, loc, s.source,
-                                          operandIndices(s.map, dims));
-    memref::StoreOp::create(rewriter, loc, loaded, s.buffer,
-                            ValueRange{row, col});
-    return;
-  }
-  Value inBounds = checks.front();
-  if (checks.size() == 2)
-    inBounds = arith::AndIOp::create(rewriter, loc, checks[0], checks[1]);
+  Value inBounds = arith::AndIOp::create(
+      rewriter, loc, below(row, extents[s.rowDim].value),
+      below(col, extents[s.colDim].value));
   auto select = scf::IfOp::create(rewriter, loc, c.operandType, inBounds,
                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(select.thenBlock());
   Value loaded = memref::LoadOp::create(rewriter, loc, s.source,
                                         operandIndices(s.map, dims));
@@ -265,6 +331,76 @@ void MmaLowering::emitStaging(StagedOperand &s, Value thread) {
   rewriter.setInsertionPointAfter(select);
   memref::StoreOp::create(rewriter, loc, select.getResult(0), s.buffer,
                           ValueRange{row, col});
+}
+
+/// The threads copy the padded operand in groups of 16 bytes, group
+/// thread, thread + threads, ...: consecutive threads read consecutive
+/// groups of a row, which is contiguous in the source. A group that lies
+/// inside the tile and starts 16-byte aligned in the source (the tile's
+/// offset is only known at run time) is one vector load; others, at the
+/// tile's edges, go element by element.
+void MmaLowering::emitStaging(StagedOperand &s, Value thread) {
+  int64_t groupsPerRow = s.cols / kCopyElements;
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(rewriter, loc, s.source);
+  auto loop = scf::ForOp::create(rewriter, loc, thread,
+                                 index(s.rows * groupsPerRow), index(threads));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value group = loop.getInductionVar();
+  Value row = div(group, groupsPerRow);
+  Value col = mul(rem(group, groupsPerRow), kCopyElements);
+  DenseMap<unsigned, Value> dims = batchIvs;
+  dims[s.rowDim] = row;
+  dims[s.colDim] = col;
+  SmallVector<Value> indices = operandIndices(s.map, dims);
+
+  // Inside the tile (checks a full tile does not need are left out) ...
+  SmallVector<Value> conditions;
+  Value rowExtent = extents[s.rowDim].value;
+  Value colExtent = extents[s.colDim].value;
+  if (getConstantIntValue(rowExtent) != s.rows)
+    conditions.push_back(below(row, rowExtent));
+  if (getConstantIntValue(colExtent) != s.cols)
+    conditions.push_back(arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ule,
+        add(col, index(kCopyElements)), colExtent));
+  // ... and aligned: the element's linear offset is a multiple of 8.
+  Value linear = metadata.getOffset();
+  for (auto [i, stride] : llvm::enumerate(metadata.getStrides()))
+    linear = add(linear, rewriter.createOrFold<arith::MulIOp>(loc, indices[i],
+                                                              stride));
+  conditions.push_back(arith::CmpIOp::create(rewriter, loc,
+                                             arith::CmpIPredicate::eq,
+                                             rem(linear, kCopyElements),
+                                             index(0)));
+  Value whole = conditions.front();
+  for (Value condition : llvm::drop_begin(conditions))
+    whole = arith::AndIOp::create(rewriter, loc, whole, condition);
+
+  auto copy = scf::IfOp::create(rewriter, loc, whole, /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(copy.thenBlock());
+  if (isWorkgroup(s.source)) {
+    auto vectorType = VectorType::get({kCopyElements}, c.operandType);
+    Value vector = vector::LoadOp::create(rewriter, loc, vectorType, s.source,
+                                          indices, /*nontemporal=*/false,
+                                          llvm::Align(16));
+    vector::StoreOp::create(rewriter, loc, vector, s.buffer,
+                            ValueRange{row, col}, /*nontemporal=*/false,
+                            llvm::Align(16));
+  } else {
+    // Global memory: cp.async, straight to shared memory without passing
+    // through registers; every copy of the thread is in flight at once.
+    nvgpu::DeviceAsyncCopyOp::create(
+        rewriter, loc, s.buffer, ValueRange{row, col}, s.source, indices,
+        rewriter.getIndexAttr(kCopyElements), /*srcElements=*/Value(),
+        /*bypassL1=*/rewriter.getUnitAttr());
+  }
+  rewriter.setInsertionPointToStart(copy.elseBlock());
+  auto elements = scf::ForOp::create(rewriter, loc, index(0),
+                                     index(kCopyElements), index(1));
+  rewriter.setInsertionPointToStart(elements.getBody());
+  emitElementCopy(s, row, add(col, elements.getInductionVar()));
 }
 
 Value MmaLowering::loadFragment(const StagedOperand &s, Value row, Value col,
@@ -364,7 +500,7 @@ void MmaLowering::emitWarpLoop() {
 
   // Accumulator register q of fragment j holds element
   // (m0 + group + 8 * (q / 2), n0 + 8 * j + 2 * inGroup + q % 2).
-  Value cBuffer = c.op.getDpsInits()[0];
+  Value cBuffer = fold ? fold->acc : c.op.getDpsInits()[0];
   AffineMap cMap = c.op.getIndexingMapsArray()[2];
   for (int64_t j = 0; j < fragmentsPerItem; ++j) {
     for (int64_t q = 0; q < 4; ++q) {
@@ -411,6 +547,7 @@ LogicalResult MmaLowering::run() {
   chunksPerStrip = llvm::divideCeilSigned(fragments, fragmentsPerItem);
   int64_t nPadded = chunksPerStrip * fragmentsPerItem * kMmaN;
 
+  fold = findAccumulationFold(c.op);
   SmallVector<AffineMap> maps = c.op.getIndexingMapsArray();
   a = stageLayout(c.op.getDpsInputs()[0], maps[0], c.m, mPadded);
   b = stageLayout(c.op.getDpsInputs()[1], maps[1], c.n, nPadded);
@@ -432,8 +569,26 @@ LogicalResult MmaLowering::run() {
     rewriter.setInsertionPoint(staging.getBody()->getTerminator());
     emitStaging(a, staging.getInductionVar(0));
     emitStaging(b, staging.getInductionVar(0));
+    // Each thread waits for its own cp.async copies; the barrier after the
+    // forall then publishes them to the block.
+    if (!isWorkgroup(a.source) || !isWorkgroup(b.source)) {
+      Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+          rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+          ValueRange{});
+      nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, group,
+                                       rewriter.getI32IntegerAttr(0));
+    }
   }
   emitWarpLoop();
+  if (fold) {
+    Value result = c.op.getDpsInits()[0];
+    rewriter.eraseOp(fold->add);
+    rewriter.eraseOp(fold->fill);
+    rewriter.eraseOp(c.op);
+    if (result.use_empty())
+      rewriter.eraseOp(result.getDefiningOp());
+    return success();
+  }
   rewriter.eraseOp(c.op);
   return success();
 }

@@ -68,6 +68,10 @@ def GPUContractionsToMMA
        bound), each in the orientation that keeps its source's contiguous
        dimension contiguous (coalesced loads; ldmatrix reads it with or
        without `.trans`), rows padded by 16 bytes against bank conflicts;
+       groups of 16 bytes inside the tile whose source address is aligned
+       (tested at run time) are one `cp.async` from global memory (one
+       vector copy within shared memory), the others element by element;
+       each thread waits for its copies before the barrier;
     2. a warp forall (`#gpu.warp<linear_dim_0>`): each warp takes work items
        of 16 rows x up to 8 n fragments and loops over k in steps of 16 with
        `nvgpu.ldmatrix` (x4 for A, x2 for B) and `nvvm.mma.sync`
@@ -91,6 +95,35 @@ def GPUContractionsToMMA
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
+  ];
+}
+
+def GPUWarpRowReductions
+    : Pass<"gpu-warp-row-reductions", "::mlir::ModuleOp"> {
+  let summary = "Gives each row of a tile reduction to one warp (shuffles)";
+  let description = [{
+    Inside every block grid, a `linalg.generic` on buffers that reduces one
+    loop into one f32 output, with a body `yield combiner(out, f(inputs))`
+    (`combiner` one of addf, mulf, maximumf, minimumf, maxnumf, minnumf;
+    `out` used once), where the reduced loop is the innermost dimension of
+    the first input and spans at least 32 elements, becomes a warp forall
+    (`#gpu.warp<linear_dim_0>`): warps take rows (the parallel loops,
+    linearised) in turn; each lane folds elements lane, lane + 32, ... with
+    the op's own body starting from the combiner's identity; five
+    `gpu.shuffle xor` steps combine the lanes; lane 0 folds the total into
+    the output. Row maxima and sums of softmax, normalisation statistics
+    and full reductions take this path; column reductions (coalesced one
+    thread per column), short rows and dots (a contraction with m and n
+    loops) stay with `gpu-distribute-to-threads`.
+    The reduction is reassociated, as every parallel reduction is.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 
