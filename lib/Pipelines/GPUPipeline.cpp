@@ -59,6 +59,9 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));
+  GPUContractionsToFMAOptions fma;
+  fma.threads = options.threads;
+  pm.addPass(createGPUContractionsToFMA(fma));
   GPUWarpRowReductionsOptions rowReductions;
   rowReductions.threads = options.threads;
   pm.addPass(createGPUWarpRowReductions(rowReductions));

@@ -31,7 +31,7 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
-#include "TileBounds.h"
+#include "TileContractions.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -47,6 +47,7 @@ namespace blockbuster {
 } // namespace blockbuster
 
 using namespace mlir;
+using namespace blockbuster;
 
 namespace {
 
@@ -66,83 +67,20 @@ bool isWorkgroup(Value memref) {
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
-/// A tile contraction C[b.., m, n] += ext(A[b.., m, k]) * ext(B[b.., k, n])
-/// on buffers, with f16 or bf16 operands and an f32 accumulator.
-struct MmaContraction {
-  linalg::GenericOp op;
-  SmallVector<unsigned> batch;
-  unsigned m, n, k;
+/// A tile contraction with f16 or bf16 operands (both the same type).
+struct MmaContraction : TileContraction {
   Type operandType;
 };
 
-/// True if `body` computes `out + extf(a) * extf(b)` and nothing else.
-bool isWideningMulAdd(Block &body) {
-  if (body.getOperations().size() != 5)
-    return false;
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value out = body.getArgument(2), product;
-  if (add.getLhs() == out)
-    product = add.getRhs();
-  else if (add.getRhs() == out)
-    product = add.getLhs();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return false;
-  auto widened = [&](Value v) -> Value {
-    auto ext = v.getDefiningOp<arith::ExtFOp>();
-    return ext ? ext.getIn() : Value();
-  };
-  Value lhs = widened(mul.getLhs()), rhs = widened(mul.getRhs());
-  Value a = body.getArgument(0), b = body.getArgument(1);
-  return (lhs == a && rhs == b) || (lhs == b && rhs == a);
-}
-
 std::optional<MmaContraction> matchMmaContraction(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
-    return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
+  std::optional<TileContraction> contraction = matchTileContraction(op);
+  if (!contraction)
     return std::nullopt;
   Type a = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   Type b = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
-  Type c = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  if (a != b || !(a.isF16() || a.isBF16()) || !c.isF32() ||
-      !isWideningMulAdd(*op.getBlock()))
+  if (a != b || !(a.isF16() || a.isBF16()))
     return std::nullopt;
-  return MmaContraction{op, SmallVector<unsigned>(dims->batch.begin(), dims->batch.end()), dims->m[0],
-                        dims->n[0], dims->k[0], a};
-}
-
-/// The extent of loop `dim` of `op` and its constant upper bound.
-struct Extent {
-  Value value;
-  int64_t bound;
-};
-
-std::optional<Extent> loopExtent(OpBuilder &b, linalg::GenericOp op,
-                                 unsigned dim) {
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
-      auto d = dyn_cast<AffineDimExpr>(expr);
-      if (!d || d.getPosition() != dim)
-        continue;
-      std::optional<int64_t> bound =
-          blockbuster::constantUpperBound(operand.get(), pos);
-      if (!bound)
-        continue;
-      Value value = b.createOrFold<memref::DimOp>(op.getLoc(), operand.get(),
-                                                  static_cast<int64_t>(pos));
-      return Extent{value, *bound};
-    }
-  }
-  return std::nullopt;
+  return MmaContraction{*contraction, a};
 }
 
 /// An operand staged in workgroup memory as `rows` x `cols` elements (both
@@ -155,78 +93,6 @@ struct StagedOperand {
   int64_t rows, cols;
   Value buffer;
 };
-
-/// The dot's result tile is often a fresh buffer: zero-filled, written by
-/// the dot, then added elementwise into a reduce state `acc` (one k step of
-/// a block.reduce). The lanes can then add their results to `acc` directly:
-/// no fill, no second pass, two barriers fewer. Returns `acc` when the
-/// result buffer is used by exactly that fill, the dot and that add, and
-/// nothing between the dot and the add touches `acc`.
-struct AccumulationFold {
-  Value acc;
-  Operation *fill, *add;
-};
-
-bool isZeroFill(Operation *op, Value buffer) {
-  auto fill = dyn_cast<linalg::FillOp>(op);
-  return fill && fill.getOutputs()[0] == buffer &&
-         matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-}
-
-bool isElementwiseAddInto(linalg::GenericOp add, Value input) {
-  if (add.getNumDpsInputs() != 1 || add.getNumDpsInits() != 1 ||
-      add.getDpsInputs()[0] != input ||
-      add.getNumParallelLoops() != add.getNumLoops() ||
-      !llvm::all_of(add.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  Block *body = add.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto sum = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!sum || body->getOperations().size() != 2)
-    return false;
-  Value in = body->getArgument(0), out = body->getArgument(1);
-  return (sum.getLhs() == in && sum.getRhs() == out) ||
-         (sum.getLhs() == out && sum.getRhs() == in);
-}
-
-std::optional<AccumulationFold> findAccumulationFold(linalg::GenericOp dot) {
-  Value result = dot.getDpsInits()[0];
-  if (!result.getDefiningOp<memref::AllocOp>())
-    return std::nullopt;
-  Operation *fill = nullptr;
-  linalg::GenericOp add;
-  for (Operation *user : result.getUsers()) {
-    if (user == dot)
-      continue;
-    if (user->getBlock() != dot->getBlock())
-      return std::nullopt;
-    if (isZeroFill(user, result) && user->isBeforeInBlock(dot) && !fill)
-      fill = user;
-    else if (auto generic = dyn_cast<linalg::GenericOp>(user);
-             generic && dot->isBeforeInBlock(generic) && !add &&
-             isElementwiseAddInto(generic, result))
-      add = generic;
-    else
-      return std::nullopt;
-  }
-  if (!fill || !add)
-    return std::nullopt;
-  Value acc = add.getDpsInits()[0];
-  if (!getElementTypeOrSelf(acc.getType()).isF32())
-    return std::nullopt;
-  // The ops between the dot and the add must leave acc alone: the lanes
-  // now update it before them.
-  for (Operation *op = dot->getNextNode(); op != add; op = op->getNextNode()) {
-    bool touches = false;
-    op->walk([&](Operation *nested) {
-      touches |= llvm::is_contained(nested->getOperands(), acc);
-    });
-    if (touches)
-      return std::nullopt;
-  }
-  return AccumulationFold{acc, fill, add};
-}
 
 class MmaLowering {
 public:
@@ -260,17 +126,6 @@ private:
                                  bound);
   }
 
-  /// Indices into an operand with indexing map `map`, the loop dimensions
-  /// having the values `dimValues`.
-  SmallVector<Value> operandIndices(AffineMap map,
-                                    const DenseMap<unsigned, Value> &dimValues) {
-    SmallVector<Value> indices;
-    for (AffineExpr expr : map.getResults())
-      indices.push_back(
-          dimValues.lookup(cast<AffineDimExpr>(expr).getPosition()));
-    return indices;
-  }
-
   StagedOperand stageLayout(Value source, AffineMap map, unsigned outerDim,
                             int64_t outerRows);
   void emitStaging(StagedOperand &s, Value thread);
@@ -284,7 +139,7 @@ private:
   MmaContraction c;
   Location loc;
   int64_t threads;
-  DenseMap<unsigned, Extent> extents;
+  DenseMap<unsigned, LoopExtent> extents;
   DenseMap<unsigned, Value> batchIvs;
   StagedOperand a, b;
   std::optional<AccumulationFold> fold;
@@ -529,7 +384,7 @@ LogicalResult MmaLowering::run() {
   SmallVector<unsigned> dims = c.batch;
   dims.append({c.m, c.n, c.k});
   for (unsigned dim : dims) {
-    std::optional<Extent> extent = loopExtent(rewriter, c.op, dim);
+    std::optional<LoopExtent> extent = loopExtent(rewriter, c.op, dim);
     if (!extent)
       return failure();
     extents[dim] = *extent;
@@ -580,16 +435,7 @@ LogicalResult MmaLowering::run() {
     }
   }
   emitWarpLoop();
-  if (fold) {
-    Value result = c.op.getDpsInits()[0];
-    rewriter.eraseOp(fold->add);
-    rewriter.eraseOp(fold->fill);
-    rewriter.eraseOp(c.op);
-    if (result.use_empty())
-      rewriter.eraseOp(result.getDefiningOp());
-    return success();
-  }
-  rewriter.eraseOp(c.op);
+  eraseLoweredContraction(rewriter, c.op, fold);
   return success();
 }
 
@@ -602,9 +448,6 @@ struct GPUContractionsToMMA
       return;
     SmallVector<MmaContraction> contractions;
     getOperation().walk([&](linalg::GenericOp op) {
-      auto grid = op->getParentOfType<scf::ForallOp>();
-      if (!grid || !blockbuster::isBlockGrid(grid))
-        return;
       if (std::optional<MmaContraction> c = matchMmaContraction(op))
         contractions.push_back(*c);
     });

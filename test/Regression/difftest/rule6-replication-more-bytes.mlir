@@ -1,5 +1,8 @@
-// XFAIL: *
-// Fusion makes the program move more global bytes (1044 -> 1548; kernels
+// Fixed: the extend step keeps a replication only when the program moves
+// no more global bytes (BlockFuse.cpp). Before, the replay failed as
+// below.
+//
+// Fusion made the program move more global bytes (1044 -> 1548; kernels
 // 2 -> 1). The sum of a 129-vector is broadcast back to 129 elements; with
 // whole-threshold=16 both axes are tiled (128-blocks: 2 blocks each). The
 // extend step replicates the sum into the broadcast map ("rule 6 ...

@@ -305,3 +305,85 @@ block.program @one_large_input axes(M = 64 tiled, D = 512 tiled)
   }
   block.return %h, %r : !block.array<64x512xf32>, !block.array<64xf32>
 }
+
+// -----
+
+// Recomputation is weighed in global bytes (at the block sizes block-fuse
+// judges by: the axis table's, else 128). P sums rows of X[K, D] over the
+// whole D: recomputing it in the reduce over K would load X (9 x 64
+// elements) instead of P (9), and P stays, because the program returns it.
+// Nothing changes (difftest 1:227 and 30 programs of the long run: rule 3
+// recomputed a row sum, a matmul or a softmax's scores where the producer
+// stayed alive, and the fused program moved more bytes than the unfused).
+
+// CHECK-LABEL: block.program @negative_recompute_reads_more
+// CHECK:         block.map [] -> !block.array<f32> {
+// CHECK-NEXT:      block.reduce K
+// CHECK-NEXT:        block.load %{{.*}} [K] : !block.array<9xf32>
+block.program @negative_recompute_reads_more axes(K = 9 tiled, D = 64 whole)
+    (%X: !block.array<9x64xf32>) -> (!block.array<f32>, !block.array<9xf32>) {
+  %P = block.map [K] -> !block.array<9xf32> {
+    %x = block.load %X[K, D] : !block.array<9x64xf32> -> !block.tile<[K, D], f32>
+    %s = block.tile_reduce add %x over [D] : !block.tile<[K, D], f32>
+    block.yield %s : !block.tile<[K], f32>
+  }
+  %R = block.map [] -> !block.array<f32> {
+    %t = block.reduce K combiners [add] -> !block.tile<[], f32> {
+      %p = block.load %P[K] : !block.array<9xf32> -> !block.tile<[K], f32>
+      %y = block.tile_reduce add %p over [K] : !block.tile<[K], f32>
+      block.yield %y : !block.tile<[], f32>
+    }
+    block.yield %t : !block.tile<[], f32>
+  }
+  block.return %R, %P : !block.array<f32>, !block.array<9xf32>
+}
+
+// -----
+
+// A recomputation that adds bytes is an investment in removing the
+// producer: taken when every reader of P could run its body and all of them
+// together add no more than P's kernel moves. E = exp(X - m) reads m as
+// well as X (attention's exp(s - m)): each of the two reduces then loads m
+// too, 10 elements more each, while E's 90 elements are written and read
+// twice no more. Both take E's body and cleanup erases E.
+
+// CLEAN-LABEL: block.program @recompute_to_remove_producer
+// CLEAN-NEXT:    block.map [M]
+// CLEAN:           block.reduce K combiners [add]
+// CLEAN-NEXT:        block.load %{{.*}} [M, K]
+// CLEAN-NEXT:        block.sub
+// CLEAN-NEXT:        block.exp
+// CLEAN:         block.map [M]
+// CLEAN:           block.reduce K combiners [max]
+// CLEAN-NEXT:        block.load %{{.*}} [M, K]
+// CLEAN-NEXT:        block.sub
+// CLEAN-NEXT:        block.exp
+// CLEAN:         block.return
+block.program @recompute_to_remove_producer axes(M = 10 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>, %m: !block.array<10xf32>)
+    -> (!block.array<10xf32>, !block.array<10xf32>) {
+  %E = block.map [M, K] -> !block.array<10x9xf32> {
+    %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+    %v = block.load %m[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %d = block.sub %x, %v : !block.tile<[M, K], f32>, !block.tile<[M], f32>
+    %e = block.exp %d : !block.tile<[M, K], f32>
+    block.yield %e : !block.tile<[M, K], f32>
+  }
+  %L = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [add] -> !block.tile<[M], f32> {
+      %p = block.load %E[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %t = block.tile_reduce add %p over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  %N = block.map [M] -> !block.array<10xf32> {
+    %s = block.reduce K combiners [max] -> !block.tile<[M], f32> {
+      %p = block.load %E[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %t = block.tile_reduce max %p over [K] : !block.tile<[M, K], f32>
+      block.yield %t : !block.tile<[M], f32>
+    }
+    block.yield %s : !block.tile<[M], f32>
+  }
+  block.return %L, %N : !block.array<10xf32>, !block.array<10xf32>
+}

@@ -98,6 +98,35 @@ def GPUContractionsToMMA
   ];
 }
 
+def GPUContractionsToFMA
+    : Pass<"gpu-contractions-to-fma", "::mlir::ModuleOp"> {
+  let summary = "Runs the other tile contractions register-tiled on FMA units";
+  let description = [{
+    The lowering of `block.dot` for tiles `gpu-contractions-to-mma` does not
+    take (f32 operands). A contraction `linalg.generic` on buffers inside a
+    block grid computing `C[m, n] += A[m, k] * B[k, n]` (each
+    operand optionally widened by `extf`) with an f32 `C` becomes a thread
+    forall in which each thread owns a register tile of `C`: rows
+    `r + R * i` and columns `c + 8 * j` of the threads' `R x 8`
+    arrangement. Per k it loads its elements of A's column and B's row and
+    applies the op's own body to every pair; rows and columns outside a
+    partial edge tile are computed on clamped indices and not stored.
+    Accumulators start from `C`, or from zero when `C` is a zero-filled
+    tile that is then added into a reduce state, which the threads then
+    update directly. Tiles needing more than 64 accumulators per thread
+    and batched dots (measured slower this way on attention with a dot per
+    head of 8 x 8 x 8) stay with `gpu-distribute-to-threads`.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def GPUWarpRowReductions
     : Pass<"gpu-warp-row-reductions", "::mlir::ModuleOp"> {
   let summary = "Gives each row of a tile reduction to one warp (shuffles)";

@@ -1,8 +1,8 @@
-//===- KernelCost.cpp - Roofline estimate of one kernel -------------------===//
+//===- KernelCost.cpp - Costs block-fuse judges rewrites by ---------------===//
 
 #include "KernelCost.h"
 
-#include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -10,7 +10,7 @@
 using namespace mlir;
 using namespace blockbuster::block;
 
-double blockbuster::block::estimateKernelSeconds(
+KernelCost blockbuster::block::estimateKernelCost(
     ProgramOp program, MapOp map, int64_t defaultBlockSize,
     const TargetDescription &target) {
   // The values `map` reads from outside become the arguments of a scratch
@@ -38,9 +38,45 @@ double blockbuster::block::estimateKernelSeconds(
 
   FusionReport whole = computeFusionReport(
       scratch, BlockSizes(scratch, /*overrides=*/{}, defaultBlockSize));
+  KernelCost cost;
+  cost.globalBytes = whole.globalBytes;
   FusionReport one;
   one.perKernel = std::move(whole.perKernel);
-  double seconds = estimateSeconds(one, target);
+  cost.seconds = estimateSeconds(one, target);
   scratch->erase();
-  return seconds;
+  return cost;
+}
+
+/// Bytes of one element in global memory, as the report counts them.
+static int64_t getElementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  return std::max<int64_t>(1,
+                           llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+}
+
+int64_t blockbuster::block::countLoadBytes(LoadOp load,
+                                           ArrayRef<StringAttr> iterated,
+                                           const BlockSizes &sizes) {
+  auto tile = cast<TileType>(load.getType());
+  int64_t elements = 1;
+  for (StringAttr axis : tile.getAxes())
+    elements *= sizes.getExtent(axis);
+  for (StringAttr axis : iterated)
+    if (!tile.hasAxis(axis))
+      elements *= sizes.getNumBlocks(axis);
+  return elements * getElementBytes(tile.getElementType());
+}
+
+int64_t blockbuster::block::countKernelBytes(MapOp map,
+                                             const BlockSizes &sizes) {
+  int64_t bytes = 0;
+  map.getBody().walk([&](LoadOp load) {
+    bytes += countLoadBytes(load, getIteratedAxes(load), sizes);
+  });
+  for (Value result : map.getResults()) {
+    auto array = cast<ArrayType>(result.getType());
+    bytes += array.getNumElements() * getElementBytes(array.getElementType());
+  }
+  return bytes;
 }

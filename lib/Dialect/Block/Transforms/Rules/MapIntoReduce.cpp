@@ -10,11 +10,74 @@
 //===----------------------------------------------------------------------===//
 
 #include "../FusionUtils.h"
+#include "../KernelCost.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
 using namespace mlir;
 using namespace blockbuster::block;
+
+/// Global bytes that running `producer`'s body in `block` adds: the loads of
+/// its body, iterated as there, minus the loads of its results in `block`
+/// it replaces. A load of the body's top level that does not vary along the
+/// axis of a reduce holding `block` counts once per pass of that loop: rule 7
+/// hoists it out (the Q block of attention's scores).
+static int64_t countRecomputationBytes(MapOp producer, Block &block,
+                                       const BlockSizes &sizes) {
+  SmallVector<StringAttr> iterated = getIteratedAxes(&block.front());
+  auto loop = dyn_cast<ReduceOp>(block.getParentOp());
+  int64_t bytes = 0;
+  for (LoadOp load : block.getOps<LoadOp>())
+    if (getProducerMap(load.getSource()) == producer)
+      bytes -= countLoadBytes(load, iterated, sizes);
+  producer.getBody().walk([&](LoadOp load) {
+    SmallVector<StringAttr> axes = iterated;
+    if (loop && load->getParentOp() == producer &&
+        !cast<TileType>(load.getType()).hasAxis(loop.getAxisAttr()))
+      axes.pop_back();
+    // The producer's own loops around the load.
+    SmallVector<StringAttr> inner;
+    for (Operation *op = load->getParentOp(); op != producer;
+         op = op->getParentOp())
+      if (auto reduce = dyn_cast<ReduceOp>(op))
+        inner.push_back(reduce.getAxisAttr());
+    axes.append(inner.rbegin(), inner.rend());
+    bytes += countLoadBytes(load, axes, sizes);
+  });
+  return bytes;
+}
+
+/// Whether recomputing `producer` in `body` (a reduce's) can leave the
+/// program's global bytes above what they are. A recomputation that adds no
+/// bytes is always taken. One that adds some is an investment in removing
+/// the producer: taken only when every reader of the producer's results is
+/// a load of its block that could run its body instead (no view, no
+/// returned array), and the bytes all of them would add stay within what
+/// the producer's kernel moves (its loads and its results), which goes when
+/// the last reader has absorbed it. That keeps exp(s - m) of attention,
+/// which reads m as well as s, and refuses a matmul recomputed per block of
+/// a softmax, or a row sum recomputed by a reduction while it stays alive
+/// for another reader.
+static bool recomputationMayAddBytes(MapOp producer, Block &body) {
+  BlockSizes sizes(producer->getParentOfType<ProgramOp>(), /*overrides=*/{},
+                   kJudgedBlockSize);
+  if (countRecomputationBytes(producer, body, sizes) <= 0)
+    return false;
+  llvm::SetVector<Block *> readers;
+  for (OpResult result : producer->getResults())
+    for (Operation *user : result.getUsers()) {
+      auto load = dyn_cast<LoadOp>(user);
+      if (!load ||
+          !readsProducedBlock(load, producer, result.getResultNumber()))
+        return true;
+      readers.insert(load->getBlock());
+    }
+  int64_t added = 0;
+  for (Block *reader : readers)
+    added += std::max<int64_t>(
+        0, countRecomputationBytes(producer, *reader, sizes));
+  return added > countKernelBytes(producer, sizes);
+}
 
 LogicalResult blockbuster::block::cloneProducerIntoReduce(
   ReduceOp reduce, PatternRewriter &rewriter, FusionTrace &trace,
@@ -79,10 +142,13 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
     bool isFusion = cheap || (onlyReader && sameAxes);
     if (isFusion != (mode == ProducerCloning::Fusion))
       continue;
-    if (loadsReadProducedBlocks(body, candidate)) {
-      producer = candidate;
-      break;
-    }
+    if (!loadsReadProducedBlocks(body, candidate))
+      continue;
+    if (mode == ProducerCloning::Fusion &&
+        recomputationMayAddBytes(candidate, body))
+      continue;
+    producer = candidate;
+    break;
   }
   if (!producer)
     return failure();
