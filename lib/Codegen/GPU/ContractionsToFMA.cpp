@@ -17,6 +17,8 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "LinearForalls.h"
+
 #include "TileContractions.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -65,11 +67,7 @@ LogicalResult lowerToFMA(RewriterBase &rewriter, const TileContraction &c,
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
   Value rowCount = extents[c.m].value; // rows of a partial edge tile
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(threads)},
-      ValueRange{},
-      rewriter.getArrayAttr({gpu::GPUThreadMappingAttr::get(
-          rewriter.getContext(), gpu::MappingId::LinearDim0)}));
+  auto forall = createThreadForall(rewriter, loc, threads);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall.getBody()->getTerminator());
   Value thread = forall.getInductionVar(0);

@@ -31,6 +31,8 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "LinearForalls.h"
+
 #include "TileContractions.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -284,11 +286,7 @@ SmallVector<Value> MmaLowering::fragmentRegisters(Value fragment) {
 void MmaLowering::emitWarpLoop() {
   MLIRContext *ctx = rewriter.getContext();
   int64_t warps = threads / kWarpSize;
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(warps)},
-      ValueRange{},
-      rewriter.getArrayAttr(
-          {gpu::GPUWarpMappingAttr::get(ctx, gpu::MappingId::LinearDim0)}));
+  auto forall = createWarpForall(rewriter, loc, warps);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall.getBody()->getTerminator());
   Value lane = gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr);
@@ -414,11 +412,7 @@ LogicalResult MmaLowering::run() {
     rewriter.setInsertionPointToStart(loop.getBody());
     batchIvs[dim] = loop.getInductionVar();
   }
-  auto staging = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(threads)},
-      ValueRange{},
-      rewriter.getArrayAttr({gpu::GPUThreadMappingAttr::get(
-          rewriter.getContext(), gpu::MappingId::LinearDim0)}));
+  auto staging = createThreadForall(rewriter, loc, threads);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(staging.getBody()->getTerminator());

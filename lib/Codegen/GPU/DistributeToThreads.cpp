@@ -10,6 +10,8 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "LinearForalls.h"
+
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -51,10 +53,7 @@ struct GPUDistributeToThreads
   /// Runs `op` on thread 0 only: a one-iteration thread forall.
   void runOnOneThread(RewriterBase &rewriter, Operation *op) {
     rewriter.setInsertionPoint(op);
-    auto forall = scf::ForallOp::create(
-        rewriter, op->getLoc(), ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)},
-        ValueRange{},
-        rewriter.getArrayAttr({linearThread(rewriter.getContext(), 0)}));
+    auto forall = blockbuster::createThreadForall(rewriter, op->getLoc(), 1);
     rewriter.moveOpBefore(op, forall.getBody()->getTerminator());
   }
 

@@ -20,6 +20,8 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "LinearForalls.h"
+
 #include "TileBounds.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -138,7 +140,6 @@ void lowerToWarps(RewriterBase &rewriter, const RowReduction &r,
                   int64_t threads) {
   linalg::GenericOp op = r.op;
   Location loc = op.getLoc();
-  MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(op);
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
@@ -154,11 +155,7 @@ void lowerToWarps(RewriterBase &rewriter, const RowReduction &r,
       rows = rewriter.createOrFold<arith::MulIOp>(loc, rows, extents[dim]);
 
   int64_t warps = threads / kWarpSize;
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(warps)},
-      ValueRange{},
-      rewriter.getArrayAttr(
-          {gpu::GPUWarpMappingAttr::get(ctx, gpu::MappingId::LinearDim0)}));
+  auto forall = blockbuster::createWarpForall(rewriter, loc, warps);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall.getBody()->getTerminator());
   Value lane = gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr);
