@@ -38,6 +38,12 @@ SIZE_WEIGHTS = [1, 2, 3, 3, 4, 3, 4, 2, 5, 2, 5, 5, 5, 3, 2, 5, 3, 4,
 MAX_ELEMENTS = 1 << 17      # per tensor
 MAX_LOOP_VOLUME = 1 << 21   # per operator (product of its loop extents)
 MAG_BOUND = 4.0
+# The most terms a sum may add that need not differ from each other. Adding n
+# equal f32 terms in sequence (the reference's loop order) rounds the same
+# way each time: its relative error grows like n * eps / 4 (2e-4 at n = 33153,
+# seed 7 program 805), not like sqrt(n) * eps, and 1024 keeps it at 1.5e-5,
+# well inside bb-run's rtol of 1e-4.
+COHERENT_SUM_MAX = 1024
 
 UNARY = ["negf", "absf", "exp", "tanh", "erf", "sin", "cos", "square",
          "fpowi2", "powf2", "cube", "sqrtsq", "logsq", "rsqrtsq", "sigmoid",
@@ -346,6 +352,7 @@ class Generator:
         for d in rdims:
             n *= self.prog.dims[d]
         named = (term is None and not keepdim and rng.random() < 0.25)
+        generated_term = term is None
         if term is None:
             if named:
                 term = (("in", 0), x.mag, x.nonneg)
@@ -361,6 +368,18 @@ class Generator:
                 term = self.expr(leaves, dims, exact) if len(leaves) > 1 or \
                     rng.random() < 0.5 else (("in", 0), x.mag, x.nonneg)
         texpr, tm, tnn = term
+        if generated_term and combiner == "addf":
+            # Terms that need not vary along the reduced dimensions (a min
+            # saturating to a broadcast operand, a broadcast read) may all be
+            # equal; a long sum of them is weighted by a random argument
+            # over those dimensions, so that it sums varied signed terms.
+            same = [d for d in rdims if d not in
+                    expr_var(texpr, [v.var for v in inputs])]
+            if self.volume(same) > COHERENT_SUM_MAX:
+                inputs.append(self.arg(same))
+                texpr = ("bin", "mulf", texpr, ("in", len(inputs) - 1))
+                tnn = False
+                named = False
         if combiner == "addf":
             if scale is None:
                 # Sums of signed terms grow like sqrt(n), of positive ones
@@ -382,7 +401,13 @@ class Generator:
                          "minnumf": float("inf")}[combiner])
         r = rng.random() if free_init else 1.0
         if r < 0.15:
-            init = ("fill", rng.choice([0.5, -1.0, 0.25]))
+            c = rng.choice([0.5, -1.0, 0.25])
+            if combiner == "addf" and tnn:
+                # A sum of non-negative terms can be exactly 1 by
+                # construction (a softmax, a value divided by its mean): -1
+                # would cancel it to rounding noise (seed 7 program 1107).
+                c = abs(c)
+            init = ("fill", c)
         elif r < 0.22 and not keepdim:
             iv = self.operand_like(rshape, exact=True) if rshape else None
             if iv is not None and tuple(iv.dims) == rshape and iv not in inputs:
@@ -479,21 +504,27 @@ class Generator:
         if x is None or rng.random() < 0.1:
             x = self.arg(self.random_shape(rng.choice([1, 2, 2, 3])))
         axis = x.dims[-1] if rng.random() < 0.6 else rng.choice(x.dims)
+        # Along an axis of extent 1, or one x does not vary on, a softmax is
+        # the constant 1/n: a LayerNorm of it would normalise rounding noise
+        # (seed 7 program 575).
+        var = x.var if axis in x.var and self.prog.dims[axis] > 1 else set()
         if rng.random() < 0.5:
-            res = self.prog.new_value(x.dims, mag=1.0, nonneg=True, var=x.var)
+            res = self.prog.new_value(x.dims, mag=1.0, nonneg=True, var=var)
             return self.add(Op("softmax", res, [x], axis=axis))
         # The generic form: max, exp(x - max), sum, divide.
         # Identity initial values: a sum that a random init could bring near
         # zero would amplify rounding in the division.
         mx = self.gen_reduce(x, [axis], rng.choice(["maximumf", "maxnumf"]),
                              term=(("in", 0), x.mag, x.nonneg), free_init=False)
-        ex = self.prog.new_value(x.dims, mag=1.0, nonneg=True, var=x.var | mx.var)
+        ex = self.prog.new_value(x.dims, mag=1.0, nonneg=True,
+                                 var=var and x.var | mx.var)
         self.add(Op("ew", ex, [x, mx], style="generic",
                     expr=("un", "exp", ("bin", "subf", ("in", 0), ("in", 1)))))
         sm = self.gen_reduce(ex, [axis], "addf", term=(("in", 0), 1.0, True),
                              scale=None if rng.random() < 0.5 else 1.0,
                              free_init=False)
-        res = self.prog.new_value(x.dims, mag=1.0, nonneg=True, var=ex.var | sm.var)
+        res = self.prog.new_value(x.dims, mag=1.0, nonneg=True,
+                                  var=var and ex.var | sm.var)
         return self.add(Op("ew", res, [ex, sm], style="generic",
                            expr=("bin", "divf_plain", ("in", 0), ("in", 1))))
 
