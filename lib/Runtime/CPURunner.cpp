@@ -374,7 +374,7 @@ FailureOr<Program> loadProgram(MLIRContext &context,
 /// lowering (one-shot-bufferize, convert-linalg-to-loops, to LLVM), with
 /// nothing of Blockbuster in it.
 LogicalResult lowerLinalgReference(ModuleOp module, StringRef entry,
-                                   llvm::raw_ostream &notes) {
+                                   llvm::raw_ostream &notes, bool inF64) {
   // f16/bf16 programs: the reference computes in f32 (ReferencePrecision.h).
   if (auto func = module.lookupSymbol<func::FuncOp>(entry)) {
     bool narrow = false;
@@ -398,6 +398,11 @@ LogicalResult lowerLinalgReference(ModuleOp module, StringRef entry,
         notes << "reference: f16/bf16 as written (could not promote "
                         "to f32)\n";
       }
+    }
+    if (inF64) {
+      func = module.lookupSymbol<func::FuncOp>(entry);
+      if (!promoteF32ToF64(func))
+        return func.emitOpError("cannot be computed in f64 for the oracle");
     }
   }
   // convert-linalg-to-loops does not lower aggregate ops (linalg.softmax);
@@ -579,6 +584,8 @@ Comparison compare(const HostArray &test, const HostArray &ref,
     if (bad && result.firstBad < 0)
       result.firstBad = i;
   }
+  int64_t compared = test.size() - result.nans;
+  result.rmsError = compared == 0 ? 0.0 : std::sqrt(errorSquares / compared);
   result.normRelError = errorSquares == 0.0  ? 0.0
                         : refSquares == 0.0 ? INFINITY
                                             : std::sqrt(errorSquares /

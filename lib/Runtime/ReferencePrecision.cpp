@@ -1,4 +1,4 @@
-//===- ReferencePrecision.cpp - An f32 reference for f16/bf16 code --------===//
+//===- ReferencePrecision.cpp - References computed in wider floats -------===//
 
 #include "Blockbuster/Runtime/ReferencePrecision.h"
 
@@ -11,16 +11,32 @@
 
 using namespace mlir;
 
-static bool isNarrowFloat(Type type) { return type.isF16() || type.isBF16(); }
+namespace {
+/// Which floats a reference computes in a wider type, and how.
+struct Widening {
+  /// The element types that are computed wider.
+  bool (*isNarrow)(Type);
+  /// The type they are computed in.
+  FloatType wide;
+  /// Whether a value the program stores in a narrow type (a truncf, a Linalg
+  /// result) is still rounded to it. Yes for f16/bf16 programs: storage
+  /// rounding is part of what they compute. No for the f64 oracle, which
+  /// stands for the exact result.
+  bool keepStorageRounding;
+};
+} // namespace
 
-/// `type` with f16/bf16 (as a scalar or an element type) replaced by f32.
-static Type promote(Type type) {
-  Type f32 = Float32Type::get(type.getContext());
-  if (isNarrowFloat(type))
-    return f32;
+static bool isNarrowFloat(Type type) { return type.isF16() || type.isBF16(); }
+static bool isF32(Type type) { return type.isF32(); }
+
+/// `type` with a narrow float (as a scalar or an element type) replaced by
+/// the wide one.
+static Type promote(Type type, const Widening &widening) {
+  if (widening.isNarrow(type))
+    return widening.wide;
   if (auto tensor = dyn_cast<RankedTensorType>(type);
-      tensor && isNarrowFloat(tensor.getElementType()))
-    return tensor.clone(f32);
+      tensor && widening.isNarrow(tensor.getElementType()))
+    return tensor.clone(widening.wide);
   return type;
 }
 
@@ -33,12 +49,14 @@ static Value convertTensor(OpBuilder &builder, Location loc, Value tensor,
       AffineMap::getMultiDimIdentityMap(type.getRank(), builder.getContext());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
+  bool widens = type.getElementType().getIntOrFloatBitWidth() >
+                getElementTypeOrSelf(tensor.getType()).getIntOrFloatBitWidth();
   auto generic = linalg::GenericOp::create(
       builder, loc, TypeRange{type}, ValueRange{tensor}, ValueRange{init},
       SmallVector<AffineMap>{identity, identity}, iterators,
       [&](OpBuilder &b, Location l, ValueRange args) {
         Value converted =
-            type.getElementType().isF32()
+            widens
                 ? arith::ExtFOp::create(b, l, type.getElementType(), args[0])
                       .getResult()
                 : arith::TruncFOp::create(b, l, type.getElementType(), args[0])
@@ -48,7 +66,7 @@ static Value convertTensor(OpBuilder &builder, Location loc, Value tensor,
   return generic.getResult(0);
 }
 
-bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
+static bool widenFloats(func::FuncOp func, const Widening &widening) {
   Block &entry = func.getBody().front();
   OpBuilder builder(func.getContext());
   llvm::DenseSet<Operation *> boundary;
@@ -56,26 +74,26 @@ bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
   // Arguments: extend on entry.
   builder.setInsertionPointToStart(&entry);
   for (BlockArgument arg : entry.getArguments()) {
-    if (isNarrowFloat(arg.getType())) {
-      auto wide = arith::ExtFOp::create(builder, func.getLoc(),
-                                        builder.getF32Type(), arg);
+    if (widening.isNarrow(arg.getType())) {
+      auto wide = arith::ExtFOp::create(builder, func.getLoc(), widening.wide,
+                                        arg);
       boundary.insert(wide);
       arg.replaceAllUsesExcept(wide, wide);
       continue;
     }
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || !isNarrowFloat(type.getElementType()))
+    if (!type || !widening.isNarrow(type.getElementType()))
       continue;
     Value wide = convertTensor(builder, func.getLoc(), arg,
-                               cast<RankedTensorType>(promote(type)));
+                               cast<RankedTensorType>(promote(type, widening)));
     boundary.insert(wide.getDefiningOp());
     arg.replaceAllUsesExcept(wide, wide.getDefiningOp());
   }
 
-  // Everything in between: f32 types, constants re-made in f32. Where the
-  // program rounds to f16/bf16 (a truncf, or a Linalg op writing a narrow
-  // tensor), the f32 value is rounded and extended again, so storage
-  // rounding stays and only the arithmetic is wider.
+  // Everything in between: wide types, constants re-made wide. With
+  // keepStorageRounding, where the program rounds to a narrow type (a
+  // truncf, or a Linalg op writing a narrow tensor) the wide value is
+  // rounded and extended again, so only the arithmetic is wider.
   SmallVector<Operation *> constants;
   SmallVector<std::pair<Value, Type>> roundedResults;
   SmallVector<std::pair<arith::TruncFOp, Type>> truncs;
@@ -85,17 +103,17 @@ bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
       return;
     if (auto trunc = dyn_cast<arith::TruncFOp>(op))
       truncs.push_back({trunc, trunc.getType()});
-    if (isa<linalg::LinalgOp>(op))
+    if (isa<linalg::LinalgOp>(op) && widening.keepStorageRounding)
       for (OpResult result : op->getResults())
-        if (isNarrowFloat(getElementTypeOrSelf(result.getType())))
+        if (widening.isNarrow(getElementTypeOrSelf(result.getType())))
           roundedResults.push_back(
               {result, getElementTypeOrSelf(result.getType())});
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          arg.setType(promote(arg.getType()));
+          arg.setType(promote(arg.getType(), widening));
     for (OpResult result : op->getResults())
-      result.setType(promote(result.getType()));
+      result.setType(promote(result.getType(), widening));
     if (isa<arith::ConstantOp>(op))
       constants.push_back(op);
   });
@@ -103,15 +121,17 @@ bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
     auto constant = cast<arith::ConstantOp>(op);
     Attribute value = constant.getValue();
     Attribute widened;
-    if (auto f = dyn_cast<FloatAttr>(value); f && isNarrowFloat(f.getType())) {
-      widened = FloatAttr::get(builder.getF32Type(), f.getValueAsDouble());
+    if (auto f = dyn_cast<FloatAttr>(value);
+        f && widening.isNarrow(f.getType())) {
+      widened = FloatAttr::get(widening.wide, f.getValueAsDouble());
     } else if (auto dense = dyn_cast<DenseFPElementsAttr>(value);
-               dense && isNarrowFloat(dense.getElementType())) {
-      widened = dense.mapValues(builder.getF32Type(), [](const APFloat &v) {
+               dense && widening.isNarrow(dense.getElementType())) {
+      const llvm::fltSemantics &semantics =
+          widening.wide.getFloatSemantics();
+      widened = dense.mapValues(widening.wide, [&](const APFloat &v) {
         APFloat wide = v;
         bool lost;
-        wide.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
-                     &lost);
+        wide.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
         return wide.bitcastToAPInt();
       });
     } else {
@@ -119,26 +139,29 @@ bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
     }
     constant.setValueAttr(cast<TypedAttr>(widened));
   }
-  // A truncf becomes a rounding: truncf then extf back to f32.
+  // A truncf to a narrow type becomes a rounding (truncf, then extf back)
+  // or, without storage rounding, nothing.
   for (auto [trunc, narrow] : truncs) {
-    if (trunc.getIn().getType() != trunc.getType())
+    if (trunc.getIn().getType() != trunc.getType() ||
+        !widening.keepStorageRounding)
       continue;
     builder.setInsertionPoint(trunc);
     Value rounded = arith::TruncFOp::create(builder, trunc.getLoc(), narrow,
                                             trunc.getIn());
-    Value wide = arith::ExtFOp::create(builder, trunc.getLoc(),
-                                       builder.getF32Type(), rounded);
+    Value wide = arith::ExtFOp::create(builder, trunc.getLoc(), widening.wide,
+                                       rounded);
     trunc.getResult().replaceAllUsesWith(wide);
     trunc.erase();
   }
-  // An extf between now equal types disappears.
-  SmallVector<Operation *> extensions;
-  func.walk([&](arith::ExtFOp op) {
-    if (!boundary.count(op->getParentOp()) && !boundary.count(op) &&
-        op.getIn().getType() == op.getType())
-      extensions.push_back(op);
+  // An extf or truncf between now equal types disappears.
+  SmallVector<Operation *> conversions;
+  func.walk([&](Operation *op) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+        !boundary.count(op->getParentOp()) && !boundary.count(op) &&
+        op->getOperand(0).getType() == op->getResult(0).getType())
+      conversions.push_back(op);
   });
-  for (Operation *op : extensions) {
+  for (Operation *op : conversions) {
     op->getResult(0).replaceAllUsesWith(op->getOperand(0));
     op->erase();
   }
@@ -158,7 +181,7 @@ bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
     builder.setInsertionPoint(ret);
     for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
       auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || !isNarrowFloat(tensor.getElementType()))
+      if (!tensor || !widening.isNarrow(tensor.getElementType()))
         continue;
       Value narrow =
           convertTensor(builder, ret.getLoc(), ret.getOperand(index), tensor);
@@ -166,4 +189,14 @@ bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
     }
   });
   return succeeded(verify(func));
+}
+
+bool blockbuster::promoteNarrowFloatsToF32(func::FuncOp func) {
+  return widenFloats(func, {isNarrowFloat, Float32Type::get(func.getContext()),
+                            /*keepStorageRounding=*/true});
+}
+
+bool blockbuster::promoteF32ToF64(func::FuncOp func) {
+  return widenFloats(func, {isF32, Float64Type::get(func.getContext()),
+                            /*keepStorageRounding=*/false});
 }

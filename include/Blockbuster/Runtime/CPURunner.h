@@ -125,9 +125,12 @@ loadProgram(mlir::MLIRContext &context,
 
 /// The reference path for Linalg on tensors: upstream MLIR's ordinary
 /// lowering, f16/bf16 computed in f32 (a note saying so goes to `notes`).
+/// `inF64`: every f32 value computed in f64 as well (the f64 oracle,
+/// ReferencePrecision.h).
 mlir::LogicalResult lowerLinalgReference(mlir::ModuleOp module,
                                          llvm::StringRef entry,
-                                         llvm::raw_ostream &notes);
+                                         llvm::raw_ostream &notes,
+                                         bool inF64 = false);
 
 struct LoweringOptions {
   bool fuse = false;
@@ -163,6 +166,8 @@ struct Comparison {
   double maxErrorOverTolerance = 0;
   /// ||test - ref|| / ||ref|| over the non-NaN elements (2-norms).
   double normRelError = 0;
+  /// sqrt(mean((test - ref)^2)) over the non-NaN elements.
+  double rmsError = 0;
   int64_t nans = 0;
   int64_t mismatches = 0;
   int64_t firstBad = -1;
@@ -171,7 +176,7 @@ struct Comparison {
 /// The largest finite magnitude in `array`.
 double getLargestMagnitude(const HostArray &array);
 /// Element i passes when neither value is NaN and |test - ref| <= atol +
-/// rtol * |ref|; also the normwise relative error.
+/// rtol * |ref|; also the normwise relative and the RMS errors.
 Comparison compare(const HostArray &test, const HostArray &ref, double rtol,
                    double atol);
 /// Prints the multi-index of flat element `index`, as [i, j, k].

@@ -1,4 +1,4 @@
-//===- ReferencePrecision.h - An f32 reference for f16/bf16 code -*- C++ -*-===//
+//===- ReferencePrecision.h - References computed in wider floats -*- C++ -*-===//
 
 #ifndef BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
 #define BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
@@ -16,6 +16,13 @@ namespace blockbuster {
 /// accurate side of a comparison. Returns false, leaving `func` unusable,
 /// when an op cannot be promoted (the caller keeps a copy).
 bool promoteNarrowFloatsToF32(mlir::func::FuncOp func);
+
+/// Rewrites `func` to compute every f32 value in f64, keeping its signature
+/// (f32 arguments extended on entry, results rounded on return): the f64
+/// oracle that `bb-run --f64-oracle` measures both f32 results against.
+/// Unlike the f16 promotion, nothing in between is rounded back to f32: the
+/// oracle stands for the exact result. Returns false like the above.
+bool promoteF32ToF64(mlir::func::FuncOp func);
 
 } // namespace blockbuster
 

@@ -193,7 +193,11 @@ def check(text, config, tools, workdir=None):
         full_chosen = re.sub(r" block \d+", "", a.read()) == b.read()
 
     # 3, 4. numbers
-    common = ["--check", "--reference", "prog.mlir", "--seed=%d" % config["seed"]]
+    # --f64-oracle: an output that misses the tolerance passes when it is
+    # about as close to the f64 result as upstream's f32 result is (an
+    # ill-conditioned output, where any two summation orders differ).
+    common = ["--check", "--reference", "prog.mlir", "--seed=%d" % config["seed"],
+              "--f64-oracle"]
     if sizes:
         common.append("--block-sizes=" + ",".join(sizes))
     if tools.inject_error:
