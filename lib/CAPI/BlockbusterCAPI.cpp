@@ -12,6 +12,7 @@
 #include "Blockbuster/InitAll.h"
 #include "Blockbuster/Pipelines/GPUArtifact.h"
 #include "Blockbuster/Runtime/CPURunner.h"
+#include "Blockbuster/Support/LinalgParserGuard.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -76,7 +77,7 @@ public:
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(text ? text : "", "input.mlir"),
         llvm::SMLoc());
-    return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context.get()));
+    return parseGuardedSourceFile(sourceMgr, ParserConfig(context.get()));
   }
 
   /// Runs the textual `pipeline` ("" runs nothing) on `module`.

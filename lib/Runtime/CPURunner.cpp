@@ -10,6 +10,7 @@
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
 #include "Blockbuster/Runtime/ReferencePrecision.h"
+#include "Blockbuster/Support/LinalgParserGuard.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -298,7 +299,7 @@ FailureOr<Program> loadProgram(MLIRContext &context,
   program.sourceMgr = std::make_shared<llvm::SourceMgr>();
   program.sourceMgr->AddNewSourceBuffer(std::move(buffer), SMLoc());
   program.module =
-      parseSourceFile<ModuleOp>(*program.sourceMgr, ParserConfig(&context));
+      parseGuardedSourceFile(*program.sourceMgr, ParserConfig(&context));
   if (!program.module)
     return failure();
 

@@ -12,6 +12,7 @@
 
 #include "Blockbuster/InitAll.h"
 #include "Blockbuster/Pipelines/GPUArtifact.h"
+#include "Blockbuster/Support/LinalgParserGuard.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -77,7 +78,8 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      blockbuster::parseGuardedSourceFile(sourceMgr, ParserConfig(&context));
   if (!module)
     return 1;
 
