@@ -9,7 +9,8 @@
 //   bb-opt prog.mlir --convert-linalg-to-block=whole-threshold=64 -o unfused.mlir
 //   bb-opt unfused.mlir --block-report=output=unfused.json --block-fuse=max-steps=5000 --block-report=output=fused.json -o fused.mlir
 //
-// RUN: bb-difftest --replay %s
+// RUN: bb-difftest --replay %s | FileCheck %s
+// CHECK: PASS {{.*}}.mlir
 // bb-difftest-config: whole-threshold=64 seed=28931 block-salt=330670160
 func.func @difftest(%v1: tensor<300x100xf32>, %v6: tensor<100xf32>, %v8: tensor<300xf32>, %v10: tensor<300x100xf32>, %v12: tensor<300x31xf32>, %v19: tensor<100xf32>, %v21: tensor<100xf32>, %v24: tensor<100xf32>, %v26: tensor<100xf32>, %v29: tensor<100xf32>, %v31: tensor<100x31xf32>) -> (tensor<100xf32>, tensor<31x300xf32>) {
   %t1 = tensor.empty() : tensor<300xf32>

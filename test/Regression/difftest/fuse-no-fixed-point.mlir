@@ -24,7 +24,8 @@
 //   bb-opt prog.mlir --convert-linalg-to-block=whole-threshold=64 -o unfused.mlir
 //   bb-opt unfused.mlir --block-report=output=unfused.json --block-fuse=max-steps=5000 --block-report=output=fused.json -o fused.mlir
 //
-// RUN: bb-difftest --replay %s
+// RUN: bb-difftest --replay %s | FileCheck %s
+// CHECK: PASS {{.*}}.mlir
 // bb-difftest-config: whole-threshold=64 seed=28931 block-salt=330670160
 func.func @difftest(%v6: tensor<1xf32>, %v8: tensor<1xf32>, %v10: tensor<1x1xf32>, %v31: tensor<1x1xf32>, %v3: tensor<1x1xf32>, %v4: tensor<1xf32>, %v22: tensor<1xf32>, %v23: tensor<1xf32>, %v27: tensor<1xf32>) -> tensor<1x1xf32> {
   %t1 = tensor.empty() : tensor<1x1xf32>

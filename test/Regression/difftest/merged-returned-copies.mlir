@@ -14,7 +14,8 @@
 //   bb-opt fused.mlir --block-select=target=cpu -o fused-selected.mlir
 //   bb-run unfused.mlir --fuse --check --reference prog.mlir --seed=3444
 //
-// RUN: bb-difftest --replay %s
+// RUN: bb-difftest --replay %s | FileCheck %s
+// CHECK: PASS {{.*}}.mlir
 // bb-difftest-config: whole-threshold=256 seed=3444 block-salt=0
 func.func @difftest(%v6: tensor<1xf32>) -> (tensor<1x1xf32>, tensor<1x1xf32>) {
   %t1 = tensor.empty() : tensor<1x1xf32>

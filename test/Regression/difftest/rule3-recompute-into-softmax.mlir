@@ -17,7 +17,8 @@
 //   bb-opt prog.mlir --convert-linalg-to-block=whole-threshold=256 -o unfused.mlir
 //   bb-opt unfused.mlir --block-report=output=unfused.json --block-fuse --block-report=output=fused.json -o fused.mlir
 //
-// RUN: bb-difftest --replay %s
+// RUN: bb-difftest --replay %s | FileCheck %s
+// CHECK: PASS {{.*}}.mlir
 // bb-difftest-config: whole-threshold=256 seed=251 block-salt=0
 func.func @difftest(%v0: tensor<8x257xf32>) -> tensor<257xf32> {
   %t1 = tensor.empty() : tensor<257xf32>

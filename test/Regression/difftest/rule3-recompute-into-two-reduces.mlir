@@ -18,7 +18,8 @@
 //   bb-opt prog.mlir --convert-linalg-to-block=whole-threshold=8 -o unfused.mlir
 //   bb-opt unfused.mlir --block-report=output=unfused.json --block-fuse --block-report=output=fused.json -o fused.mlir
 //
-// RUN: bb-difftest --replay %s
+// RUN: bb-difftest --replay %s | FileCheck %s
+// CHECK: PASS {{.*}}.mlir
 // bb-difftest-config: whole-threshold=8 seed=8939 block-salt=0
 func.func @difftest(%v1: tensor<15x8xf32>) -> tensor<f32> {
   %t1 = tensor.empty() : tensor<15xf32>

@@ -19,7 +19,8 @@
 //   bb-opt prog.mlir --convert-linalg-to-block=whole-threshold=8 -o unfused.mlir
 //   bb-opt unfused.mlir --block-report=output=unfused.json --block-fuse --block-report=output=fused.json -o fused.mlir
 //
-// RUN: bb-difftest --replay %s
+// RUN: bb-difftest --replay %s | FileCheck %s
+// CHECK: PASS {{.*}}.mlir
 // bb-difftest-config: whole-threshold=8 seed=54543 block-salt=0
 func.func @difftest(%v3: tensor<15x8xf32>, %v2: tensor<1x8xf32>) -> tensor<1x15xf32> {
   %t1 = tensor.empty() : tensor<1x15xf32>

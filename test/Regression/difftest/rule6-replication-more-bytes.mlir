@@ -20,7 +20,8 @@
 //   bb-opt prog.mlir --convert-linalg-to-block=whole-threshold=16 -o unfused.mlir
 //   bb-opt unfused.mlir --block-report=output=unfused.json --block-fuse --block-report=output=fused.json -o fused.mlir
 //
-// RUN: bb-difftest --replay %s
+// RUN: bb-difftest --replay %s | FileCheck %s
+// CHECK: PASS {{.*}}.mlir
 // bb-difftest-config: whole-threshold=16 seed=41038 block-salt=0
 func.func @difftest(%v11: tensor<129xf32>) -> tensor<129xf32> {
   %t1 = tensor.empty() : tensor<f32>

@@ -67,7 +67,8 @@ def regression_test(prog, result, seed, index, original_ops):
     ] + ["  " + c.replace(os.path.dirname(c.split()[0]) + "/", "")
          for c in result.commands] + [
         "",
-        "RUN: bb-difftest --replay %s",
+        "RUN: bb-difftest --replay %s | FileCheck %s",
+        "CHECK: PASS {{.*}}.mlir",
     ]
     return program_text(prog, header)
 
