@@ -130,9 +130,7 @@ private:
   bool consumeKeyword(StringRef keyword) {
     StringRef rest = text.substr(pos);
     if (!rest.starts_with(keyword) ||
-        isBareIdChar(rest.drop_front(keyword.size()).empty()
-                         ? '\0'
-                         : rest[keyword.size()]))
+        (rest.size() > keyword.size() && isBareIdChar(rest[keyword.size()])))
       return false;
     pos += keyword.size();
     return true;

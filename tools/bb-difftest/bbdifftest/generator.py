@@ -517,14 +517,14 @@ class Generator:
         mx = self.gen_reduce(x, [axis], rng.choice(["maximumf", "maxnumf"]),
                              term=(("in", 0), x.mag, x.nonneg), free_init=False)
         ex = self.prog.new_value(x.dims, mag=1.0, nonneg=True,
-                                 var=var and x.var | mx.var)
+                                 var=(x.var | mx.var) if var else set())
         self.add(Op("ew", ex, [x, mx], style="generic",
                     expr=("un", "exp", ("bin", "subf", ("in", 0), ("in", 1)))))
         sm = self.gen_reduce(ex, [axis], "addf", term=(("in", 0), 1.0, True),
                              scale=None if rng.random() < 0.5 else 1.0,
                              free_init=False)
         res = self.prog.new_value(x.dims, mag=1.0, nonneg=True,
-                                  var=var and ex.var | sm.var)
+                                  var=(ex.var | sm.var) if var else set())
         return self.add(Op("ew", res, [ex, sm], style="generic",
                            expr=("bin", "divf_plain", ("in", 0), ("in", 1))))
 
