@@ -792,11 +792,26 @@ LogicalResult ProgramBuilder::convert() {
   }
 
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  DenseSet<Value> returnedArrays;
+  for (Value operand : ret.getOperands())
+    if (Value array = arrays.lookup(operand))
+      returnedArrays.insert(array);
+  // A returned view shares memory with its source: where that source is an
+  // argument or another result, the view's result needs memory of its own
+  // (the GPU writes results into buffers the caller owns).
+  auto isSharedView = [&](Value array) {
+    auto view = array.getDefiningOp<ViewOp>();
+    if (!view)
+      return false;
+    Value source = view.getSource();
+    return isa<BlockArgument>(source) || returnedArrays.contains(source);
+  };
   SmallVector<Value> returned;
   for (unsigned index = 0; index < ret.getNumOperands(); ++index) {
-    // A returned argument, alias or fill gets a kernel that writes it.
+    // A returned argument, alias or fill, or a view of an argument or of
+    // another result, gets a kernel that writes it.
     Value array = arrays.lookup(ret.getOperand(index));
-    if (!array) {
+    if (!array || isSharedView(array)) {
       FailureOr<Value> copy =
           createCopy(builder, ret.getLoc(), ret.getOperand(index));
       if (failed(copy)) {

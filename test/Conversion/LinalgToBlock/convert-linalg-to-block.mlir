@@ -445,3 +445,27 @@ func.func @axis_roles_vectors(%x: tensor<100x128xf32>, %v: tensor<200xf32>) -> (
   } -> tensor<200xf32>
   return %s, %n : tensor<100x1xf32>, tensor<200xf32>
 }
+
+// -----
+
+// A returned view shares memory with its source. Where the source is an
+// argument or another result, the view's result gets a copy kernel: the GPU
+// writes every result into a buffer of its own. A view of a value that is
+// not returned stays a view.
+// CHECK-LABEL: block.program @returned_views
+// CHECK-SAME: (%[[X:.*]]: !block.array<64x32xf32>)
+// CHECK:      %[[VX:.*]] = block.view %[[X]] : !block.array<64x32xf32> to !block.array<2048xf32>
+// CHECK:      %[[N:.*]] = block.map [{{.*}}] -> !block.array<64x32xf32>
+// CHECK:      %[[VN:.*]] = block.view %[[N]] : !block.array<64x32xf32> to !block.array<2048xf32>
+// CHECK:      %[[CX:.*]] = block.map [{{.*}}] -> !block.array<2048xf32> {
+// CHECK-NEXT:   block.load %[[VX]]
+// CHECK:      %[[CN:.*]] = block.map [{{.*}}] -> !block.array<2048xf32> {
+// CHECK-NEXT:   block.load %[[VN]]
+// CHECK:      block.return %[[CX]], %[[N]], %[[CN]]
+func.func @returned_views(%x: tensor<64x32xf32>) -> (tensor<2048xf32>, tensor<64x32xf32>, tensor<2048xf32>) {
+  %vx = tensor.collapse_shape %x [[0, 1]] : tensor<64x32xf32> into tensor<2048xf32>
+  %e = tensor.empty() : tensor<64x32xf32>
+  %n = linalg.negf ins(%x : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %vn = tensor.collapse_shape %n [[0, 1]] : tensor<64x32xf32> into tensor<2048xf32>
+  return %vx, %n, %vn : tensor<2048xf32>, tensor<64x32xf32>, tensor<2048xf32>
+}
