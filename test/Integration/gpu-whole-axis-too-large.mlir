@@ -15,6 +15,16 @@
 // RUN: sh -c 'for f in %t/*/*.ptx; do %ptxas -arch=sm_90 "$f" -o /dev/null || exit 1; done'
 // RUN: %python -c "import glob, sys; sys.exit(0 if len(glob.glob('%t/fused/*.ptx')) == 1 else 1)"
 //
+// The other way round: bb-compile also converts with every reduced and
+// feature axis whole, and block-select takes that program when the cost
+// model estimates it faster and it fits: add + GELU + add + LayerNorm over
+// 384 features is one row kernel then (three with the features tiled).
+// RUN: bb-compile %examples/linalg/add_gelu_add_layernorm.mlir -o %t/row --emit-fused %t/row.mlir
+// RUN: FileCheck %s --check-prefix=ROW --input-file=%t/row.mlir
+// ROW: block.program @add_gelu_add_layernorm axes(a0 = 200 tiled block {{[0-9]+}}, a1 = 384 whole)
+// ROW-COUNT-1: block.map
+// ROW-NOT: block.map
+//
 // The failure is still a clear error where no tiling helps: block-select's
 // own message, from the conversion at the default threshold.
 // RUN: not bb-opt %s --convert-linalg-to-block --block-select 2>&1 \
