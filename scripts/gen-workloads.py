@@ -23,6 +23,11 @@ WORKLOADS = {
     "mha_b8h16_s1024_d64": ("mha", {"8": 128, "300": 1024, "64": 64}),
     # LayerNorm + matmul, decode M16 K4096 N4096, f32 storage
     "layernorm_matmul_m16_k4096_n4096": ("layernorm_matmul", {"200": 16, "384": 4096, "300": 4096}),
+    # RMSNorm + projection, decode M16 K4096 N4096 and N12288, bf16 storage
+    "rmsnorm_matmul_m16_k4096_n4096": ("rmsnorm_matmul", {"100": 16, "512": 4096, "384": 4096}),
+    "rmsnorm_matmul_m16_k4096_n12288": ("rmsnorm_matmul", {"100": 16, "512": 4096, "384": 12288}),
+    # add + GELU + add + LayerNorm, M16384 N4096, bf16 storage
+    "add_gelu_add_layernorm_m16384_n4096": ("add_gelu_add_layernorm", {"200": 16384, "384": 4096}),
     # RMSNorm + SwiGLU FFN, decode M16 D4096 F11008, bf16 storage
     "rmsnorm_ffn_swiglu_m16_d4096_f11008": ("rmsnorm_ffn_swiglu", {"100": 16, "512": 4096, "1000": 11008}),
 }

@@ -160,6 +160,28 @@ def gelu_mlp(x, w1, b1, w2, b2, ops):
     return [ops.matmul(a, ops.t(w2)) + b2 + x]
 
 
+def rmsnorm_matmul(x, g, w, ops):
+    # examples/linalg/rmsnorm_matmul.mlir: xn = x * rsqrt(sum(x^2) / 512 +
+    # 1e-6) * g, then xn @ W [K, N]. The program rounds xn and the output to
+    # bf16; the reference keeps f32 throughout. The divisor 512.0 is K.
+    k = float(x.shape[-1])
+    xn = x * ops.rsqrt(ops.sum_last(x * x) / k + 1e-6) * g
+    return [ops.matmul(xn, w)]
+
+
+def add_gelu_add_layernorm(x, r, bias, gamma, beta, ops):
+    # examples/linalg/add_gelu_add_layernorm.mlir: h = gelu(x + bias) + r
+    # with the exact GELU t * 0.5 * (1 + erf(t * 0.707106769)) (the program
+    # rounds h to bf16), then LayerNorm over the last axis: mean = sum / 384,
+    # two-pass variance, rsqrt(var + 1e-5), gamma, beta. 384.0 is N.
+    t = x + bias
+    h = t * 0.5 * (1.0 + ops.erf(t * 0.707106769)) + r
+    n = float(h.shape[-1])
+    mean = ops.sum_last(h) / n
+    var = ops.sum_last((h - mean) * (h - mean)) / n
+    return [(h - mean) * ops.rsqrt(var + 1e-5) * gamma + beta]
+
+
 def scale_add(x, y, ops):
     # Not an example: the hand-made artifact that tests the runtimes
     # (test/Runtime/Inputs/artifacts/scale_add): 2.5 * x + y.
@@ -173,6 +195,8 @@ REFERENCES = {
     "layernorm_matmul": layernorm_matmul,
     "rmsnorm_ffn_swiglu": rmsnorm_ffn_swiglu,
     "gelu_mlp": gelu_mlp,
+    "rmsnorm_matmul": rmsnorm_matmul,
+    "add_gelu_add_layernorm": add_gelu_add_layernorm,
     "scale_add": scale_add,
 }
 

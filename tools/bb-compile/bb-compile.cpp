@@ -40,9 +40,10 @@ static cl::opt<std::string> entry("entry", cl::init(""),
                                   cl::desc("Function to compile (default: "
                                            "the only one)"));
 static cl::opt<int64_t> wholeThreshold(
-    "whole-threshold", cl::init(256),
+    "whole-threshold", cl::init(0),
     cl::desc("convert-linalg-to-block's whole-threshold: reduced and feature "
-             "axes up to this extent are whole"));
+             "axes up to this extent are whole (default: the fastest form "
+             "that fits the target)"));
 static cl::opt<std::string>
     target("target", cl::init("h100"),
            cl::desc("Machine block-fuse and block-select estimate for (h100, "

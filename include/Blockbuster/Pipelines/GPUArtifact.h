@@ -16,8 +16,10 @@
 namespace blockbuster {
 
 struct GPUCompileOptions {
-  /// `whole-threshold` of convert-linalg-to-block (Linalg input only).
-  int64_t wholeThreshold = 256;
+  /// `whole-threshold` of convert-linalg-to-block (Linalg input only); 0:
+  /// block-select chooses among the conversion's default and every reduced
+  /// or feature axis whole, and tiles more where neither fits the target.
+  int64_t wholeThreshold = 0;
   /// Run block-fuse before selection (false: the unfused program).
   bool fuse = true;
   /// The machine block-fuse and block-select estimate for ("h100",

@@ -24,11 +24,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
-#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
+#include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace blockbuster::block;
@@ -139,6 +141,20 @@ public:
                                                             ->getParentOp(),
                                 tile);
     return bytes;
+  }
+
+  /// The FLOPs of `op` that matrix units run: those of a dot whose operands
+  /// are 16-bit floats (the GPU lowering's mma.sync; f32 dots run on the
+  /// FMA units).
+  int64_t countMatrixFlops(Operation *op) const {
+    auto dot = dyn_cast<DotOp>(op);
+    if (!dot)
+      return 0;
+    auto isHalf = [](Value operand) {
+      Type element = cast<TileType>(operand.getType()).getElementType();
+      return element.isF16() || element.isBF16();
+    };
+    return isHalf(dot.getLhs()) && isHalf(dot.getRhs()) ? countFlops(op) : 0;
   }
 
   /// FLOPs of one compute op over all its runs.
@@ -259,14 +275,24 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
     for (Attribute axis : map.getAxes())
       kernel.instances *= sizes.getNumBlocks(cast<StringAttr>(axis));
 
+    llvm::MapVector<Value, int64_t> bytesPerArray;
     map.getBody().walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         auto tile = cast<TileType>(load.getType());
-        kernel.globalBytesRead += counter.countElements(op, tile.getAxes()) *
-                                  getElementBytes(tile.getElementType());
+        int64_t bytes = counter.countElements(op, tile.getAxes()) *
+                        getElementBytes(tile.getElementType());
+        kernel.globalBytesRead += bytes;
+        bytesPerArray[load.getSource()] += bytes;
       }
       kernel.flops += counter.countFlops(op);
+      kernel.matrixFlops += counter.countMatrixFlops(op);
     });
+    for (auto [source, bytes] : bytesPerArray) {
+      auto array = cast<ArrayType>(source.getType());
+      kernel.globalBytesFirstRead += std::min(
+          bytes,
+          array.getNumElements() * getElementBytes(array.getElementType()));
+    }
     for (Value result : map.getResults()) {
       auto array = cast<ArrayType>(result.getType());
       kernel.globalBytesWritten +=
@@ -322,53 +348,14 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
   return report;
 }
 
-double blockbuster::block::estimateSeconds(const FusionReport &report,
-                                           const TargetDescription &target) {
-  double seconds = 0;
-  for (const KernelReport &kernel : report.perKernel) {
-    double bytes = kernel.globalBytesRead + kernel.globalBytesWritten;
-    seconds += std::max(bytes / target.globalBytesPerSecond,
-                        kernel.flops / target.flopsPerSecond) +
-               target.kernelOverheadSeconds;
-  }
-  return seconds;
-}
-
-bool blockbuster::block::fitsOnChip(const FusionReport &report,
-                                    const TargetDescription &target,
-                                    std::string *why) {
-  auto fail = [&](llvm::StringRef what, int64_t peak, int64_t budget) {
-    if (why)
-      *why = (what + " " + llvm::Twine(peak) + " bytes > " +
-              llvm::Twine(budget))
-                 .str();
-    return false;
-  };
-  if (target.registersPerSM == 0) {
-    if (report.localBytesPeak > target.localMemoryBytes)
-      return fail("local_bytes_peak", report.localBytesPeak,
-                  target.localMemoryBytes);
-    return true;
-  }
-  if (report.sharedBytesPeak > target.localMemoryBytes)
-    return fail("shared_bytes_peak", report.sharedBytesPeak,
-                target.localMemoryBytes);
-  int64_t registerBudget = getRegisterBudgetBytes(target);
-  if (report.registerBytesPeak > registerBudget)
-    return fail("register_bytes_peak", report.registerBytesPeak,
-                registerBudget);
-  // Today's GPU lowering (lib/Codegen/GPU) stages reduce states in shared
-  // memory as well, and refuses a kernel whose tiles and states together
-  // exceed it: until states stay in registers there, the total must fit
-  // too.
-  if (report.localBytesPeak > target.localMemoryBytes)
-    return fail("local_bytes_peak", report.localBytesPeak,
-                target.localMemoryBytes);
-  return true;
+/// Seconds as whole nanoseconds: exact in JSON and in FileCheck patterns.
+static int64_t toNanoseconds(double seconds) {
+  return static_cast<int64_t>(std::llround(seconds * 1e9));
 }
 
 void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
-                                           const FusionReport &report) {
+                                           const FusionReport &report,
+                                           const TargetDescription *target) {
   json.object([&] {
     json.attribute("program", report.program);
     json.attributeObject("block_sizes", [&] {
@@ -404,11 +391,30 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("instances", kernel.instances);
           json.attribute("global_bytes_read", kernel.globalBytesRead);
           json.attribute("global_bytes_written", kernel.globalBytesWritten);
+          json.attribute("global_bytes_first_read",
+                         kernel.globalBytesFirstRead);
           json.attribute("flops", kernel.flops);
+          json.attribute("matrix_flops", kernel.matrixFlops);
           json.attribute("local_bytes_peak", kernel.localBytesPeak);
           json.attribute("register_bytes_peak", kernel.registerBytesPeak);
           json.attribute("shared_bytes_peak", kernel.sharedBytesPeak);
+          if (!target)
+            return;
+          KernelEstimate estimate = estimateKernel(kernel, *target);
+          json.attributeObject("estimate", [&] {
+            json.attribute("blocks_per_sm", estimate.blocksPerProcessor);
+            json.attribute("waves", estimate.waves);
+            json.attribute("memory_ns", toNanoseconds(estimate.memorySeconds));
+            json.attribute("compute_ns",
+                           toNanoseconds(estimate.computeSeconds));
+            json.attribute("ns", toNanoseconds(estimate.seconds));
+          });
         });
     });
+    if (!target)
+      return;
+    json.attribute("target", target->name);
+    json.attribute("estimated_ns",
+                   toNanoseconds(estimateSeconds(report, *target)));
   });
 }

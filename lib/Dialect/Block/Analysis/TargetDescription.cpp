@@ -6,47 +6,103 @@
 
 using namespace blockbuster::block;
 
-// One row per target. Sources: NVIDIA H100 (sm_90) tuning guide: 228 KB of
-// shared memory per SM (design note 01, section 5); bandwidth and peak as
-// measured on the device machine (../shared/anchors/performance.md: HBM copy
-// 3.00 TB/s, bf16 GEMM 685-720 TFLOP/s; we take 600 TFLOP/s, a sustained
-// tensor-core rate), about 4 us per kernel launch. For the CPU, the L2 cache
-// of one core of a current server part, which the tiles of one map instance
-// should fit in to stay out of DRAM, and round figures for one core.
+// One row per target.
 //
-// Registers (H100): 65536 32-bit registers per SM, at most 255 per thread
-// (CUDA C Programming Guide, compute capability 9.0). The cost model assumes
-// one map instance is a thread block of 256 threads (two warpgroups, 8
-// warps; 256 x 255 = 65280 registers fit one SM) and lets 128 of each
-// thread's registers hold reduce states: 128 KB of accumulators per
-// instance. That is the split of CUTLASS's sm_90 128 x 256 f32-accumulator
-// GEMM tile (two consumer warpgroups, 64 x 256 accumulators each, 128
-// registers per thread), the largest accumulator tile production kernels
-// use; the other registers hold MMA operand fragments, addresses and loop
-// temporaries.
+// H100 (SXM5, sm_90). Limits: CUDA C Programming Guide, compute capability
+// 9.0: 132 SMs, each with 228 KB of shared memory (1 KB of it reserved per
+// resident block), 65536 32-bit registers, at most 255 per thread, 2048
+// threads and 32 blocks. Rates measured on the device machine's H100 80GB
+// HBM3 (../shared/anchors/performance.md, 2026-11-21): copy bandwidth 3.00
+// TB/s (a 1 GiB device-to-device copy), bf16 GEMM 685-720 TFLOP/s (8192^3,
+// cuBLAS): 700 here. The f32 FMA rate is the data sheet's (128 FP32 lanes per
+// SM x 132 SMs x 2 FLOPs x 1.98 GHz boost = 67 TFLOP/s): the kernels that use
+// it (f32 dots, elementwise chains) are memory-bound long before they reach
+// it. About 4 us per kernel launch (the Python runtime's launch, no graph).
+// L2: 50 MB (cudaDeviceProp::l2CacheSize); re-reads at 4.4 TB/s, measured on
+// the same machine on 2026-11-24 (CUDA-graph replays of 20 copies of an 8 or
+// 16 MB buffer, which stays in L2: 4.48 and 4.39 TB/s read + write; the same
+// copy of 1 GB ran at 2.43 TB/s).
+//
+// H200 (SXM, sm_90, the same GH100 chip and limits with 141 GB of HBM3e):
+// copy bandwidth 4.3 TB/s and bf16 GEMM about 790 TFLOP/s, measured on the
+// device machine's H200 with the same two benchmarks (reported in the cost
+// model's issue, 2026-11-24). Its L2 is the H100's (same chip): the H100's
+// figures.
+//
+// Registers: the cost model assumes one map instance is a thread block of
+// 256 threads (two warpgroups, 8 warps; 256 x 255 = 65280 registers fit one
+// SM) and lets 128 of each thread's registers hold reduce states: 128 KB of
+// accumulators per instance. That is the split of CUTLASS's sm_90 128 x 256
+// f32-accumulator GEMM tile (two consumer warpgroups, 64 x 256 accumulators
+// each, 128 registers per thread), the largest accumulator tile production
+// kernels use; the other registers (32 or more: addresses, operand fragments,
+// loop temporaries) count against the blocks that fit an SM.
+//
+// For the CPU: one core (instances run one after the other), the L2 cache of
+// one core of a current server part, which the tiles of one map instance
+// should fit in to stay out of DRAM, and round figures for its rates.
 static constexpr TargetDescription kTargets[] = {
     {/*name=*/"h100",
-     /*summary=*/"NVIDIA H100 (sm_90): 228 KB shared memory and 64K 32-bit "
-                 "registers per SM",
+     /*summary=*/"NVIDIA H100 (sm_90): 132 SMs, 228 KB shared memory and 64K "
+                 "32-bit registers per SM, 3.0 TB/s",
      /*localMemoryBytes=*/228 * 1024,
      /*registersPerSM=*/65536,
      /*maxRegistersPerThread=*/255,
      /*threadsPerInstance=*/256,
      /*stateRegistersPerThread=*/128,
      /*maxBlockSize=*/128,
+     /*numProcessors=*/132,
+     /*maxBlocksPerProcessor=*/32,
+     /*maxThreadsPerProcessor=*/2048,
+     /*sharedBytesPerProcessor=*/228 * 1024,
+     /*sharedBytesReservedPerBlock=*/1024,
+     /*baseRegistersPerThread=*/32,
      /*globalBytesPerSecond=*/3.0e12,
-     /*flopsPerSecond=*/6.0e14,
+     /*l2Bytes=*/50 * 1024 * 1024,
+     /*l2BytesPerSecond=*/4.4e12,
+     /*matrixFlopsPerSecond=*/7.0e14,
+     /*vectorFlopsPerSecond=*/6.7e13,
+     /*kernelOverheadSeconds=*/4.0e-6},
+    {/*name=*/"h200",
+     /*summary=*/"NVIDIA H200 (sm_90): 132 SMs, 228 KB shared memory and 64K "
+                 "32-bit registers per SM, 4.3 TB/s",
+     /*localMemoryBytes=*/228 * 1024,
+     /*registersPerSM=*/65536,
+     /*maxRegistersPerThread=*/255,
+     /*threadsPerInstance=*/256,
+     /*stateRegistersPerThread=*/128,
+     /*maxBlockSize=*/128,
+     /*numProcessors=*/132,
+     /*maxBlocksPerProcessor=*/32,
+     /*maxThreadsPerProcessor=*/2048,
+     /*sharedBytesPerProcessor=*/228 * 1024,
+     /*sharedBytesReservedPerBlock=*/1024,
+     /*baseRegistersPerThread=*/32,
+     /*globalBytesPerSecond=*/4.3e12,
+     /*l2Bytes=*/50 * 1024 * 1024,
+     /*l2BytesPerSecond=*/4.4e12,
+     /*matrixFlopsPerSecond=*/7.9e14,
+     /*vectorFlopsPerSecond=*/6.7e13,
      /*kernelOverheadSeconds=*/4.0e-6},
     {/*name=*/"cpu",
-     /*summary=*/"host CPU: 2 MB of L2 cache per core",
+     /*summary=*/"host CPU: one core, 2 MB of L2 cache",
      /*localMemoryBytes=*/2 * 1024 * 1024,
      /*registersPerSM=*/0,
      /*maxRegistersPerThread=*/0,
      /*threadsPerInstance=*/1,
      /*stateRegistersPerThread=*/0,
      /*maxBlockSize=*/128,
+     /*numProcessors=*/1,
+     /*maxBlocksPerProcessor=*/1,
+     /*maxThreadsPerProcessor=*/1,
+     /*sharedBytesPerProcessor=*/2 * 1024 * 1024,
+     /*sharedBytesReservedPerBlock=*/0,
+     /*baseRegistersPerThread=*/0,
      /*globalBytesPerSecond=*/2.0e10,
-     /*flopsPerSecond=*/5.0e10,
+     /*l2Bytes=*/0,
+     /*l2BytesPerSecond=*/0,
+     /*matrixFlopsPerSecond=*/5.0e10,
+     /*vectorFlopsPerSecond=*/5.0e10,
      /*kernelOverheadSeconds=*/1.0e-7},
 };
 
@@ -59,7 +115,13 @@ static constexpr bool isConsistent(const TargetDescription &target) {
           target.threadsPerInstance * target.maxRegistersPerThread <=
               target.registersPerSM);
 }
-static_assert(isConsistent(kTargets[0]) && isConsistent(kTargets[1]),
+static constexpr bool areAllConsistent() {
+  for (const TargetDescription &target : kTargets)
+    if (!isConsistent(target))
+      return false;
+  return true;
+}
+static_assert(areAllConsistent(),
               "a target's register budget exceeds its register file");
 
 int64_t

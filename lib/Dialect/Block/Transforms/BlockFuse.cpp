@@ -24,6 +24,7 @@
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/Support/Format.h"
 
+#include <deque>
 #include <optional>
 
 namespace blockbuster::block {
@@ -96,6 +97,51 @@ public:
   Operation *at(size_t position) const {
     if (position == 0)
       return program;
+    std::optional<Location> location = locate(position);
+    if (!location)
+      return nullptr;
+    return levelsOf.at(location->unit)[location->depth][location->offset];
+  }
+
+  /// The unit whose op is at `position` (null for the program itself and
+  /// past the last op). Reads only the order's tables: valid for a unit that
+  /// changed, or went, since the last update.
+  Operation *unitAt(size_t position) const {
+    if (position == 0)
+      return nullptr;
+    std::optional<Location> location = locate(position);
+    return location ? location->unit : nullptr;
+  }
+
+  /// Appends the positions of the ops of `unit` below `end`, ascending.
+  void collectPositions(Operation *unit, size_t end,
+                        SmallVectorImpl<size_t> &positions) const {
+    auto it = levelsOf.find(unit);
+    if (it == levelsOf.end())
+      return;
+    size_t levelStart = 1;
+    for (auto [depth, level] : llvm::enumerate(levels)) {
+      if (depth >= it->second.size())
+        break;
+      for (auto [start, other] : level.units)
+        if (other == unit)
+          for (size_t i = 0, e = it->second[depth].size(); i < e; ++i)
+            if (levelStart + start + i < end)
+              positions.push_back(levelStart + start + i);
+      levelStart += level.size;
+    }
+  }
+
+private:
+  /// Where the op at a position (not 0) is: its unit, its depth below the
+  /// program (0 for the unit itself) and its offset among the unit's ops at
+  /// that depth.
+  struct Location {
+    Operation *unit;
+    size_t depth;
+    size_t offset;
+  };
+  std::optional<Location> locate(size_t position) const {
     --position;
     for (auto [depth, level] : llvm::enumerate(levels)) {
       if (position >= level.size) {
@@ -109,9 +155,9 @@ public:
             return p < start.first;
           });
       auto [start, unit] = *std::prev(next);
-      return levelsOf.at(unit)[depth][position - start];
+      return Location{unit, depth, position - start};
     }
-    return nullptr;
+    return std::nullopt;
   }
 
 private:
@@ -152,7 +198,7 @@ struct BlockFusePass
     targetDescription = lookupTargetDescription(target);
     if (!targetDescription)
       return emitError(UnknownLoc::get(context))
-             << "block-fuse: unknown target '" << target << "' (h100, cpu)";
+             << "block-fuse: unknown target '" << target << "' (h100, h200, cpu)";
     SmallVector<unsigned> requested(order.begin(), order.end());
     if (requested.empty())
       requested.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));
@@ -243,20 +289,18 @@ struct BlockFusePass
     return success();
   }
 
-  /// The program's global bytes and roofline estimate on the target, with
-  /// the program's block sizes (or 128): what the extend step judges a try
-  /// by. Sums of the kernels' terms in program order, as the fusion report
-  /// and estimateSeconds add them; a kernel's terms are computed again only
-  /// after a rewrite changed it.
-  KernelCost score(ProgramOp program) {
-    KernelCost total;
+  /// The program's estimated time on the target, with the program's block
+  /// sizes (or 128): what the extend step judges a try by. The sum of the
+  /// kernels' terms in program order, as estimateSeconds adds them; a
+  /// kernel's term is computed again only after a rewrite changed it.
+  double score(ProgramOp program) {
+    double total = 0;
     for (MapOp map : program.getOps<MapOp>()) {
-      auto [it, inserted] = kernelCosts.try_emplace(map);
+      auto [it, inserted] = kernelSeconds.try_emplace(map);
       if (inserted)
-        it->second = estimateKernelCost(program, map, kJudgedBlockSize,
-                                        *targetDescription);
-      total.seconds += it->second.seconds;
-      total.globalBytes += it->second.globalBytes;
+        it->second = estimateKernelSeconds(program, map, kJudgedBlockSize,
+                                           *targetDescription);
+      total += it->second;
     }
     return total;
   }
@@ -264,12 +308,13 @@ struct BlockFusePass
   /// Forgets the cached terms of the kernels in `changes`.
   void invalidateScores(const FusionWorklist::Changes &changes) {
     for (Operation *op : changes.erased)
-      kernelCosts.erase(op);
+      kernelSeconds.erase(op);
     for (Operation *op : changes.changed)
-      kernelCosts.erase(op);
+      kernelSeconds.erase(op);
   }
 
-  /// Applies rule 6 at `op` only.
+  /// Applies a speculative rewrite (rule 6, or rule 3 where it may add
+  /// bytes) at `op` only.
   bool replicateAt(Operation *op, PatternRewriter &rewriter) {
     PatternApplicator applicator(extendRule);
     applicator.applyDefaultCostModel();
@@ -309,23 +354,25 @@ struct BlockFusePass
         snapshots.push_back(program.clone());
       if (failed(runMainLoop(program, rewriter)))
         return signalPassFailure();
-      // The extend step: replicate at the first op (breadth-first) where
-      // rule 6 applies, re-run the main loop, and keep the result only when
-      // it moves no more global bytes and the roofline estimate drops;
-      // otherwise go back to the last kept state and try the next op. Bytes
-      // first: one launch less made the estimate drop for a replication
-      // that read its producer's input once per block of the consumer
-      // (difftest 1:182, 1044 -> 1548 bytes). The search goes on from the
-      // same position after a kept step: ops before it were tried (going
-      // back would make the extend step quadratic in the number of
-      // candidates).
+      // The extend step: at the first op (breadth-first) where a speculative
+      // rewrite applies (rule 6, or a rule 3 recomputation that may add
+      // global bytes), apply it, re-run the main loop, and keep the result
+      // only when the estimated time on the target drops; otherwise go back
+      // to the last kept state and try the next op. Time, not bytes: a
+      // LayerNorm's statistics recomputed per block of output columns read
+      // X again but save a launch and a round trip (3.40 ms in three
+      // kernels, 0.55 ms in one, LayerNorm + matmul M16 K4096 N4096 on an
+      // H100, docs/performance.md). The search goes on from the same
+      // position after a kept step (going back would make the extend step
+      // quadratic in the number of candidates); only the ops of the kernels
+      // the step changed that it had passed are tried again.
       // The last kept state is a shadow copy that follows the program unit
       // by unit: a try copies and restores only the kernels it changed, and
       // the estimate is recomputed only for those kernels.
-      kernelCosts.clear();
+      kernelSeconds.clear();
       size_t index = 0;
       std::optional<ProgramShadow> shadow;
-      KernelCost before;
+      double before = 0;
       BreadthFirstOrder candidates;
       if (extend) {
         (void)worklist->takeChanges();
@@ -333,57 +380,85 @@ struct BlockFusePass
         before = score(program);
         candidates.update(program);
       }
+      // Positions before `index` to try again first, ascending: the ops of
+      // the units that a kept step changed. A replication there may apply
+      // now (an RMSNorm's statistics become loads of the matmul's own map
+      // once the normalisation was replicated into its reduce). A rolled
+      // back try restores the order, so positions stay valid until the
+      // next kept step recomputes them.
+      std::deque<size_t> retry;
       while (extend) {
         unsigned stepsBefore = steps;
-        Operation *candidate = candidates.at(index);
+        bool retrying = !retry.empty();
+        size_t position = retrying ? retry.front() : index;
+        auto advance = [&] {
+          if (retrying)
+            retry.pop_front();
+          else
+            ++index;
+        };
+        Operation *candidate = candidates.at(position);
         if (!candidate)
           break;
         if (!replicateAt(candidate, rewriter)) {
-          ++index;
+          advance();
           continue;
         }
         if (failed(runMainLoop(program, rewriter)))
           return signalPassFailure();
         FusionWorklist::Changes changes = worklist->takeChanges();
         invalidateScores(changes);
-        for (Operation *unit : changes.erased)
-          candidates.forget(unit);
-        for (Operation *unit : changes.changed)
-          candidates.forget(unit);
-        KernelCost after = score(program);
-        if (after.globalBytes <= before.globalBytes &&
-            after.seconds < before.seconds) {
+        double after = score(program);
+        if (after < before) {
           if (keepSnapshots)
             snapshots.push_back(shadow->copy());
           shadow->sync(program, changes);
           before = after;
+          // The units still to try again, and the ones this step changed.
+          // The search goes on from the same position.
+          if (retrying)
+            retry.pop_front();
+          llvm::SetVector<Operation *> again;
+          for (size_t pending : retry)
+            again.insert(candidates.unitAt(pending));
+          for (Operation *unit : changes.erased)
+            again.remove(unit);
+          again.insert(changes.changed.begin(), changes.changed.end());
+          for (Operation *unit : changes.erased)
+            candidates.forget(unit);
+          for (Operation *unit : changes.changed)
+            candidates.forget(unit);
           candidates.update(program);
+          SmallVector<size_t> positions;
+          for (Operation *unit : again)
+            candidates.collectPositions(unit, index, positions);
+          llvm::sort(positions);
+          positions.erase(llvm::unique(positions), positions.end());
+          retry.assign(positions.begin(), positions.end());
           continue;
         }
-        if (trace) {
+        if (trace)
           llvm::errs() << "rolled back steps " << stepsBefore + 1 << " to "
-                       << steps << ": replication ";
-          if (after.globalBytes > before.globalBytes)
-            llvm::errs() << "raised the global bytes (" << after.globalBytes
-                         << ", above " << before.globalBytes << ")\n";
-          else
-            llvm::errs() << "did not lower the roofline estimate on "
-                         << target << " ("
-                         << llvm::format("%.3g", after.seconds * 1e6)
-                         << " us, not below "
-                         << llvm::format("%.3g", before.seconds * 1e6)
-                         << " us)\n";
-        }
+                       << steps << ": replication did not lower the "
+                       << "estimated time on " << target << " ("
+                       << llvm::format("%.3g", after * 1e6)
+                       << " us, not below "
+                       << llvm::format("%.3g", before * 1e6)
+                       << " us)\n";
         steps = stepsBefore;
         // The last kept state was a fixed point of the main loop: the units
         // put back are on no rule's list.
+        for (Operation *unit : changes.erased)
+          candidates.forget(unit);
+        for (Operation *unit : changes.changed)
+          candidates.forget(unit);
         program = shadow->restore(program, changes, *worklist,
                                   [&](Operation *unit) {
-                                    kernelCosts.erase(unit);
+                                    kernelSeconds.erase(unit);
                                     candidates.forget(unit);
                                   });
         candidates.update(program);
-        ++index;
+        advance();
       }
       // The states before each kept replication compete with the result in
       // block-select, whose roofline also varies the block sizes.
@@ -402,7 +477,7 @@ struct BlockFusePass
   FusionTrace fusionTrace;
   /// The per-rule worklists of the running pass (runOnOperation owns them).
   FusionWorklist *worklist = nullptr;
-  llvm::DenseMap<Operation *, KernelCost> kernelCosts;
+  llvm::DenseMap<Operation *, double> kernelSeconds;
   SmallVector<std::pair<unsigned, FrozenRewritePatternSet>> mainRules;
   FrozenRewritePatternSet extendRule;
   unsigned steps = 0;

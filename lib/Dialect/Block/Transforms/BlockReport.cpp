@@ -1,6 +1,7 @@
 //===- BlockReport.cpp - Print the fusion report as JSON ------------------===//
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -39,6 +40,14 @@ struct BlockReportPass
         return signalPassFailure();
       }
     }
+    const TargetDescription *targetDesc = lookupTargetDescription(target);
+    if (!targetDesc) {
+      InFlightDiagnostic diag = optionError() << "unknown target '" << target
+                                              << "'; known targets:";
+      for (const TargetDescription &known : getTargetDescriptions())
+        diag << " " << known.name;
+      return signalPassFailure();
+    }
     if (defaultBlockSize < 1) {
       optionError() << "default-block-size must be positive";
       return signalPassFailure();
@@ -69,7 +78,7 @@ struct BlockReportPass
     for (ProgramOp program : getOperation().getOps<ProgramOp>()) {
       BlockSizes sizes(program, overrides, defaultBlockSize);
       llvm::json::OStream json(file->os(), /*IndentSize=*/2);
-      writeFusionReport(json, computeFusionReport(program, sizes));
+      writeFusionReport(json, computeFusionReport(program, sizes), targetDesc);
       file->os() << '\n';
     }
     file->keep();

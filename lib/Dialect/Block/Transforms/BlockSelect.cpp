@@ -1,13 +1,14 @@
 //===- BlockSelect.cpp - Bind the block sizes of tiled axes ---------------===//
 //
-// Fills in the axis tables so that every tiled axis has a block size: one
-// power of two for every axis left open, the one with the lowest roofline
-// estimate among those whose local footprint fits the target (tiles within
-// shared memory, reduce states within the register budget), and chooses
-// among a program and its fusion snapshots the same way.
+// Fills in the axis tables so that every tiled axis has a block size: a
+// power of two for every axis left open, the sizes with the lowest estimated
+// time (CostModel.h) among those whose local footprint fits the target
+// (tiles within shared memory, reduce states within the register budget),
+// and chooses among a program and its fusion snapshots the same way.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
@@ -124,13 +125,13 @@ struct BlockSelectPass
   }
 
   /// Binds every tiled axis of `program`; explicit sizes, then the table,
-  /// then the cost model. Returns the roofline estimate at those sizes.
+  /// then the cost model. Returns the estimated time at those sizes.
   FailureOr<double> selectBlockSizes(ProgramOp program,
                                  const llvm::StringMap<int64_t> &explicitSizes,
                                  const TargetDescription &targetDesc) {
-    // Sizes fixed before the heuristic runs: explicit ones and the table's.
+    // Sizes fixed before the cost model runs: explicit ones and the table's.
     llvm::StringMap<int64_t> fixed;
-    bool anyOpen = false;
+    SmallVector<AxisAttr> open;
     for (AxisAttr axis : program.getAxisTable()) {
       if (!axis.isTiled())
         continue;
@@ -140,41 +141,79 @@ struct BlockSelectPass
       else if (axis.getBlockSize())
         fixed[axis.getName().getValue()] = *axis.getBlockSize();
       else
-        anyOpen = true;
+        open.push_back(axis);
     }
 
-    // BlockSizes resolves `fixed` first and gives every other tiled axis the
-    // default, so the candidate is the default block size.
-    int64_t chosen = targetDesc.maxBlockSize;
-    if (anyOpen) {
-      std::string why; // Why the last size tried (the smallest) did not fit.
+    // The estimate of `sizes` (open axes not in it take `common`), or
+    // nothing when a kernel does not fit on chip.
+    std::string why; // Why the last sizes tried did not fit.
+    auto estimate = [&](const llvm::StringMap<int64_t> &sizes,
+                        int64_t common) -> std::optional<double> {
+      FusionReport report =
+          computeFusionReport(program, BlockSizes(program, sizes, common));
+      // Tiles in shared memory and reduce states in registers must both
+      // fit (docs/FusionReport.md).
+      if (!fitsOnChip(report, targetDesc, &why))
+        return std::nullopt;
+      return estimateSeconds(report, targetDesc);
+    };
+
+    llvm::StringMap<int64_t> chosen = fixed;
+    if (!open.empty()) {
+      // First one common size for all open axes (the smallest tried last,
+      // so `why` is about block size 1 when none fits)...
       int64_t best = 0;
       double bestSeconds = 0;
       for (int64_t size = targetDesc.maxBlockSize; size >= 1; size /= 2) {
-        BlockSizes sizes(program, fixed, size);
-        FusionReport report = computeFusionReport(program, sizes);
-        // Tiles in shared memory and reduce states in registers must both
-        // fit (docs/FusionReport.md).
-        if (!fitsOnChip(report, targetDesc, &why))
-          continue;
-        double seconds = estimateSeconds(report, targetDesc);
+        std::optional<double> seconds = estimate(fixed, size);
         // Strictly lower to win: ties keep the larger size.
-        if (!best || seconds < bestSeconds) {
+        if (seconds && (!best || *seconds < bestSeconds)) {
           best = size;
-          bestSeconds = seconds;
+          bestSeconds = *seconds;
         }
       }
-      chosen = best;
-      if (chosen < 1) {
+      if (best < 1) {
         program.emitError()
             << "block-select: no block size fits @" << program.getSymName()
             << " on target '" << targetDesc.name
             << "': with block size 1 on every open axis its " << why;
         return failure();
       }
+      for (AxisAttr axis : open)
+        chosen[axis.getName().getValue()] = best;
+      // ...then each open axis on its own, in table order, to the size with
+      // the lowest estimate (ties: the larger size, fewer loop trips): a
+      // decode GEMV wants narrow output blocks (more blocks on the chip)
+      // but long reduction blocks. Each round is one pass over the axes; a
+      // round that changes nothing ends the search (each change lowers the
+      // estimate, or keeps it and grows a block).
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (AxisAttr axis : open) {
+          StringRef name = axis.getName().getValue();
+          int64_t current = std::min(chosen[name], axis.getExtent());
+          for (int64_t size = targetDesc.maxBlockSize; size >= 1; size /= 2) {
+            // Sizes past the extent all clamp to it: the same program.
+            int64_t clamped = std::min(size, axis.getExtent());
+            if (clamped == current ||
+                (size > axis.getExtent() && size / 2 >= axis.getExtent()))
+              continue;
+            llvm::StringMap<int64_t> trial = chosen;
+            trial[name] = size;
+            std::optional<double> seconds = estimate(trial, best);
+            if (!seconds || *seconds > bestSeconds ||
+                (*seconds == bestSeconds && clamped < current))
+              continue;
+            chosen[name] = size;
+            current = clamped;
+            bestSeconds = *seconds;
+            changed = true;
+          }
+        }
+      }
     }
 
-    BlockSizes sizes(program, fixed, chosen);
+    BlockSizes sizes(program, chosen, targetDesc.maxBlockSize);
     SmallVector<Attribute> table;
     for (AxisAttr axis : program.getAxisTable()) {
       if (!axis.isTiled()) {

@@ -2,6 +2,7 @@
 
 #include "KernelCost.h"
 
+#include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 
 #include "mlir/IR/Builders.h"
@@ -10,7 +11,7 @@
 using namespace mlir;
 using namespace blockbuster::block;
 
-KernelCost blockbuster::block::estimateKernelCost(
+double blockbuster::block::estimateKernelSeconds(
     ProgramOp program, MapOp map, int64_t defaultBlockSize,
     const TargetDescription &target) {
   // The values `map` reads from outside become the arguments of a scratch
@@ -38,13 +39,9 @@ KernelCost blockbuster::block::estimateKernelCost(
 
   FusionReport whole = computeFusionReport(
       scratch, BlockSizes(scratch, /*overrides=*/{}, defaultBlockSize));
-  KernelCost cost;
-  cost.globalBytes = whole.globalBytes;
-  FusionReport one;
-  one.perKernel = std::move(whole.perKernel);
-  cost.seconds = estimateSeconds(one, target);
+  double seconds = estimateSeconds(whole, target);
   scratch->erase();
-  return cost;
+  return seconds;
 }
 
 /// Bytes of one element in global memory, as the report counts them.

@@ -58,7 +58,12 @@ struct KernelReport {
   int64_t instances = 0;           // Blocks in the grid (thread blocks).
   int64_t globalBytesRead = 0;     // Loads, times their trip counts.
   int64_t globalBytesWritten = 0;  // Yielded result arrays.
+  /// The part of globalBytesRead that reads an array for the first time:
+  /// per array loaded, at most its size (the rest reads it again).
+  int64_t globalBytesFirstRead = 0;
   int64_t flops = 0;
+  /// The part of `flops` in dots on 16-bit float operands (matrix units).
+  int64_t matrixFlops = 0;
   int64_t localBytesPeak = 0;      // Peak bytes of live tiles in one instance.
   /// The same peak split by where values live: reduce states (loop-carried
   /// accumulators and the results they become) in registers, every other
@@ -87,23 +92,10 @@ FusionReport computeFusionReport(ProgramOp program, const BlockSizes &sizes);
 
 struct TargetDescription;
 
-/// Roofline time of `report` on `target`: per kernel, the larger of its
-/// global bytes over the bandwidth and its FLOPs over the peak, plus the
-/// target's per-kernel overhead; summed over kernels.
-double estimateSeconds(const FusionReport &report,
-                       const TargetDescription &target);
-
-/// Whether every kernel of `report` fits `target`'s on-chip memory: reduce
-/// states within the register budget and other tiles within the shared
-/// memory, and (while the GPU lowering stages states in shared memory too)
-/// all of them within the shared memory; without a register file, all tiles
-/// within the local memory.
-/// When not, `why` (if given) says which budget is exceeded and by what.
-bool fitsOnChip(const FusionReport &report, const TargetDescription &target,
-                std::string *why = nullptr);
-
-/// Writes `report` as one JSON object.
-void writeFusionReport(llvm::json::OStream &json, const FusionReport &report);
+/// Writes `report` as one JSON object; with a `target`, each kernel's
+/// estimate on it too (CostModel.h).
+void writeFusionReport(llvm::json::OStream &json, const FusionReport &report,
+                       const TargetDescription *target = nullptr);
 
 } // namespace blockbuster::block
 

@@ -1,8 +1,9 @@
 //===- TargetDescription.h - Targets known to block-select ----*- C++ -*-===//
 //
-// The facts about a processor that block-size selection (`block-select`)
-// reads, kept as data, one row per target, so that the cost model that will
-// replace the heuristic adds columns here instead of constants in passes.
+// The facts about a processor that the cost model (block-select's choice of
+// block sizes, block-fuse's extend step, block-report's estimates) reads,
+// kept as data, one row per target: limits of the chip and its measured
+// rates, not constants in passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,7 @@ namespace blockbuster::block {
 
 /// One processor that block programs are compiled for.
 struct TargetDescription {
-  /// The name the `target` options use ("h100", "cpu").
+  /// The name the `target` options use ("h100", "h200", "cpu").
   llvm::StringRef name;
   /// One line for diagnostics and docs.
   llvm::StringRef summary;
@@ -41,9 +42,31 @@ struct TargetDescription {
   /// The largest block size the heuristic tries on a tiled axis (a power of
   /// two).
   int64_t maxBlockSize;
-  /// Roofline ceilings: global-memory bandwidth and arithmetic peak.
+
+  /// The processors that run map instances side by side (SMs; cores), and
+  /// what one of them holds at once: blocks, threads, shared memory (bytes,
+  /// with `sharedBytesReservedPerBlock` taken by the system per block) and
+  /// the registers a thread needs besides its reduce states (addresses,
+  /// operand fragments, loop temporaries). Instances that fit one processor
+  /// together run in one wave.
+  int64_t numProcessors;
+  int64_t maxBlocksPerProcessor;
+  int64_t maxThreadsPerProcessor;
+  int64_t sharedBytesPerProcessor;
+  int64_t sharedBytesReservedPerBlock;
+  int64_t baseRegistersPerThread;
+
+  /// Measured ceilings: global-memory (copy) bandwidth; the matrix rate of
+  /// dots on 16-bit float operands (tensor cores); the rate of every other
+  /// FLOP (f32 fused multiply-add, 2 FLOPs each).
   double globalBytesPerSecond;
-  double flopsPerSecond;
+  /// The L2 cache, and the rate at which a kernel re-reads what it holds:
+  /// the bytes a kernel reads again (a weight read by every block of rows)
+  /// come from it when the arrays it reads fit. 0 bytes: no such cache.
+  int64_t l2Bytes;
+  double l2BytesPerSecond;
+  double matrixFlopsPerSecond;
+  double vectorFlopsPerSecond;
   /// The fixed cost of one kernel (launch and tail), in seconds.
   double kernelOverheadSeconds;
 };

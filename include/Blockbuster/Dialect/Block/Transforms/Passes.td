@@ -24,8 +24,11 @@ def BlockReport : Pass<"block-report", "::mlir::ModuleOp"> {
       registers, other tiles in shared memory;
 
     plus `intermediates` (arrays written by one kernel and read by another)
-    and `per_kernel` detail. Block sizes come from `block-sizes`, else from
-    the axis table, else `default-block-size`. The IR is not changed.
+    and `per_kernel` detail, each kernel with its `estimate` on `target`
+    (blocks per SM, waves, memory and compute time, and the time with the
+    launch, in nanoseconds), and the program's `estimated_ns`, the sum. Block
+    sizes come from `block-sizes`, else from the axis table, else
+    `default-block-size`. The IR is not changed.
 
     ```
     bb-opt attention.mlir --block-report='block-sizes=M=64,N=64' -o /dev/null
@@ -38,7 +41,9 @@ def BlockReport : Pass<"block-report", "::mlir::ModuleOp"> {
                "Block sizes as AXIS=SIZE, overriding the axis table">,
     Option<"defaultBlockSize", "default-block-size", "int64_t",
            /*default=*/"128",
-           "Block size of tiled axes that have none in the table">
+           "Block size of tiled axes that have none in the table">,
+    Option<"target", "target", "std::string", /*default=*/"\"h100\"",
+           "Target of the time estimates: h100, h200 or cpu">
   ];
 }
 
@@ -56,19 +61,24 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     2. a size already in the axis table;
     3. the heuristic below.
 
-    Cost model: every axis left to it gets one common size `s`, clamped to
-    its extent, a power of two up to the target's `maxBlockSize` (128 on
-    both targets). Among the sizes at which every kernel fits on chip
-    (docs/FusionReport.md: on h100, `shared_bytes_peak` within the shared
-    memory and `register_bytes_peak`, the reduce states, within the register
-    budget; on the CPU, `local_bytes_peak` within the L2), the one with the
-    lowest roofline estimate wins (per kernel, global bytes over bandwidth
-    or FLOPs over peak, plus a launch cost; ties go to the larger size):
+    Cost model: the axes left to it get powers of two up to the target's
+    `maxBlockSize` (128), clamped to their extents: first one common size
+    `s` for all of them, then each axis on its own, in table order, round
+    after round while that lowers the estimate. Only sizes at which every
+    kernel fits on chip count (docs/FusionReport.md: on h100 and h200,
+    `shared_bytes_peak` within the shared memory and `register_bytes_peak`,
+    the reduce states, within the register budget; on the CPU,
+    `local_bytes_peak` within the L2); among them the lowest estimated time
+    wins (docs/FusionReport.md, "Estimates": per kernel, the larger of its
+    bytes over the memory (and L2) bandwidth and its FLOPs over the matrix
+    and vector rates, divided by the share of the SMs its grid keeps busy in
+    waves, plus a launch cost; ties go to the larger size):
 
-    | target | shared memory | registers for reduce states | bandwidth | peak | per kernel |
-    |---|---|---|---|---|---|
-    | `h100` | 228 KB per SM | 128 KB (256 threads x 128 of their 255 registers) | 3.0 TB/s | 600 TFLOP/s | 4 us |
-    | `cpu` | 2 MB L2 (tiles and states together) | - | 20 GB/s | 50 GFLOP/s | 0.1 us |
+    | target | SMs | shared memory | registers for reduce states | bandwidth | L2 | bf16 matrix / f32 | per kernel |
+    |---|---|---|---|---|---|---|---|
+    | `h100` | 132 | 228 KB per SM | 128 KB (256 threads x 128 of their 255 registers) | 3.0 TB/s | 50 MB, 4.4 TB/s | 700 / 67 TFLOP/s | 4 us |
+    | `h200` | 132 | 228 KB per SM | 128 KB | 4.3 TB/s | 50 MB, 4.4 TB/s | 790 / 67 TFLOP/s | 4 us |
+    | `cpu` | 1 core | 2 MB L2 (tiles and states together) | - | 20 GB/s | - | 50 / 50 GFLOP/s | 0.1 us |
 
     Snapshots: programs marked `block.snapshot_of = "NAME"` (what
     `block-fuse{keep-snapshots}` leaves: the unfused program and the program
@@ -77,7 +87,9 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     are erased. A candidate that fits on chip at no size drops out; only
     when none fits is that an error.
 
-    If even `s = 1` does not fit (explicit sizes can make that happen), the
+    If even `s = 1` does not fit (a whole axis too large for the target can
+    make that happen; bb-compile then converts again with more axes tiled),
+    the
     pass fails with an error that names the program and the budget its peak
     exceeds; sizes
     that are all explicit or already in the table are not checked. Whole
@@ -96,7 +108,8 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
                "Block sizes as AXIS=SIZE; they win over the table and the "
                "heuristic">,
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
-           "Target whose local memory bounds the heuristic: h100 or cpu">
+           "Target whose limits and rates the cost model uses: h100, "
+           "h200 or cpu">
   ];
 }
 
@@ -107,10 +120,16 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     `block.program`, it walks the hierarchy breadth-first (the program, its
     kernels, their bodies, ...) and tries the rule sets in the priority
     order `order`; after any rewrite it restarts from the first rule. When no
-    rule applies, the extend step (rule 6, replication) is tried once, the
-    main loop runs again, and the result is kept only if it lowers the
-    kernel count or the global bytes of the fusion report; otherwise the
-    program rolls back to the snapshot taken before the step.
+    rule applies, the extend step tries a speculative rewrite at the first op
+    (breadth-first) where one applies (rule 6, replication, or a rule 3
+    recomputation that may add global bytes), the main loop runs again, and
+    the result is kept only if the program's estimated time on `target`
+    drops (docs/FusionReport.md, "Estimates"; more bytes are no reason to
+    roll back: recomputing row statistics per block of output columns costs
+    less than a launch and a round trip through global memory); otherwise
+    the program rolls back to the state before the step. After a kept step,
+    the ops of the kernels it changed that the search had passed are tried
+    again first.
 
     Deterministic: the same input gives the same output. Every rule removes
     a buffered edge, an op or moves work one way only, so the driver
@@ -132,7 +151,8 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"100000",
            "Stop with an error after this many rewrites (a driver bug)">,
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
-           "Target whose roofline judges the extend step (h100, cpu)">,
+           "Target whose estimated time judges the extend step (h100, h200, "
+           "cpu)">,
     Option<"keepSnapshots", "keep-snapshots", "bool", /*default=*/"false",
            "Keep the unfused program and the program as it was before each "
            "kept replication, as sibling programs @NAME_snapshotK marked "

@@ -140,12 +140,16 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
     bool cheap = !hasReduce && largeInputs <= 1;
     bool sameAxes = getSortedMapAxes(candidate) == iteratedSet;
     bool isFusion = cheap || (onlyReader && sameAxes);
-    if (isFusion != (mode == ProducerCloning::Fusion))
-      continue;
     if (!loadsReadProducedBlocks(body, candidate))
       continue;
-    if (mode == ProducerCloning::Fusion &&
-        recomputationMayAddBytes(candidate, body))
+    // A fusion that may leave the program moving more global bytes is a
+    // speculation like a replication: the extend step tries it and keeps it
+    // only when the estimated time drops (the normalised X of a decode
+    // LayerNorm + matmul, recomputed per block of output columns, costs
+    // less than a launch and a round trip through global memory).
+    if (isFusion && recomputationMayAddBytes(candidate, body))
+      isFusion = false;
+    if (isFusion != (mode == ProducerCloning::Fusion))
       continue;
     producer = candidate;
     break;

@@ -1,0 +1,60 @@
+//===- CostModel.h - Time of a block program on a target ------*- C++ -*-===//
+//
+// The one model of time that block-select (block sizes, snapshots),
+// block-fuse's extend step (keep a replication or not) and block-report
+// (estimates per kernel) share: per kernel, the larger of its global bytes
+// over the bandwidth and its FLOPs over the matrix and vector rates, spread
+// over the processors in waves of the instances that fit on them at once,
+// plus a launch cost. docs/FusionReport.md gives the formula and the rates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_COSTMODEL_H
+#define BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_COSTMODEL_H
+
+#include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
+
+#include <string>
+
+namespace blockbuster::block {
+
+/// The estimate of one kernel on one target.
+struct KernelEstimate {
+  /// Instances one processor holds at once: the least of what its shared
+  /// memory, registers, threads and block slots allow (at least 1).
+  int64_t blocksPerProcessor = 1;
+  /// ceil(instances / (processors x blocksPerProcessor)).
+  int64_t waves = 1;
+  /// The share of the processors' time the instances keep busy: instances
+  /// over the slots of the waves that the busiest processor runs (1 when
+  /// the grid fills every wave).
+  double occupancy = 1;
+  /// Global bytes over the bandwidth; FLOPs over their rates.
+  double memorySeconds = 0;
+  double computeSeconds = 0;
+  /// max(memorySeconds, computeSeconds) / occupancy + the launch cost.
+  double seconds = 0;
+};
+
+/// The estimate of `kernel` on `target`.
+KernelEstimate estimateKernel(const KernelReport &kernel,
+                              const TargetDescription &target);
+
+/// The estimate of every kernel of `report` on `target`, summed (kernels
+/// run one after the other).
+double estimateSeconds(const FusionReport &report,
+                       const TargetDescription &target);
+
+/// Whether every kernel of `report` fits `target`'s on-chip memory: reduce
+/// states within the register budget and other tiles within the shared
+/// memory, and (while the GPU lowering stages states in shared memory too)
+/// all of them within the shared memory; without a register file, all tiles
+/// within the local memory.
+/// When not, `why` (if given) says which budget is exceeded and by what.
+bool fitsOnChip(const FusionReport &report, const TargetDescription &target,
+                std::string *why = nullptr);
+
+} // namespace blockbuster::block
+
+#endif // BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_COSTMODEL_H

@@ -1,0 +1,132 @@
+//===- CostModel.cpp - Time of a block program on a target ----------------===//
+//
+// Per kernel (docs/FusionReport.md, "Estimates"):
+//
+//   blocks per processor k = min(block slots, threads, shared memory,
+//                                registers) of one instance, at least 1
+//   waves W = ceil(instances B / (processors P x k))
+//   occupancy = B / (W x P x min(k, ceil(B / P)))
+//   memory = bytes / bandwidth, or, when the arrays the kernel reads fit in
+//            L2, max(first reads and writes / bandwidth, bytes / L2 rate)
+//   time = max(memory, matrix FLOPs / matrix rate + other FLOPs / vector
+//              rate) / occupancy + launch cost
+//
+// Occupancy is the wave quantisation of a grid: a grid smaller than the
+// processors leaves some idle (a decode GEMV of 32 blocks on 132 SMs runs
+// at 32/132 of the chip's rate), and a last wave that is partly empty takes
+// as long as a full one. Within a wave, a processor with fewer instances
+// than it could hold is assumed to reach its full share of the rates (one
+// block keeps one SM's loads in flight through its staged tiles).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+
+using namespace blockbuster::block;
+
+/// ceil(a / b) for a >= 0, b > 0.
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Instances of `kernel` that one processor of `target` holds at once.
+static int64_t getBlocksPerProcessor(const KernelReport &kernel,
+                                     const TargetDescription &target) {
+  int64_t blocks = target.maxBlocksPerProcessor;
+  int64_t threads = target.threadsPerInstance;
+  blocks = std::min(blocks, target.maxThreadsPerProcessor / threads);
+  // Today's GPU lowering stages reduce states in shared memory too: the
+  // whole local peak occupies it.
+  int64_t shared = kernel.localBytesPeak + target.sharedBytesReservedPerBlock;
+  if (shared > 0)
+    blocks = std::min(blocks, target.sharedBytesPerProcessor / shared);
+  if (target.registersPerSM > 0) {
+    // Reduce states spread over the threads, on top of the registers every
+    // thread needs; allocated in units of 8 per thread.
+    int64_t stateRegisters =
+        ceilDiv(kernel.registerBytesPeak, 4 * threads);
+    int64_t perThread =
+        std::min(ceilDiv(target.baseRegistersPerThread + stateRegisters, 8) * 8,
+                 target.maxRegistersPerThread);
+    blocks = std::min(blocks, target.registersPerSM / (perThread * threads));
+  }
+  return std::max<int64_t>(blocks, 1);
+}
+
+KernelEstimate blockbuster::block::estimateKernel(
+    const KernelReport &kernel, const TargetDescription &target) {
+  KernelEstimate estimate;
+  estimate.blocksPerProcessor = getBlocksPerProcessor(kernel, target);
+  int64_t instances = std::max<int64_t>(kernel.instances, 1);
+  int64_t processors = target.numProcessors;
+  estimate.waves =
+      ceilDiv(instances, processors * estimate.blocksPerProcessor);
+  // The busiest processor of a wave holds min(k, ceil(B / P)) instances.
+  int64_t perProcessor = std::min(estimate.blocksPerProcessor,
+                                  ceilDiv(instances, processors));
+  estimate.occupancy = static_cast<double>(instances) /
+                       (estimate.waves * processors * perProcessor);
+
+  double bytes = kernel.globalBytesRead + kernel.globalBytesWritten;
+  estimate.memorySeconds = bytes / target.globalBytesPerSecond;
+  // Re-reads of arrays that fit in L2 together come from it: the first
+  // reads and the writes go to memory, everything passes through L2.
+  if (target.l2Bytes > 0 && kernel.globalBytesFirstRead <= target.l2Bytes) {
+    double firstBytes =
+        kernel.globalBytesFirstRead + kernel.globalBytesWritten;
+    estimate.memorySeconds =
+        std::max(firstBytes / target.globalBytesPerSecond,
+                 bytes / target.l2BytesPerSecond);
+  }
+  estimate.computeSeconds =
+      kernel.matrixFlops / target.matrixFlopsPerSecond +
+      (kernel.flops - kernel.matrixFlops) / target.vectorFlopsPerSecond;
+  estimate.seconds =
+      std::max(estimate.memorySeconds, estimate.computeSeconds) /
+          estimate.occupancy +
+      target.kernelOverheadSeconds;
+  return estimate;
+}
+
+double blockbuster::block::estimateSeconds(const FusionReport &report,
+                                           const TargetDescription &target) {
+  double seconds = 0;
+  for (const KernelReport &kernel : report.perKernel)
+    seconds += estimateKernel(kernel, target).seconds;
+  return seconds;
+}
+
+bool blockbuster::block::fitsOnChip(const FusionReport &report,
+                                    const TargetDescription &target,
+                                    std::string *why) {
+  auto fail = [&](llvm::StringRef what, int64_t peak, int64_t budget) {
+    if (why)
+      *why = (what + " " + llvm::Twine(peak) + " bytes > " +
+              llvm::Twine(budget))
+                 .str();
+    return false;
+  };
+  if (target.registersPerSM == 0) {
+    if (report.localBytesPeak > target.localMemoryBytes)
+      return fail("local_bytes_peak", report.localBytesPeak,
+                  target.localMemoryBytes);
+    return true;
+  }
+  if (report.sharedBytesPeak > target.localMemoryBytes)
+    return fail("shared_bytes_peak", report.sharedBytesPeak,
+                target.localMemoryBytes);
+  int64_t registerBudget = getRegisterBudgetBytes(target);
+  if (report.registerBytesPeak > registerBudget)
+    return fail("register_bytes_peak", report.registerBytesPeak,
+                registerBudget);
+  // Today's GPU lowering (lib/Codegen/GPU) stages reduce states in shared
+  // memory as well, and refuses a kernel whose tiles and states together
+  // exceed it: until states stay in registers there, the total must fit
+  // too.
+  if (report.localBytesPeak > target.localMemoryBytes)
+    return fail("local_bytes_peak", report.localBytesPeak,
+                target.localMemoryBytes);
+  return true;
+}
