@@ -761,8 +761,39 @@ LogicalResult ProgramLowering::lowerLoad(LoadOp load) {
   Value tile = source;
   if (!isWholeArray) {
     auto type = RankedTensorType::get(slicedShape, array.getElementType());
-    tile = tensor::ExtractSliceOp::create(builder, loc, type, source, offsets,
-                                          sizes, strides);
+    // A rank-reducing slice says only which shape remains, not which unit
+    // dimensions it drops. When a kept dimension has size 1 too (an axis of
+    // extent or block 1 beside a fixed index), that is ambiguous, and MLIR
+    // 22's canonicalizer rebuilds such a slice with permuted sizes that its
+    // verifier then rejects ("slice along dimension 2 runs out-of-bounds"):
+    // slice at full rank and drop the fixed dimensions by an explicit
+    // collapse instead.
+    bool dropsDims =
+        array.getRank() != static_cast<int64_t>(slicedAxes.size());
+    bool ambiguous = dropsDims && llvm::is_contained(slicedShape, 1);
+    if (!ambiguous) {
+      tile = tensor::ExtractSliceOp::create(builder, loc, type, source,
+                                            offsets, sizes, strides);
+    } else {
+      tile = tensor::ExtractSliceOp::create(builder, loc, source, offsets,
+                                            sizes, strides);
+      // Each kept dimension takes the fixed (unit) dimensions before it;
+      // the last group also those after it.
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      for (auto [dim, entry] : llvm::enumerate(load.getIndexAxes())) {
+        pending.push_back(dim);
+        if (!cast<StringAttr>(entry).getValue().empty()) {
+          groups.push_back(pending);
+          pending.clear();
+        }
+      }
+      if (groups.empty())
+        groups.push_back(pending);
+      else
+        llvm::append_range(groups.back(), pending);
+      tile = tensor::CollapseShapeOp::create(builder, loc, type, tile, groups);
+    }
   }
   SmallVector<StringAttr> tileAxes = getAxes(load.getResult());
   if (tileAxes != slicedAxes) {

@@ -32,8 +32,11 @@ def ConvertBlockToLinalg : Pass<"convert-block-to-linalg", "::mlir::ModuleOp"> {
       iterates it, its whole extent elsewhere.
     - `block.load` is a `tensor.extract_slice` at the current offsets (a
       slice `A + c` adds c, a fixed index c is a unit dimension dropped from
-      the result), followed by a `linalg.transpose` when the tile lists the
-      axes in another order than the array.
+      the result; where a kept dimension has size 1 too, the slice keeps
+      its rank and a `tensor.collapse_shape` drops the fixed dimensions,
+      because a rank-reducing slice would not say which unit dimension
+      goes), followed by a `linalg.transpose` when the tile lists the axes
+      in another order than the array.
     - Elementwise ops (`add` ... `gelu`, `select`, `compare`, `broadcast`)
       are `linalg.generic`s whose indexing maps place each operand's axes
       by name, which is how broadcasting and transposition by name are
