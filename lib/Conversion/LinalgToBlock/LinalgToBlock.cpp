@@ -163,6 +163,13 @@ bool isAliasOp(linalg::GenericOp op) {
 
 class ProgramBuilder;
 
+/// A signed max or min (maxsi, minsi) of i1 masks, on which signed order is
+/// the reverse of the block dialect's false < true.
+bool isSignedMaskOp(Operation *op) {
+  return isa<arith::MaxSIOp, arith::MinSIOp>(op) &&
+         op->getResult(0).getType().isInteger(1);
+}
+
 /// A builder at the end of `block`, which may not be in a region yet: the
 /// bodies of reduces are built before their ops.
 OpBuilder atEnd(MLIRContext *context, Block *block) {
@@ -975,9 +982,29 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
           .Case<arith::DivFOp, arith::DivSIOp>(
               [&](auto) { return binary(DivOp()); })
           .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
-              [&](auto) { return binary(MaxOp()); })
+              [&](Operation *max) {
+                // Signed i1 has true = -1 < false: maxsi of masks is `and`,
+                // block.min of masks (false < true).
+                return isSignedMaskOp(max) ? binary(MinOp()) : binary(MaxOp());
+              })
           .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
-              [&](auto) { return binary(MinOp()); })
+              [&](Operation *min) {
+                return isSignedMaskOp(min) ? binary(MaxOp()) : binary(MinOp());
+              })
+          .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
+              [&](Operation *logic) -> Value {
+                // Logic on masks: `and` is min, `or` max (false < true),
+                // `xor` is `ne`. Bitwise logic on wider integers is not.
+                if (!logic->getResult(0).getType().isInteger(1))
+                  return Value();
+                if (isa<arith::AndIOp>(logic))
+                  return binary(MinOp());
+                if (isa<arith::OrIOp>(logic))
+                  return binary(MaxOp());
+                return CompareOp::create(builder, opLoc, ComparePredicate::ne,
+                                         operands[0], operands[1])
+                    .getResult();
+              })
           .Case([&](arith::NegFOp) { return unary(NegOp()); })
           .Case([&](math::AbsFOp) { return unary(AbsOp()); })
           .Case([&](math::ExpOp) { return unary(ExpOp()); })
@@ -1046,7 +1073,10 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
             case arith::CmpIPredicate::sle: predicate = ComparePredicate::le; break;
             case arith::CmpIPredicate::sgt: predicate = ComparePredicate::gt; break;
             case arith::CmpIPredicate::sge: predicate = ComparePredicate::ge; break;
-            default: return Value();
+            case arith::CmpIPredicate::ult: predicate = ComparePredicate::ult; break;
+            case arith::CmpIPredicate::ule: predicate = ComparePredicate::ule; break;
+            case arith::CmpIPredicate::ugt: predicate = ComparePredicate::ugt; break;
+            case arith::CmpIPredicate::uge: predicate = ComparePredicate::uge; break;
             }
             return CompareOp::create(builder, opLoc, *predicate, operands[0],
                                      operands[1])
@@ -1077,8 +1107,8 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
   if (isa<arith::CmpFOp>(scalarOp))
     return refuse("the predicates 'ord', 'uno', 'true' and 'false' are not "
                   "supported");
-  if (isa<arith::CmpIOp>(scalarOp))
-    return refuse("unsigned integer comparisons are not supported");
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(scalarOp))
+    return refuse("bitwise logic converts on i1 masks only");
   if (isa<math::FPowIOp, math::PowFOp>(scalarOp))
     return refuse("only constant powers 1 to 4, 2.0, 0.5 and -0.5 convert");
   if (isa<tensor::ExtractOp>(scalarOp))
@@ -1098,16 +1128,23 @@ struct Combine {
 };
 
 /// Matches the combine of a reduction's yield with its accumulator, which
-/// no other live op of the body may read.
+/// no other live op of the body may read; else says why not in `whyNot`.
 std::optional<Combine> matchCombine(Value combined, Value accumulator,
-                                    const DenseSet<Operation *> &liveOps) {
+                                    const DenseSet<Operation *> &liveOps,
+                                    std::string &whyNot) {
   Operation *def = combined.getDefiningOp();
-  if (!def || def->getNumOperands() != 2)
-    return std::nullopt;
   if (llvm::any_of(accumulator.getUsers(), [&](Operation *user) {
         return user != def && liveOps.contains(user);
-      }))
+      })) {
+    whyNot = "the accumulator is read outside the combine (coupled "
+             "reductions such as argmax are not supported)";
     return std::nullopt;
+  }
+  if (!def || def->getNumOperands() != 2 ||
+      llvm::count(def->getOperands(), accumulator) != 1) {
+    whyNot = "it is not 'accumulator <op> term'";
+    return std::nullopt;
+  }
   std::optional<CombinerKind> kind =
       llvm::TypeSwitch<Operation *, std::optional<CombinerKind>>(def)
           .Case<arith::AddFOp, arith::AddIOp>(
@@ -1115,44 +1152,49 @@ std::optional<Combine> matchCombine(Value combined, Value accumulator,
           .Case<arith::MulFOp, arith::MulIOp>(
               [](auto) { return CombinerKind::Mul; })
           .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
-              [](auto) { return CombinerKind::Max; })
+              [](Operation *max) {
+                return isSignedMaskOp(max) ? CombinerKind::Min
+                                           : CombinerKind::Max;
+              })
           .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
-              [](auto) { return CombinerKind::Min; })
+              [](Operation *min) {
+                return isSignedMaskOp(min) ? CombinerKind::Max
+                                           : CombinerKind::Min;
+              })
+          // all() and any() of masks.
+          .Case([](arith::AndIOp op) -> std::optional<CombinerKind> {
+            if (!op.getType().isInteger(1))
+              return std::nullopt;
+            return CombinerKind::Min;
+          })
+          .Case([](arith::OrIOp op) -> std::optional<CombinerKind> {
+            if (!op.getType().isInteger(1))
+              return std::nullopt;
+            return CombinerKind::Max;
+          })
           .Default([](Operation *) { return std::nullopt; });
-  if (!kind)
+  if (!kind) {
+    whyNot = "'" + def->getName().getStringRef().str() +
+             "' is not a combiner (add, mul, max, min; and/or of i1 masks)";
     return std::nullopt;
+  }
   bool ignoresNaN = isa<arith::MaxNumFOp, arith::MinNumFOp>(def);
-  if (def->getOperand(0) == accumulator && def->getOperand(1) != accumulator)
-    return Combine{*kind, def->getOperand(1), ignoresNaN};
-  if (def->getOperand(1) == accumulator && def->getOperand(0) != accumulator)
-    return Combine{*kind, def->getOperand(0), ignoresNaN};
-  return std::nullopt;
+  Value term = def->getOperand(0) == accumulator ? def->getOperand(1)
+                                                 : def->getOperand(0);
+  return Combine{*kind, term, ignoresNaN};
 }
 
 /// True when `value` is the identity of `combine`, so combining with it is
 /// a no-op.
 bool isIdentity(const Combine &combine, TypedAttr value) {
   if (auto f = dyn_cast<FloatAttr>(value)) {
-    const APFloat &v = f.getValue();
-    if (combine.ignoresNaN && v.isNaN())
+    if (combine.ignoresNaN && f.getValue().isNaN())
       return true;
-    switch (combine.kind) {
-    case CombinerKind::Add: return v.isZero();
-    case CombinerKind::Mul: return v.isExactlyValue(1.0);
-    case CombinerKind::Max: return v.isInfinity() && v.isNegative();
-    case CombinerKind::Min: return v.isInfinity() && !v.isNegative();
-    }
+    // -0.0 is an identity of add as much as +0.0.
+    if (combine.kind == CombinerKind::Add)
+      return f.getValue().isZero();
   }
-  if (auto i = dyn_cast<IntegerAttr>(value)) {
-    const APInt &v = i.getValue();
-    switch (combine.kind) {
-    case CombinerKind::Add: return v.isZero();
-    case CombinerKind::Mul: return v.isOne();
-    case CombinerKind::Max: return v.isMinSignedValue();
-    case CombinerKind::Min: return v.isMaxSignedValue();
-    }
-  }
-  return false;
+  return value == getCombinerIdentity(combine.kind, value.getType());
 }
 
 /// The operand of an extf, or the value itself.
@@ -1250,16 +1292,13 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     SmallVector<Combine> combines;
     for (unsigned index : outputs) {
       BlockArgument accumulator = op.getRegionOutputArgs()[index];
+      std::string whyNot;
       auto combine =
-          matchCombine(yield.getOperand(index), accumulator, liveOps);
+          matchCombine(yield.getOperand(index), accumulator, liveOps, whyNot);
       if (!combine) {
         op.emitOpError() << "cannot be converted to a block program: the "
                             "yield of output #"
-                         << index
-                         << " is not 'accumulator <op> term' with add, mul, "
-                            "max or min, and the accumulator used only there "
-                            "(coupled reductions such as argmax are not "
-                            "supported)";
+                         << index << " is not a reduction: " << whyNot;
         return fail();
       }
       combines.push_back(*combine);

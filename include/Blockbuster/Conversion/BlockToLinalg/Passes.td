@@ -24,9 +24,10 @@ def ConvertBlockToLinalg : Pass<"convert-block-to-linalg", "::mlir::ModuleOp"> {
       extent); each yielded tile becomes a `tensor.parallel_insert_slice`.
     - `block.reduce A` becomes an `scf.for` over the blocks of A whose
       `iter_args` are the state. Built-in combiners start from their
-      identity (0, 1, -inf, +inf; the extreme values for integers) and fold
-      each term with an `arith` op; a `combine` region starts from `init`
-      and is inlined with (state, terms).
+      identity (0, 1, -inf, +inf; the extreme values for integers; false
+      and true for max and min of i1 masks, which are `ori` and `andi`) and
+      fold each term with an `arith` op; a `combine` region starts from
+      `init` and is inlined with (state, terms).
     - A tile is a tensor whose dimensions follow the tile's axis order; an
       axis has the current block's size where an enclosing map or reduce
       iterates it, its whole extent elsewhere.
