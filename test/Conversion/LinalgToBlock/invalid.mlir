@@ -28,7 +28,7 @@ func.func @reshape(%x: tensor<4x64xf32>) -> tensor<256xf32> {
 
 func.func @gather(%x: tensor<64xf32>) -> tensor<64xf32> {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tensor.extract' op cannot be converted to a block program: gathers, slices, pads and concatenations of tensors are outside the operator table}}
+  // expected-error @+1 {{'tensor.extract' op cannot be converted to a block program: gathers, scatters and pads of tensors are outside the operator table}}
   %v = tensor.extract %x[%c0] : tensor<64xf32>
   return %x : tensor<64xf32>
 }
@@ -144,6 +144,34 @@ func.func @bitwise_and_i32(%x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8xi32
     linalg.yield %c : i32
   } -> tensor<8xi32>
   return %r : tensor<8xi32>
+}
+
+// -----
+
+// A key-value cache append, cat(past[127], new[1]): groups of one row, 128
+// of them, each a load and a select.
+func.func @concat_too_many_groups(%past: tensor<127x64xf32>, %new: tensor<1x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'tensor.concat' op cannot be converted to a block program: its pieces along dimension 0 have boundaries whose greatest common divisor is 1, which cuts the dimension into 128 groups (at most 16 are supported)}}
+  %c = tensor.concat dim(0) %past, %new : (tensor<127x64xf32>, tensor<1x64xf32>) -> tensor<128x64xf32>
+  return %c : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @insert_two_dimensions(%d: tensor<8x8xf32>, %s: tensor<4x4xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'tensor.insert_slice' op cannot be converted to a block program: it replaces a part of more than one dimension; only inserts that cover all dimensions but one are supported}}
+  %r = tensor.insert_slice %s into %d[2, 2] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+
+
+// -----
+
+func.func @insert_into_empty(%s: tensor<8x4xf32>) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  // expected-error @+1 {{reads an uninitialised tensor (tensor.empty)}}
+  %r = tensor.insert_slice %s into %e[0, 4] [8, 4] [1, 1] : tensor<8x4xf32> into tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
 }
 
 // -----
