@@ -663,7 +663,8 @@ LogicalResult ProgramBuilder::classifyPieces(Operation *op, unsigned dim,
   pieces = std::move(flat);
   ValueInfo &info = infos[result];
   if (pieces.size() == 1 && pieces.front().droppedDims.empty() &&
-      pieces.front().sourceStart == 0) {
+      pieces.front().sourceStart == 0 &&
+      pieces.front().source.getType() == result.getType()) {
     // One source covers the result: it is that tensor.
     info.kind = ValueInfo::Kind::Alias;
     info.source = pieces.front().source;
