@@ -27,9 +27,11 @@ TypedAttr blockbuster::block::getCombinerIdentity(CombinerKind kind,
     case CombinerKind::Mul:
       return FloatAttr::get(type, APFloat::getOne(semantics));
     case CombinerKind::Max:
-      return FloatAttr::get(type, APFloat::getInf(semantics, true));
+      return FloatAttr::get(type,
+                            APFloat::getInf(semantics, /*Negative=*/true));
     case CombinerKind::Min:
-      return FloatAttr::get(type, APFloat::getInf(semantics, false));
+      return FloatAttr::get(type,
+                            APFloat::getInf(semantics, /*Negative=*/false));
     }
   }
   unsigned width = type.isIndex() ? IndexType::kInternalStorageBitWidth
