@@ -14,6 +14,7 @@
 #include "Blockbuster/Conversion/BlockToLinalg/BlockToLinalg.h"
 #include "Blockbuster/Conversion/BlockToLinalg/Passes.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
+#include "Blockbuster/Dialect/Block/IR/Combiners.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -117,9 +118,10 @@ static Type getAccumulatorType(CombinerKind kind, Type type) {
   return type; // max and min are exact in any type.
 }
 
-/// `lhs <kind> rhs` for float, integer and index scalars of one type.
-static Value createCombine(OpBuilder &b, Location loc, CombinerKind kind,
-                           Value lhs, Value rhs) {
+/// `lhs <kind> rhs` for float, integer and index scalars of one type. On
+/// i1 (masks, false < true) max is `or` and min is `and`.
+static Value createScalarCombine(OpBuilder &b, Location loc,
+                                 CombinerKind kind, Value lhs, Value rhs) {
   if (isa<FloatType>(lhs.getType())) {
     switch (kind) {
     case CombinerKind::Add:
@@ -132,6 +134,12 @@ static Value createCombine(OpBuilder &b, Location loc, CombinerKind kind,
     case CombinerKind::Min:
       return arith::MinimumFOp::create(b, loc, lhs, rhs);
     }
+  }
+  if (lhs.getType().isInteger(1)) {
+    if (kind == CombinerKind::Max)
+      return arith::OrIOp::create(b, loc, lhs, rhs);
+    if (kind == CombinerKind::Min)
+      return arith::AndIOp::create(b, loc, lhs, rhs);
   }
   switch (kind) {
   case CombinerKind::Add:
@@ -146,35 +154,6 @@ static Value createCombine(OpBuilder &b, Location loc, CombinerKind kind,
   llvm_unreachable("unknown combiner kind");
 }
 
-/// The identity of `kind` on `type`: 0, 1, -inf, +inf, or for integers the
-/// smallest and largest signed values.
-static TypedAttr getIdentity(Builder &b, CombinerKind kind, Type type) {
-  if (isa<FloatType>(type)) {
-    switch (kind) {
-    case CombinerKind::Add:
-      return b.getFloatAttr(type, 0.0);
-    case CombinerKind::Mul:
-      return b.getFloatAttr(type, 1.0);
-    case CombinerKind::Max:
-      return b.getFloatAttr(type, -INFINITY);
-    case CombinerKind::Min:
-      return b.getFloatAttr(type, INFINITY);
-    }
-  }
-  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-  switch (kind) {
-  case CombinerKind::Add:
-    return b.getIntegerAttr(type, 0);
-  case CombinerKind::Mul:
-    return b.getIntegerAttr(type, 1);
-  case CombinerKind::Max:
-    return b.getIntegerAttr(type, llvm::APInt::getSignedMinValue(width));
-  case CombinerKind::Min:
-    return b.getIntegerAttr(type, llvm::APInt::getSignedMaxValue(width));
-  }
-  llvm_unreachable("unknown combiner kind");
-}
-
 /// The scalar form of a binary elementwise block op, on operands of the
 /// compute type.
 static Value createBinary(OpBuilder &b, Location loc, Operation *op, Value lhs,
@@ -182,16 +161,16 @@ static Value createBinary(OpBuilder &b, Location loc, Operation *op, Value lhs,
   bool isFloat = isa<FloatType>(lhs.getType());
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](AddOp) -> Value {
-        return createCombine(b, loc, CombinerKind::Add, lhs, rhs);
+        return createScalarCombine(b, loc, CombinerKind::Add, lhs, rhs);
       })
       .Case([&](MulOp) -> Value {
-        return createCombine(b, loc, CombinerKind::Mul, lhs, rhs);
+        return createScalarCombine(b, loc, CombinerKind::Mul, lhs, rhs);
       })
       .Case([&](MaxOp) -> Value {
-        return createCombine(b, loc, CombinerKind::Max, lhs, rhs);
+        return createScalarCombine(b, loc, CombinerKind::Max, lhs, rhs);
       })
       .Case([&](MinOp) -> Value {
-        return createCombine(b, loc, CombinerKind::Min, lhs, rhs);
+        return createScalarCombine(b, loc, CombinerKind::Min, lhs, rhs);
       })
       .Case([&](SubOp) -> Value {
         if (isFloat)
@@ -273,8 +252,9 @@ static arith::CmpFPredicate getFloatPredicate(ComparePredicate predicate) {
   llvm_unreachable("unknown predicate");
 }
 
-/// Integers have no NaN, so an unordered predicate (which the verifier keeps
-/// to floats) would mean its ordered form.
+/// On integers `eq` ... `ge` compare signed and `ult` ... `uge` unsigned
+/// (as arith.cmpi's s and u predicates); the verifier keeps `ueq` and
+/// `une` to floats.
 static arith::CmpIPredicate getIntegerPredicate(ComparePredicate predicate) {
   switch (predicate) {
   case ComparePredicate::eq:
@@ -284,17 +264,21 @@ static arith::CmpIPredicate getIntegerPredicate(ComparePredicate predicate) {
   case ComparePredicate::une:
     return arith::CmpIPredicate::ne;
   case ComparePredicate::lt:
-  case ComparePredicate::ult:
     return arith::CmpIPredicate::slt;
   case ComparePredicate::le:
-  case ComparePredicate::ule:
     return arith::CmpIPredicate::sle;
   case ComparePredicate::gt:
-  case ComparePredicate::ugt:
     return arith::CmpIPredicate::sgt;
   case ComparePredicate::ge:
-  case ComparePredicate::uge:
     return arith::CmpIPredicate::sge;
+  case ComparePredicate::ult:
+    return arith::CmpIPredicate::ult;
+  case ComparePredicate::ule:
+    return arith::CmpIPredicate::ule;
+  case ComparePredicate::ugt:
+    return arith::CmpIPredicate::ugt;
+  case ComparePredicate::uge:
+    return arith::CmpIPredicate::uge;
   }
   llvm_unreachable("unknown predicate");
 }
@@ -637,7 +621,7 @@ LogicalResult ProgramLowering::lowerReduce(ReduceOp reduce) {
       kinds.push_back(kind);
       Type accumulator = getAccumulatorType(kind, getElementType(result));
       inits.push_back(createFilled(loc, getAxes(result),
-                                   getIdentity(builder, kind, accumulator)));
+                                   getCombinerIdentity(kind, accumulator)));
     }
   } else {
     inits = lookup(reduce.getInits());
@@ -680,7 +664,7 @@ LogicalResult ProgramLowering::lowerReduce(ReduceOp reduce) {
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value x = createConversion(b, l, args[0], args[1].getType());
               linalg::YieldOp::create(
-                  b, l, createCombine(b, l, kind, args[1], x));
+                  b, l, createScalarCombine(b, l, kind, args[1], x));
             });
         next.push_back(generic.getResult(0));
       }
@@ -761,8 +745,39 @@ LogicalResult ProgramLowering::lowerLoad(LoadOp load) {
   Value tile = source;
   if (!isWholeArray) {
     auto type = RankedTensorType::get(slicedShape, array.getElementType());
-    tile = tensor::ExtractSliceOp::create(builder, loc, type, source, offsets,
-                                          sizes, strides);
+    // A rank-reducing slice says only which shape remains, not which unit
+    // dimensions it drops. When a kept dimension has size 1 too (an axis of
+    // extent or block 1 beside a fixed index), that is ambiguous, and MLIR
+    // 22's canonicalizer rebuilds such a slice with permuted sizes that its
+    // verifier then rejects ("slice along dimension 2 runs out-of-bounds"):
+    // slice at full rank and drop the fixed dimensions by an explicit
+    // collapse instead.
+    bool dropsDims =
+        array.getRank() != static_cast<int64_t>(slicedAxes.size());
+    bool ambiguous = dropsDims && llvm::is_contained(slicedShape, 1);
+    if (!ambiguous) {
+      tile = tensor::ExtractSliceOp::create(builder, loc, type, source,
+                                            offsets, sizes, strides);
+    } else {
+      tile = tensor::ExtractSliceOp::create(builder, loc, source, offsets,
+                                            sizes, strides);
+      // Each kept dimension takes the fixed (unit) dimensions before it;
+      // the last group also those after it.
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      for (auto [dim, entry] : llvm::enumerate(load.getIndexAxes())) {
+        pending.push_back(dim);
+        if (!cast<StringAttr>(entry).getValue().empty()) {
+          groups.push_back(pending);
+          pending.clear();
+        }
+      }
+      if (groups.empty())
+        groups.push_back(pending);
+      else
+        llvm::append_range(groups.back(), pending);
+      tile = tensor::CollapseShapeOp::create(builder, loc, type, tile, groups);
+    }
   }
   SmallVector<StringAttr> tileAxes = getAxes(load.getResult());
   if (tileAxes != slicedAxes) {
@@ -825,7 +840,7 @@ LogicalResult ProgramLowering::lowerTileReduce(TileReduceOp reduce) {
                             ? utils::IteratorType::parallel
                             : utils::IteratorType::reduction);
   Value init = createFilled(loc, resultAxes,
-                            getIdentity(builder, kind, accumulator));
+                            getCombinerIdentity(kind, accumulator));
   auto generic = linalg::GenericOp::create(
       builder, loc, TypeRange{init.getType()},
       ValueRange{lookup(reduce.getOperand())}, ValueRange{init},
@@ -833,7 +848,8 @@ LogicalResult ProgramLowering::lowerTileReduce(TileReduceOp reduce) {
                           getAxisMap(loopAxes, resultAxes, context)},
       iterators, [&](OpBuilder &b, Location l, ValueRange args) {
         Value x = createConversion(b, l, args[0], accumulator);
-        linalg::YieldOp::create(b, l, createCombine(b, l, kind, args[1], x));
+        linalg::YieldOp::create(b, l,
+                                createScalarCombine(b, l, kind, args[1], x));
       });
   Value result = generic.getResult(0);
   // A widened sum: round once.

@@ -35,6 +35,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <numeric>
+
 namespace blockbuster {
 #define GEN_PASS_DEF_CONVERTLINALGTOBLOCK
 #include "Blockbuster/Conversion/LinalgToBlock/Passes.h.inc"
@@ -57,11 +59,10 @@ std::string getRefusalReason(Operation *op) {
   if (isa<tensor::ReshapeOp>(op))
     return "tensor.reshape with a shape operand is not supported (use "
            "tensor.expand_shape or tensor.collapse_shape)";
-  if (isa<tensor::ExtractOp, tensor::InsertSliceOp,
-          tensor::GatherOp, tensor::ScatterOp, tensor::PadOp,
-          tensor::ConcatOp>(op))
-    return "gathers, slices, pads and concatenations of tensors are outside "
-           "the operator table";
+  if (isa<tensor::ExtractOp, tensor::GatherOp, tensor::ScatterOp,
+          tensor::PadOp>(op))
+    return "gathers, scatters and pads of tensors are outside the operator "
+           "table";
   auto isTensor = [](Type type) { return isa<ShapedType>(type); };
   if (op->getNumRegions() == 0 &&
       isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
@@ -89,9 +90,32 @@ struct IndexEntry {
   std::optional<int64_t> sliceOffset;
 };
 
+/// A range of one dimension of a concatenation or insert_slice result that
+/// one source tensor provides.
+struct Piece {
+  int64_t start;
+  int64_t size;
+  Value source;
+  /// Where the range starts in the source's dimension.
+  int64_t sourceStart;
+  /// Per result dimension: whether the source lacks it (a rank-reducing
+  /// insert drops unit dimensions). Empty when it lacks none.
+  SmallVector<bool> droppedDims = {};
+
+  bool isDropped(unsigned dim) const {
+    return !droppedDims.empty() && droppedDims[dim];
+  }
+  /// The source dimension that result dimension `dim` is.
+  unsigned getSourceDim(unsigned dim) const {
+    return dim - llvm::count(ArrayRef(droppedDims).take_front(
+                                 droppedDims.empty() ? 0 : dim),
+                             true);
+  }
+};
+
 /// What a tensor value of the function is.
 struct ValueInfo {
-  enum class Kind { Argument, Produced, View, Alias, Filled, Empty };
+  enum class Kind { Argument, Produced, View, Alias, Filled, Empty, Pieces };
   Kind kind = Kind::Empty;
   // Produced: the operator and which of its results.
   linalg::GenericOp producer;
@@ -108,6 +132,11 @@ struct ValueInfo {
   SmallVector<std::optional<unsigned>> viewDimToSourceDim;
   // Filled: the scalar.
   TypedAttr fill;
+  // Pieces (tensor.concat, tensor.insert_slice): consecutive ranges of
+  // dimension `pieceDim`, in order, covering it; every other dimension is
+  // read whole from each source.
+  unsigned pieceDim = 0;
+  SmallVector<Piece> pieces;
 };
 
 /// An all-parallel copy whose body yields its one input unchanged: a
@@ -135,6 +164,13 @@ bool isAliasOp(linalg::GenericOp op) {
 //===----------------------------------------------------------------------===//
 
 class ProgramBuilder;
+
+/// A signed max or min (maxsi, minsi) of i1 masks, on which signed order is
+/// the reverse of the block dialect's false < true.
+bool isSignedMaskOp(Operation *op) {
+  return isa<arith::MaxSIOp, arith::MinSIOp>(op) &&
+         op->getResult(0).getType().isInteger(1);
+}
 
 /// A builder at the end of `block`, which may not be in a region yet: the
 /// bodies of reduces are built before their ops.
@@ -213,19 +249,36 @@ public:
 
 private:
   LogicalResult classify();
+  /// Records `op`'s result as built from `pieces` along `dim`.
+  LogicalResult classifyPieces(Operation *op, unsigned dim,
+                               SmallVector<Piece> pieces);
   std::optional<std::pair<Value, unsigned>> resolveDim(Value tensor,
                                                        unsigned dim) const;
   void unifyAxes();
   void nameAxes();
+  /// Appends fresh axes for a kernel that writes an array of `shape`, one
+  /// per dimension, and adds the tiled ones to `mapAxes`.
+  SmallVector<StringAttr> addKernelAxes(ArrayRef<int64_t> shape,
+                                        SmallVector<Attribute> &mapAxes);
   /// A kernel that writes `tensor` (an argument, alias or fill) to a new
   /// array, over fresh axes.
   FailureOr<Value> createCopy(OpBuilder &builder, Location loc, Value tensor);
+  /// Whether a reader of `result` (pieces) needs it as an array: it is
+  /// returned, or read by an op other than one that took its pieces.
+  bool isReadDirectly(Value result) const;
+  /// The array of a concatenation or insert_slice result: a kernel that
+  /// stacks its pieces, and a view of that.
+  FailureOr<Value> createPieces(OpBuilder &builder, Location loc,
+                                Value tensor);
 
   func::FuncOp func;
   int64_t wholeThreshold;
   MLIRContext *context;
   DenseMap<Value, ValueInfo> infos;
   SmallVector<linalg::GenericOp> generics;
+  /// Concatenations and insert_slices, whose stacking kernels' loop
+  /// dimensions (getStackedShape) join the axes like a generic's.
+  SmallVector<Operation *> pieceOps;
   /// Operators and views, in program order: what the program is built from.
   SmallVector<Operation *> producers;
   AxisUnifier unifier;
@@ -372,6 +425,67 @@ LogicalResult ProgramBuilder::classify() {
               }
               return success();
             })
+            .Case([&](tensor::ConcatOp concat) -> LogicalResult {
+              unsigned dim = concat.getDim();
+              SmallVector<Piece> pieces;
+              int64_t start = 0;
+              for (Value input : concat.getInputs()) {
+                int64_t size =
+                    cast<RankedTensorType>(input.getType()).getDimSize(dim);
+                pieces.push_back(Piece{start, size, input, 0});
+                start += size;
+              }
+              return classifyPieces(concat, dim, std::move(pieces));
+            })
+            .Case([&](tensor::InsertSliceOp insert) -> LogicalResult {
+              // A static insert of unit strides that replaces a range of one
+              // dimension: the destination before and after it, the source
+              // in it.
+              auto refuse = [&](const Twine &why) {
+                return insert.emitOpError()
+                       << "cannot be converted to a block program: " << why;
+              };
+              if (!insert.getOffsets().empty() || !insert.getSizes().empty() ||
+                  !insert.getStrides().empty() ||
+                  !llvm::all_of(insert.getStaticStrides(),
+                                [](int64_t stride) { return stride == 1; }))
+                return refuse("only static inserts with unit strides are in "
+                              "the operator table");
+              RankedTensorType destType = insert.getDestType();
+              // A rank-reducing insert drops unit dimensions of the source.
+              std::optional<llvm::SmallDenseSet<unsigned>> dropped =
+                  computeRankReductionMask(insert.getStaticSizes(),
+                                           insert.getSourceType().getShape());
+              if (!dropped)
+                return refuse("its source shape does not match its sizes");
+              SmallVector<bool> droppedDims;
+              if (!dropped->empty())
+                for (int64_t dim = 0; dim < destType.getRank(); ++dim)
+                  droppedDims.push_back(dropped->contains(dim));
+              SmallVector<unsigned> partial;
+              for (auto [dim, offset, size] :
+                   llvm::enumerate(insert.getStaticOffsets(),
+                                   insert.getStaticSizes()))
+                if (offset != 0 || size != destType.getDimSize(dim))
+                  partial.push_back(dim);
+              if (partial.size() > 1)
+                return refuse("it replaces a part of more than one "
+                              "dimension; only inserts that cover all "
+                              "dimensions but one are supported");
+              unsigned dim = partial.empty() ? 0 : partial.front();
+              int64_t offset = insert.getStaticOffsets()[dim];
+              int64_t size = insert.getStaticSizes()[dim];
+              int64_t extent = destType.getDimSize(dim);
+              SmallVector<Piece> pieces;
+              if (offset > 0)
+                pieces.push_back(Piece{0, offset, insert.getDest(), 0});
+              pieces.push_back(
+                  Piece{offset, size, insert.getSource(), 0, droppedDims});
+              if (offset + size < extent)
+                pieces.push_back(Piece{offset + size, extent - offset - size,
+                                       insert.getDest(), offset + size});
+              return classifyPieces(insert, dim, std::move(pieces));
+            })
             .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
                 [&](auto reshape) -> LogicalResult {
                   if (failed(getArrayType(reshape.getLoc(), reshape.getType(),
@@ -470,6 +584,88 @@ LogicalResult ProgramBuilder::classify() {
   return success();
 }
 
+/// Most pieces a concatenation may be cut into: each is one load and one
+/// select in the kernel that stacks them.
+constexpr int64_t kMaxPieceGroups = 16;
+
+/// The kernel that stacks pieces cuts their dimension into groups of the
+/// greatest common divisor of the piece boundaries: each group lies in one
+/// piece. It writes the result with that dimension split into (number of
+/// groups, group), its loop dimensions.
+int64_t getPieceGroup(Value result, const ValueInfo &info) {
+  int64_t group = cast<ShapedType>(result.getType()).getDimSize(info.pieceDim);
+  for (const Piece &piece : info.pieces)
+    group = std::gcd(group, std::gcd(piece.start, piece.size));
+  return group;
+}
+
+SmallVector<int64_t> getStackedShape(Value result, const ValueInfo &info) {
+  SmallVector<int64_t> shape(cast<ShapedType>(result.getType()).getShape());
+  int64_t group = getPieceGroup(result, info);
+  int64_t extent = shape[info.pieceDim];
+  shape[info.pieceDim] = group;
+  shape.insert(shape.begin() + info.pieceDim, extent / group);
+  return shape;
+}
+
+LogicalResult ProgramBuilder::classifyPieces(Operation *op, unsigned dim,
+                                             SmallVector<Piece> pieces) {
+  Value result = op->getResult(0);
+  if (failed(getArrayType(op->getLoc(), result.getType(), "the result")))
+    return failure();
+  // A piece of a value that is itself pieces along `dim` (an insert into an
+  // insert, a concatenation of one) reads those pieces directly.
+  SmallVector<Piece> flat;
+  for (Piece &piece : pieces) {
+    const ValueInfo &sourceInfo = infos[piece.source];
+    if (sourceInfo.kind != ValueInfo::Kind::Pieces ||
+        sourceInfo.pieceDim != dim || !piece.droppedDims.empty()) {
+      flat.push_back(std::move(piece));
+      continue;
+    }
+    int64_t begin = piece.sourceStart, end = begin + piece.size;
+    for (const Piece &inner : sourceInfo.pieces) {
+      int64_t lo = std::max(begin, inner.start);
+      int64_t hi = std::min(end, inner.start + inner.size);
+      if (lo < hi)
+        flat.push_back(Piece{piece.start + lo - begin, hi - lo, inner.source,
+                             inner.sourceStart + lo - inner.start,
+                             inner.droppedDims});
+    }
+  }
+  pieces = std::move(flat);
+  ValueInfo &info = infos[result];
+  if (pieces.size() == 1 && pieces.front().droppedDims.empty() &&
+      pieces.front().sourceStart == 0 &&
+      pieces.front().source.getType() == result.getType()) {
+    // One source covers the result: it is that tensor.
+    info.kind = ValueInfo::Kind::Alias;
+    info.source = pieces.front().source;
+    for (unsigned d = 0; d < cast<ShapedType>(result.getType()).getRank();
+         ++d) {
+      info.sourceDimToAliasDim.push_back(d);
+      info.sourceFixedIndex.push_back(0);
+      info.sourceSliceOffset.push_back(std::nullopt);
+    }
+    return success();
+  }
+  info.kind = ValueInfo::Kind::Pieces;
+  info.pieceDim = dim;
+  info.pieces = std::move(pieces);
+  int64_t extent = cast<ShapedType>(result.getType()).getDimSize(dim);
+  int64_t group = getPieceGroup(result, info);
+  if (extent / group > kMaxPieceGroups)
+    return op->emitOpError()
+           << "cannot be converted to a block program: its pieces along "
+              "dimension "
+           << dim << " have boundaries whose greatest common divisor is "
+           << group << ", which cuts the dimension into " << extent / group
+           << " groups (at most " << kMaxPieceGroups << " are supported)";
+  producers.push_back(op);
+  pieceOps.push_back(op);
+  return success();
+}
+
 /// Follows aliases from dimension `dim` of `tensor` to the dimension of an
 /// argument or operator result it reads; none for a broadcast dimension or
 /// a fill.
@@ -483,6 +679,7 @@ ProgramBuilder::resolveDim(Value tensor, unsigned dim) const {
     switch (info.kind) {
     case ValueInfo::Kind::Argument:
     case ValueInfo::Kind::Produced:
+    case ValueInfo::Kind::Pieces: // Its own array, written by a kernel.
       return std::make_pair(tensor, dim);
     case ValueInfo::Kind::Filled:
     case ValueInfo::Kind::Empty:
@@ -517,36 +714,64 @@ void ProgramBuilder::unifyAxes() {
   // between readers of one argument dimension.
   SmallVector<std::pair<unsigned, unsigned>> strong, weak;
   DenseMap<std::pair<Value, unsigned>, unsigned> firstArgumentReader;
+  // Loop dimension `reader` reads dimension `dim` of `tensor`.
+  auto addRead = [&](unsigned reader, Value tensor, unsigned dim) {
+    auto resolved = resolveDim(tensor, dim);
+    if (!resolved)
+      return;
+    auto [base, baseDim] = *resolved;
+    ValueInfo &info = infos.find(base)->second;
+    if (info.kind == ValueInfo::Kind::Produced) {
+      AffineMap outMap =
+          info.producer.getIndexingMapMatchingResult(cast<OpResult>(base));
+      if (auto producerDim =
+              dyn_cast<AffineDimExpr>(outMap.getResult(baseDim)))
+        strong.push_back(
+            {reader,
+             unifier.getDim(info.producer, producerDim.getPosition())});
+      return;
+    }
+    auto [it, inserted] =
+        firstArgumentReader.try_emplace({base, baseDim}, reader);
+    if (!inserted)
+      weak.push_back({reader, it->second});
+  };
   for (linalg::GenericOp generic : generics) {
     for (OpOperand &operand : generic->getOpOperands()) {
       if (generic.isDpsInit(&operand) &&
           !generic.payloadUsesValueFromOperand(&operand))
         continue;
       AffineMap map = generic.getMatchingIndexingMap(&operand);
-      for (auto [position, expr] : llvm::enumerate(map.getResults())) {
-        auto dimExpr = dyn_cast<AffineDimExpr>(expr);
-        if (!dimExpr)
+      for (auto [position, expr] : llvm::enumerate(map.getResults()))
+        if (auto dimExpr = dyn_cast<AffineDimExpr>(expr))
+          addRead(unifier.getDim(generic, dimExpr.getPosition()),
+                  operand.get(), position);
+    }
+  }
+  // Pieces whose readers all took their pieces need no kernel.
+  llvm::erase_if(pieceOps, [&](Operation *op) {
+    return !isReadDirectly(op->getResult(0));
+  });
+  // A stacking kernel reads every dimension but the cut one of each piece
+  // whole, and the cut one at the group's offset: its group dimension
+  // reads a piece's dimension exactly where the piece is one group.
+  for (Operation *op : pieceOps) {
+    Value result = op->getResult(0);
+    const ValueInfo &info = infos.find(result)->second;
+    SmallVector<int64_t> stacked = getStackedShape(result, info);
+    for (auto [dim, extent] : llvm::enumerate(stacked))
+      unifier.addDim(op, dim, extent);
+    int64_t group = stacked[info.pieceDim + 1];
+    for (const Piece &piece : info.pieces) {
+      auto sourceType = cast<RankedTensorType>(piece.source.getType());
+      for (unsigned dim = 0; dim < stacked.size() - 1; ++dim) {
+        if (piece.isDropped(dim))
           continue;
-        unsigned reader = unifier.getDim(generic, dimExpr.getPosition());
-        auto resolved = resolveDim(operand.get(), position);
-        if (!resolved)
+        unsigned sourceDim = piece.getSourceDim(dim);
+        if (dim == info.pieceDim && sourceType.getDimSize(sourceDim) != group)
           continue;
-        auto [base, baseDim] = *resolved;
-        ValueInfo &info = infos.find(base)->second;
-        if (info.kind == ValueInfo::Kind::Produced) {
-          AffineMap outMap = info.producer.getIndexingMapMatchingResult(
-              cast<OpResult>(base));
-          if (auto producerDim =
-                  dyn_cast<AffineDimExpr>(outMap.getResult(baseDim)))
-            strong.push_back(
-                {reader, unifier.getDim(info.producer,
-                                        producerDim.getPosition())});
-          continue;
-        }
-        auto [it, inserted] = firstArgumentReader.try_emplace({base, baseDim},
-                                                              reader);
-        if (!inserted)
-          weak.push_back({reader, it->second});
+        unsigned loopDim = dim < info.pieceDim ? dim : dim + 1;
+        addRead(unifier.getDim(op, loopDim), piece.source, sourceDim);
       }
     }
   }
@@ -560,14 +785,21 @@ void ProgramBuilder::nameAxes() {
   // Classes are numbered by their representative, the first loop dimension
   // in program order, so names follow the program.
   SmallVector<unsigned> representatives;
-  for (linalg::GenericOp generic : generics)
-    for (unsigned dim = 0; dim < generic.getNumLoops(); ++dim) {
-      unsigned rep = unifier.find(unifier.getDim(generic, dim));
-      if (!axisNames.count(rep)) {
-        axisNames[rep] = StringAttr();
-        representatives.push_back(rep);
-      }
+  auto addRepresentative = [&](Operation *op, unsigned dim) {
+    unsigned rep = unifier.find(unifier.getDim(op, dim));
+    if (!axisNames.count(rep)) {
+      axisNames[rep] = StringAttr();
+      representatives.push_back(rep);
     }
+  };
+  for (linalg::GenericOp generic : generics)
+    for (unsigned dim = 0; dim < generic.getNumLoops(); ++dim)
+      addRepresentative(generic, dim);
+  for (Operation *op : pieceOps)
+    for (unsigned dim = 0;
+         dim < cast<ShapedType>(op->getResult(0).getType()).getRank() + 1;
+         ++dim)
+      addRepresentative(op, dim);
   llvm::sort(representatives);
 
   // An axis' role decides whether it may be whole. A row axis (rows of a
@@ -599,6 +831,22 @@ void ProgramBuilder::nameAxes() {
         reducedOrInner.insert(
             unifier.find(unifier.getDim(generic, dims.back())));
     }
+  }
+  // A stacking kernel selects along its groups dimension (a few, at most
+  // kMaxPieceGroups), so that stays whole, and so does the innermost of its
+  // dimensions, as for a generic.
+  for (Operation *op : pieceOps) {
+    Value result = op->getResult(0);
+    const ValueInfo &info = infos.find(result)->second;
+    SmallVector<int64_t> stacked = getStackedShape(result, info);
+    reducedOrInner.insert(
+        unifier.find(unifier.getDim(op, info.pieceDim)));
+    SmallVector<unsigned> dims;
+    for (auto [dim, extent] : llvm::enumerate(stacked))
+      if (extent > 1)
+        dims.push_back(dim);
+    if (dims.size() >= 2)
+      reducedOrInner.insert(unifier.find(unifier.getDim(op, dims.back())));
   }
 
   for (auto [index, rep] : llvm::enumerate(representatives)) {
@@ -690,23 +938,21 @@ StringAttr ProgramBuilder::getUnitAxis(unsigned index) {
   return unitAxes[index];
 }
 
-FailureOr<Value> ProgramBuilder::createCopy(OpBuilder &builder, Location loc,
-                                            Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<IndexEntry> entries;
-  SmallVector<Attribute> mapAxes;
-  SmallVector<StringAttr> tileAxes;
+SmallVector<StringAttr>
+ProgramBuilder::addKernelAxes(ArrayRef<int64_t> shape,
+                              SmallVector<Attribute> &mapAxes) {
   // The roles of nameAxes: the innermost dimension of extent > 1 of a
   // tensor with at least two such dimensions is a feature axis (whole up to
   // the threshold); the others are row axes (tiled above extent 1).
   std::optional<unsigned> inner;
   unsigned numNonUnit = 0;
-  for (auto [dim, extent] : llvm::enumerate(type.getShape()))
+  for (auto [dim, extent] : llvm::enumerate(shape))
     if (extent > 1) {
       inner = dim;
       ++numNonUnit;
     }
-  for (auto [dim, extent] : llvm::enumerate(type.getShape())) {
+  SmallVector<StringAttr> axes;
+  for (auto [dim, extent] : llvm::enumerate(shape)) {
     StringAttr name =
         StringAttr::get(context, "a" + Twine(axisTable.size()));
     bool isFeature = numNonUnit >= 2 && dim == inner;
@@ -719,9 +965,19 @@ FailureOr<Value> ProgramBuilder::createCopy(OpBuilder &builder, Location loc,
       tiledAxes.insert(name);
       mapAxes.push_back(name);
     }
-    entries.push_back(IndexEntry{name, 0});
-    tileAxes.push_back(name);
+    axes.push_back(name);
   }
+  return axes;
+}
+
+FailureOr<Value> ProgramBuilder::createCopy(OpBuilder &builder, Location loc,
+                                            Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Attribute> mapAxes;
+  SmallVector<StringAttr> tileAxes = addKernelAxes(type.getShape(), mapAxes);
+  SmallVector<IndexEntry> entries;
+  for (StringAttr axis : tileAxes)
+    entries.push_back(IndexEntry{axis, 0});
   FailureOr<ArrayType> arrayType = getArrayType(loc, type, "the copy");
   if (failed(arrayType))
     return failure();
@@ -738,6 +994,96 @@ FailureOr<Value> ProgramBuilder::createCopy(OpBuilder &builder, Location loc,
     yielded = BroadcastOp::create(body, loc, wanted, yielded);
   YieldOp::create(body, loc, ValueRange{yielded});
   return map.getResult(0);
+}
+
+bool ProgramBuilder::isReadDirectly(Value result) const {
+  return llvm::any_of(result.getUsers(), [&](Operation *user) {
+    if (user->getNumResults() != 1)
+      return true;
+    auto it = infos.find(user->getResult(0));
+    if (it == infos.end() || it->second.kind != ValueInfo::Kind::Pieces)
+      return true;
+    return llvm::any_of(it->second.pieces, [&](const Piece &piece) {
+      return piece.source == result;
+    });
+  });
+}
+
+FailureOr<Value> ProgramBuilder::createPieces(OpBuilder &builder, Location loc,
+                                              Value tensor) {
+  const ValueInfo &info = infos.find(tensor)->second;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  unsigned dim = info.pieceDim;
+  int64_t group = getPieceGroup(tensor, info);
+  int64_t numGroups = type.getDimSize(dim) / group;
+
+  // The kernel writes the result with `dim` split into (groups, group):
+  // element j of `dim` is element j % group of group j / group. Group i is
+  // a slice load `A + c` of the piece that holds it, selected where the
+  // groups axis is i.
+  SmallVector<int64_t> stackedShape = getStackedShape(tensor, info);
+  Operation *op = tensor.getDefiningOp();
+  SmallVector<Attribute> mapAxes;
+  SmallVector<StringAttr> axes;
+  for (unsigned loopDim = 0; loopDim < stackedShape.size(); ++loopDim) {
+    axes.push_back(getAxis(op, loopDim));
+    if (isTiled(axes.back()))
+      mapAxes.push_back(axes.back());
+  }
+  StringAttr groupsAxis = axes[dim];
+  auto stackedType =
+      ArrayType::get(context, stackedShape, type.getElementType());
+  auto map = MapOp::create(builder, loc, TypeRange{stackedType},
+                           builder.getArrayAttr(mapAxes));
+  OpBuilder body = atEnd(context, &map.getBody().emplaceBlock());
+  Value groupIndex = IotaOp::create(
+      body, loc, TileType::get(context, {groupsAxis}, body.getIndexType()),
+      groupsAxis);
+
+  Value stacked;
+  for (int64_t index = numGroups - 1; index >= 0; --index) {
+    int64_t start = index * group;
+    const Piece *piece = llvm::find_if(info.pieces, [&](const Piece &p) {
+      return p.start <= start && start < p.start + p.size;
+    });
+    // The groups axis indexes no source dimension; neither do dimensions
+    // the source lacks.
+    SmallVector<IndexEntry> entries;
+    for (unsigned resultDim = 0; resultDim < type.getRank(); ++resultDim) {
+      if (piece->isDropped(resultDim))
+        continue;
+      StringAttr axis = axes[resultDim < dim ? resultDim : resultDim + 1];
+      entries.push_back(IndexEntry{axis, 0});
+      if (resultDim != dim)
+        continue;
+      int64_t sourceStart = start - piece->start + piece->sourceStart;
+      int64_t sourceExtent = cast<RankedTensorType>(piece->source.getType())
+                                 .getDimSize(piece->getSourceDim(dim));
+      if (sourceStart != 0 || sourceExtent != group)
+        entries.back().sliceOffset = sourceStart;
+    }
+    FailureOr<Value> tile = createLoad(body, loc, piece->source, entries);
+    if (failed(tile))
+      return failure();
+    if (!stacked) {
+      stacked = *tile;
+      continue;
+    }
+    Value indexValue = ConstantOp::create(body, loc, body.getArrayAttr({}),
+                                          body.getIndexAttr(index));
+    Value isGroup = CompareOp::create(body, loc, ComparePredicate::eq,
+                                      groupIndex, indexValue);
+    stacked = SelectOp::create(body, loc, isGroup, *tile, stacked);
+  }
+  auto wanted = TileType::get(context, axes, type.getElementType());
+  if (stacked.getType() != wanted)
+    stacked = BroadcastOp::create(body, loc, wanted, stacked);
+  YieldOp::create(body, loc, ValueRange{stacked});
+  FailureOr<ArrayType> arrayType = getArrayType(loc, type, "the result");
+  if (failed(arrayType))
+    return failure();
+  return ViewOp::create(builder, loc, *arrayType, map.getResult(0))
+      .getResult();
 }
 
 LogicalResult ProgramBuilder::convert() {
@@ -772,9 +1118,21 @@ LogicalResult ProgramBuilder::convert() {
       }
       continue;
     }
+    Value result = producer->getResult(0);
+    if (infos.find(result)->second.kind == ValueInfo::Kind::Pieces) {
+      if (!isReadDirectly(result))
+        continue; // Every reader took its pieces.
+      FailureOr<Value> stacked =
+          createPieces(builder, producer->getLoc(), result);
+      if (failed(stacked)) {
+        program.erase();
+        return failure();
+      }
+      arrays[result] = *stacked;
+      continue;
+    }
     // A view of a transposed or broadcast tensor needs the tensor written
     // out first: views reinterpret arrays in memory.
-    Value result = producer->getResult(0);
     Value source = infos.find(result)->second.source;
     Value array = arrays.lookup(source);
     if (!array) {
@@ -962,10 +1320,14 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
               [&](auto) { return binary(MulOp()); })
           .Case<arith::DivFOp, arith::DivSIOp>(
               [&](auto) { return binary(DivOp()); })
-          .Case<arith::MaximumFOp, arith::MaxSIOp>(
-              [&](auto) { return binary(MaxOp()); })
-          .Case<arith::MinimumFOp, arith::MinSIOp>(
-              [&](auto) { return binary(MinOp()); })
+          .Case<arith::MaximumFOp, arith::MaxSIOp>([&](Operation *max) {
+            // Signed i1 has true = -1 < false: maxsi of masks is `and`,
+            // block.min of masks (false < true).
+            return isSignedMaskOp(max) ? binary(MinOp()) : binary(MaxOp());
+          })
+          .Case<arith::MinimumFOp, arith::MinSIOp>([&](Operation *min) {
+            return isSignedMaskOp(min) ? binary(MaxOp()) : binary(MinOp());
+          })
           .Case<arith::MaxNumFOp, arith::MinNumFOp>([&](auto op) -> Value {
             // block.max and block.min propagate NaN (maximumf); maxnumf and
             // minnumf return the other operand where one is NaN (a keepdim
@@ -983,6 +1345,20 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
             return SelectOp::create(builder, opLoc, isNaN(operands[0]),
                                     operands[1], unlessRhsNaN);
           })
+          .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
+              [&](Operation *logic) -> Value {
+                // Logic on masks: `and` is min, `or` max (false < true),
+                // `xor` is `ne`. Bitwise logic on wider integers is not.
+                if (!logic->getResult(0).getType().isInteger(1))
+                  return Value();
+                if (isa<arith::AndIOp>(logic))
+                  return binary(MinOp());
+                if (isa<arith::OrIOp>(logic))
+                  return binary(MaxOp());
+                return CompareOp::create(builder, opLoc, ComparePredicate::ne,
+                                         operands[0], operands[1])
+                    .getResult();
+              })
           .Case([&](arith::NegFOp) { return unary(NegOp()); })
           .Case([&](math::AbsFOp) { return unary(AbsOp()); })
           .Case([&](math::ExpOp) { return unary(ExpOp()); })
@@ -1051,7 +1427,10 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
             case arith::CmpIPredicate::sle: predicate = ComparePredicate::le; break;
             case arith::CmpIPredicate::sgt: predicate = ComparePredicate::gt; break;
             case arith::CmpIPredicate::sge: predicate = ComparePredicate::ge; break;
-            default: return Value();
+            case arith::CmpIPredicate::ult: predicate = ComparePredicate::ult; break;
+            case arith::CmpIPredicate::ule: predicate = ComparePredicate::ule; break;
+            case arith::CmpIPredicate::ugt: predicate = ComparePredicate::ugt; break;
+            case arith::CmpIPredicate::uge: predicate = ComparePredicate::uge; break;
             }
             return CompareOp::create(builder, opLoc, *predicate, operands[0],
                                      operands[1])
@@ -1082,8 +1461,8 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
   if (isa<arith::CmpFOp>(scalarOp))
     return refuse("the predicates 'ord', 'uno', 'true' and 'false' are not "
                   "supported");
-  if (isa<arith::CmpIOp>(scalarOp))
-    return refuse("unsigned integer comparisons are not supported");
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(scalarOp))
+    return refuse("bitwise logic converts on i1 masks only");
   if (isa<math::FPowIOp, math::PowFOp>(scalarOp))
     return refuse("only constant powers 1 to 4, 2.0, 0.5 and -0.5 convert");
   if (isa<tensor::ExtractOp>(scalarOp))
@@ -1103,16 +1482,23 @@ struct Combine {
 };
 
 /// Matches the combine of a reduction's yield with its accumulator, which
-/// no other live op of the body may read.
+/// no other live op of the body may read; else says why not in `whyNot`.
 std::optional<Combine> matchCombine(Value combined, Value accumulator,
-                                    const DenseSet<Operation *> &liveOps) {
+                                    const DenseSet<Operation *> &liveOps,
+                                    std::string &whyNot) {
   Operation *def = combined.getDefiningOp();
-  if (!def || def->getNumOperands() != 2)
-    return std::nullopt;
   if (llvm::any_of(accumulator.getUsers(), [&](Operation *user) {
         return user != def && liveOps.contains(user);
-      }))
+      })) {
+    whyNot = "the accumulator is read outside the combine (coupled "
+             "reductions such as argmax are not supported)";
     return std::nullopt;
+  }
+  if (!def || def->getNumOperands() != 2 ||
+      llvm::count(def->getOperands(), accumulator) != 1) {
+    whyNot = "it is not 'accumulator <op> term'";
+    return std::nullopt;
+  }
   std::optional<CombinerKind> kind =
       llvm::TypeSwitch<Operation *, std::optional<CombinerKind>>(def)
           .Case<arith::AddFOp, arith::AddIOp>(
@@ -1120,44 +1506,49 @@ std::optional<Combine> matchCombine(Value combined, Value accumulator,
           .Case<arith::MulFOp, arith::MulIOp>(
               [](auto) { return CombinerKind::Mul; })
           .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
-              [](auto) { return CombinerKind::Max; })
+              [](Operation *max) {
+                return isSignedMaskOp(max) ? CombinerKind::Min
+                                           : CombinerKind::Max;
+              })
           .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
-              [](auto) { return CombinerKind::Min; })
+              [](Operation *min) {
+                return isSignedMaskOp(min) ? CombinerKind::Max
+                                           : CombinerKind::Min;
+              })
+          // all() and any() of masks.
+          .Case([](arith::AndIOp op) -> std::optional<CombinerKind> {
+            if (!op.getType().isInteger(1))
+              return std::nullopt;
+            return CombinerKind::Min;
+          })
+          .Case([](arith::OrIOp op) -> std::optional<CombinerKind> {
+            if (!op.getType().isInteger(1))
+              return std::nullopt;
+            return CombinerKind::Max;
+          })
           .Default([](Operation *) { return std::nullopt; });
-  if (!kind)
+  if (!kind) {
+    whyNot = "'" + def->getName().getStringRef().str() +
+             "' is not a combiner (add, mul, max, min; and/or of i1 masks)";
     return std::nullopt;
+  }
   bool ignoresNaN = isa<arith::MaxNumFOp, arith::MinNumFOp>(def);
-  if (def->getOperand(0) == accumulator && def->getOperand(1) != accumulator)
-    return Combine{*kind, def->getOperand(1), ignoresNaN};
-  if (def->getOperand(1) == accumulator && def->getOperand(0) != accumulator)
-    return Combine{*kind, def->getOperand(0), ignoresNaN};
-  return std::nullopt;
+  Value term = def->getOperand(0) == accumulator ? def->getOperand(1)
+                                                 : def->getOperand(0);
+  return Combine{*kind, term, ignoresNaN};
 }
 
 /// True when `value` is the identity of `combine`, so combining with it is
 /// a no-op.
 bool isIdentity(const Combine &combine, TypedAttr value) {
   if (auto f = dyn_cast<FloatAttr>(value)) {
-    const APFloat &v = f.getValue();
-    if (combine.ignoresNaN && v.isNaN())
+    if (combine.ignoresNaN && f.getValue().isNaN())
       return true;
-    switch (combine.kind) {
-    case CombinerKind::Add: return v.isZero();
-    case CombinerKind::Mul: return v.isExactlyValue(1.0);
-    case CombinerKind::Max: return v.isInfinity() && v.isNegative();
-    case CombinerKind::Min: return v.isInfinity() && !v.isNegative();
-    }
+    // -0.0 is an identity of add as much as +0.0.
+    if (combine.kind == CombinerKind::Add)
+      return f.getValue().isZero();
   }
-  if (auto i = dyn_cast<IntegerAttr>(value)) {
-    const APInt &v = i.getValue();
-    switch (combine.kind) {
-    case CombinerKind::Add: return v.isZero();
-    case CombinerKind::Mul: return v.isOne();
-    case CombinerKind::Max: return v.isMinSignedValue();
-    case CombinerKind::Min: return v.isMaxSignedValue();
-    }
-  }
-  return false;
+  return value == getCombinerIdentity(combine.kind, value.getType());
 }
 
 /// The operand of an extf, or the value itself.
@@ -1255,16 +1646,13 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     SmallVector<Combine> combines;
     for (unsigned index : outputs) {
       BlockArgument accumulator = op.getRegionOutputArgs()[index];
+      std::string whyNot;
       auto combine =
-          matchCombine(yield.getOperand(index), accumulator, liveOps);
+          matchCombine(yield.getOperand(index), accumulator, liveOps, whyNot);
       if (!combine) {
         op.emitOpError() << "cannot be converted to a block program: the "
                             "yield of output #"
-                         << index
-                         << " is not 'accumulator <op> term' with add, mul, "
-                            "max or min, and the accumulator used only there "
-                            "(coupled reductions such as argmax are not "
-                            "supported)";
+                         << index << " is not a reduction: " << whyNot;
         return fail();
       }
       combines.push_back(*combine);

@@ -68,6 +68,72 @@ block.program @loads axes(M = 100 tiled block 32, N = 64 tiled block 16, D = 8 w
 
 // -----
 
+// A fixed index beside a kept dimension of size 1 (batch 1, a keepdim row
+// statistic): the rank-reducing slice 1x128x1 -> 1x128 would not say which
+// unit dimension it drops, and MLIR 22's canonicalizer rebuilt it with
+// permuted sizes that its verifier rejects. The slice keeps its rank and a
+// collapse drops the fixed dimension. Without a kept unit dimension the slice
+// reduces the rank itself, as in @loads.
+
+// CHECK-LABEL: func.func @unit_beside_fixed(
+// CHECK-SAME: %[[ROW:.*]]: tensor<1x128x1xf32>
+// CHECK: %[[FULL:.*]] = tensor.extract_slice %[[ROW]][0, %{{.*}}, 0] [1, 32, 1] [1, 1, 1] : tensor<1x128x1xf32> to tensor<1x32x1xf32>
+// CHECK: tensor.collapse_shape %[[FULL]] {{\[}}[0], [1, 2]] : tensor<1x32x1xf32> into tensor<1x32xf32>
+// CHECK: %[[VEC:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, 0] [32, 1] [1, 1] : tensor<128x1xf32> to tensor<32xf32>
+// CHECK-NOT: tensor.collapse_shape
+
+block.program @unit_beside_fixed axes(B = 1 whole, M = 128 tiled block 32)
+    (%row: !block.array<1x128x1xf32>, %vec: !block.array<128x1xf32>)
+    -> (!block.array<1x128xf32>, !block.array<128xf32>) {
+  %r:2 = block.map [M] -> !block.array<1x128xf32>, !block.array<128xf32> {
+    %t = block.load %row[B, M, 0] : !block.array<1x128x1xf32> -> !block.tile<[B, M], f32>
+    %v = block.load %vec[M, 0] : !block.array<128x1xf32> -> !block.tile<[M], f32>
+    block.yield %t, %v : !block.tile<[B, M], f32>, !block.tile<[M], f32>
+  }
+  block.return %r#0, %r#1 : !block.array<1x128xf32>, !block.array<128xf32>
+}
+
+// -----
+
+// Masks: on i1, max is `or` and min is `and` (false < true), so a reduce
+// with them starts from false and true; `ult` on integers compares unsigned.
+
+// CHECK-LABEL: func.func @masks(
+// CHECK:      %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT: %[[ALL0:.*]] = linalg.fill ins(%[[TRUE]] : i1)
+// CHECK:      %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT: %[[ANY0:.*]] = linalg.fill ins(%[[FALSE]] : i1)
+// CHECK:      scf.for {{.*}} iter_args(%{{.*}} = %[[ALL0]], %{{.*}} = %[[ANY0]])
+// CHECK:        arith.andi
+// CHECK:        arith.ori
+// CHECK:        arith.andi
+// CHECK:        arith.ori
+// CHECK:      arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK:      arith.ori %{{.*}}, %{{.*}} : i1
+// CHECK:      arith.andi %{{.*}}, %{{.*}} : i1
+
+block.program @masks axes(M = 8 tiled block 4, N = 16 tiled block 8)
+    (%a: !block.array<8x16xi1>, %b: !block.array<8xi32>)
+    -> (!block.array<8xi1>, !block.array<8xi1>, !block.array<8xi1>) {
+  %r:3 = block.map [M] -> !block.array<8xi1>, !block.array<8xi1>, !block.array<8xi1> {
+    %all, %any = block.reduce N combiners [min, max] -> !block.tile<[M], i1>, !block.tile<[M], i1> {
+      %t = block.load %a[M, N] : !block.array<8x16xi1> -> !block.tile<[M, N], i1>
+      %lo = block.tile_reduce min %t over [N] : !block.tile<[M, N], i1>
+      %hi = block.tile_reduce max %t over [N] : !block.tile<[M, N], i1>
+      block.yield %lo, %hi : !block.tile<[M], i1>, !block.tile<[M], i1>
+    }
+    %x = block.load %b[M] : !block.array<8xi32> -> !block.tile<[M], i32>
+    %zero = block.constant [] 0 : i32
+    %below = block.compare ult %x, %zero : !block.tile<[M], i32>, !block.tile<[], i32>
+    %either = block.max %below, %all : !block.tile<[M], i1>, !block.tile<[M], i1>
+    %both = block.min %either, %any : !block.tile<[M], i1>, !block.tile<[M], i1>
+    block.yield %all, %any, %both : !block.tile<[M], i1>, !block.tile<[M], i1>, !block.tile<[M], i1>
+  }
+  block.return %r#0, %r#1, %r#2 : !block.array<8xi1>, !block.array<8xi1>, !block.array<8xi1>
+}
+
+// -----
+
 // A reduce becomes an scf.for over the blocks of its axis (K = 100 in
 // blocks of 48: 3 blocks, the last one of 4) with the state as iter_args.
 // Built-in combiners start from their identity and fold each term into the

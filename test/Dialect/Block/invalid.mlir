@@ -1398,8 +1398,8 @@ block.program @view_in_body axes(M = 4 tiled) (%x: !block.array<4x8xf32>) {
 block.program @compare_unordered_integers axes(M = 4 tiled) () {
   block.map [M] {
     %a = block.iota M : !block.tile<[M], index>
-    // expected-error @+1 {{'block.compare' op predicate 'ugt' is unordered, which only floats are; compare 'index' with an ordered predicate}}
-    %c = block.compare ugt %a, %a : !block.tile<[M], index>, !block.tile<[M], index>
+    // expected-error @+1 {{'block.compare' op predicate 'une' is unordered, which only floats are; compare 'index' with 'eq' or 'ne'}}
+    %c = block.compare une %a, %a : !block.tile<[M], index>, !block.tile<[M], index>
     block.yield
   }
   block.return

@@ -142,6 +142,9 @@ block.program @elementwise axes(M = 32 tiled, N = 32 tiled)
     %col = block.iota N : !block.tile<[N], index>
     // CHECK: %[[MASK:.*]] = block.compare ge %[[ROW]], %[[COL]] : !block.tile<[M], index>, !block.tile<[N], index>
     %mask = block.compare ge %row, %col : !block.tile<[M], index>, !block.tile<[N], index>
+    // On integers and indices the u predicates compare unsigned.
+    // CHECK: block.compare ult %[[ROW]], %[[COL]] : !block.tile<[M], index>, !block.tile<[N], index>
+    %below = block.compare ult %row, %col : !block.tile<[M], index>, !block.tile<[N], index>
     // CHECK: block.compare ugt
     %ugt = block.compare ugt %a, %u8 : !block.tile<[M, N], f32>, !block.tile<[N, M], f32>
     %lt = block.compare lt %a, %u8 : !block.tile<[M, N], f32>, !block.tile<[N, M], f32>

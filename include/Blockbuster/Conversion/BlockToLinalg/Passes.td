@@ -24,16 +24,20 @@ def ConvertBlockToLinalg : Pass<"convert-block-to-linalg", "::mlir::ModuleOp"> {
       extent); each yielded tile becomes a `tensor.parallel_insert_slice`.
     - `block.reduce A` becomes an `scf.for` over the blocks of A whose
       `iter_args` are the state. Built-in combiners start from their
-      identity (0, 1, -inf, +inf; the extreme values for integers) and fold
-      each term with an `arith` op; a `combine` region starts from `init`
-      and is inlined with (state, terms).
+      identity (0, 1, -inf, +inf; the extreme values for integers; false
+      and true for max and min of i1 masks, which are `ori` and `andi`) and
+      fold each term with an `arith` op; a `combine` region starts from
+      `init` and is inlined with (state, terms).
     - A tile is a tensor whose dimensions follow the tile's axis order; an
       axis has the current block's size where an enclosing map or reduce
       iterates it, its whole extent elsewhere.
     - `block.load` is a `tensor.extract_slice` at the current offsets (a
       slice `A + c` adds c, a fixed index c is a unit dimension dropped from
-      the result), followed by a `linalg.transpose` when the tile lists the
-      axes in another order than the array.
+      the result; where a kept dimension has size 1 too, the slice keeps
+      its rank and a `tensor.collapse_shape` drops the fixed dimensions,
+      because a rank-reducing slice would not say which unit dimension
+      goes), followed by a `linalg.transpose` when the tile lists the axes
+      in another order than the array.
     - Elementwise ops (`add` ... `gelu`, `select`, `compare`, `broadcast`)
       are `linalg.generic`s whose indexing maps place each operand's axes
       by name, which is how broadcasting and transposition by name are

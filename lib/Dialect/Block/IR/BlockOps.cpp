@@ -911,13 +911,16 @@ LogicalResult CompareOp::inferReturnTypes(
 LogicalResult CompareOp::verify() {
   if (failed(verifySameElementType(*this, getLhs(), getRhs(), "lhs", "rhs")))
     return failure();
-  bool unordered = getPredicate() >= ComparePredicate::ueq;
+  // On integers the `u` predicates compare unsigned, except `ueq` and `une`,
+  // which would only repeat `eq` and `ne`.
+  bool equality = getPredicate() == ComparePredicate::ueq ||
+                  getPredicate() == ComparePredicate::une;
   Type element = cast<TileType>(getLhs().getType()).getElementType();
-  if (unordered && !isa<FloatType>(element))
+  if (equality && !isa<FloatType>(element))
     return emitOpError() << "predicate '"
                          << stringifyComparePredicate(getPredicate())
                          << "' is unordered, which only floats are; compare "
-                         << element << " with an ordered predicate";
+                         << element << " with 'eq' or 'ne'";
   return success();
 }
 

@@ -21,6 +21,7 @@ def Block_CombinerKind : I32EnumAttr<"CombinerKind",
     "an associative and commutative combiner", [
     I32EnumAttrCase<"Add", 0, "add">,
     I32EnumAttrCase<"Mul", 1, "mul">,
+    // On i1 masks (false < true) max is `or` and min is `and`.
     I32EnumAttrCase<"Max", 2, "max">,
     I32EnumAttrCase<"Min", 3, "min">
   ]> {
@@ -38,7 +39,9 @@ def Block_ComparePredicate : I32EnumAttr<"ComparePredicate",
     I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
     I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
     I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>,
-    // Unordered (floats only): true when an operand is NaN.
+    // Floats: unordered, true when an operand is NaN. Integers: ult ... uge
+    // compare unsigned (as arith.cmpi's u predicates); ueq and une are for
+    // floats only.
     I32EnumAttrCase<"ueq", 6>, I32EnumAttrCase<"une", 7>,
     I32EnumAttrCase<"ult", 8>, I32EnumAttrCase<"ule", 9>,
     I32EnumAttrCase<"ugt", 10>, I32EnumAttrCase<"uge", 11>

@@ -289,7 +289,8 @@ def Block_DotOp : Block_Op<"dot", [Pure, DeclaredAxes, InBody,
 
 // Binary elementwise ops broadcast by axis name: the result has the axes of
 // `lhs` followed by those of `rhs` that `lhs` lacks. Element types match.
-class Block_BinaryOp<string mnemonic, string doc, list<Trait> traits = []>
+class Block_BinaryOp<string mnemonic, string doc, list<Trait> traits = [],
+                     string note = "">
     : Block_Op<mnemonic, !listconcat(traits, [Pure, DeclaredAxes, InBody,
         DeclareOpInterfaceMethods<InferTypeOpInterface>])> {
   let summary = "elementwise " # doc # ", broadcasting by axis name";
@@ -297,7 +298,7 @@ class Block_BinaryOp<string mnemonic, string doc, list<Trait> traits = []>
     Elementwise }] # doc # [{ of two tiles of one element type. Operands are
     matched by axis name: an axis present in only one operand is broadcast
     along. The result has the axes of `lhs`, then those of `rhs` that `lhs`
-    lacks.
+    lacks.}] # note # [{
 
     ```mlir
     %r = block.}] # mnemonic # [{ %a, %b : !block.tile<[M, N], f32>, !block.tile<[M], f32>
@@ -314,8 +315,12 @@ def Block_AddOp : Block_BinaryOp<"add", "sum", [Commutative]>;
 def Block_SubOp : Block_BinaryOp<"sub", "difference">;
 def Block_MulOp : Block_BinaryOp<"mul", "product", [Commutative]>;
 def Block_DivOp : Block_BinaryOp<"div", "quotient">;
-def Block_MaxOp : Block_BinaryOp<"max", "maximum", [Commutative]>;
-def Block_MinOp : Block_BinaryOp<"min", "minimum", [Commutative]>;
+def Block_MaxOp : Block_BinaryOp<"max", "maximum", [Commutative], [{
+    Integers compare signed, except i1: a mask orders false < true, so `max`
+    of masks is their `or` (a reduction with `max` is `any`).}]>;
+def Block_MinOp : Block_BinaryOp<"min", "minimum", [Commutative], [{
+    Integers compare signed, except i1: a mask orders false < true, so `min`
+    of masks is their `and` (a reduction with `min` is `all`).}]>;
 
 // Unary floating-point ops keep the operand's type.
 class Block_UnaryOp<string mnemonic, string doc>
@@ -373,11 +378,13 @@ def Block_CompareOp : Block_Op<"compare", [Pure, DeclaredAxes, InBody,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "elementwise comparison to an i1 mask, broadcasting by axis name";
   let description = [{
-    Compares two tiles of one element type. Integers compare signed. For
-    floats, `eq` ... `ge` are ordered (false when an operand is NaN) and
-    `ueq` ... `uge` unordered (true when an operand is NaN), as
-    `arith.cmpf`'s `o*` and `u*` predicates. Broadcasting and result axes as
-    for binary ops.
+    Compares two tiles of one element type. For floats, `eq` ... `ge` are
+    ordered (false when an operand is NaN) and `ueq` ... `uge` unordered
+    (true when an operand is NaN), as `arith.cmpf`'s `o*` and `u*`
+    predicates. Integers and indices compare signed with `lt` ... `ge` and
+    unsigned with `ult` ... `uge`, as `arith.cmpi`'s `s*` and `u*`
+    predicates (`ueq` and `une` are for floats only). Broadcasting and
+    result axes as for binary ops.
 
     ```mlir
     %causal = block.compare ge %row, %col : !block.tile<[M], index>, !block.tile<[N], index>

@@ -12,6 +12,12 @@ namespace blockbuster::block {
 mlir::Value createCombine(mlir::OpBuilder &builder, mlir::Location loc,
                           CombinerKind kind, mlir::Value lhs, mlir::Value rhs);
 
+/// The identity of combiner `kind` on elements of `type` (a float, integer
+/// or index type): 0, 1, -inf and +inf for floats; for integers the smallest
+/// and largest signed values, except on i1, a mask, where max is `or` and
+/// min is `and` (false < true), so their identities are false and true.
+mlir::TypedAttr getCombinerIdentity(CombinerKind kind, mlir::Type type);
+
 } // namespace blockbuster::block
 
 #endif // BLOCKBUSTER_DIALECT_BLOCK_IR_COMBINERS_H

@@ -178,32 +178,10 @@ std::optional<SmallVector<Role>> getRoles(ReduceOp reduce) {
 /// The identity of a role: the initial state of a generated reduce.
 Value createIdentity(OpBuilder &builder, Location loc, Role role, Type type) {
   auto tile = cast<TileType>(type);
-  Type element = tile.getElementType();
-  TypedAttr value;
   CombinerKind kind = role.kind == RoleKind::RunningMax ? CombinerKind::Max
                       : role.kind == RoleKind::Rescaled ? CombinerKind::Add
                                                         : role.plain;
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    APFloat identity = APFloat::getZero(semantics);
-    if (kind == CombinerKind::Mul)
-      identity = APFloat::getOne(semantics);
-    else if (kind == CombinerKind::Max)
-      identity = APFloat::getInf(semantics, /*Negative=*/true);
-    else if (kind == CombinerKind::Min)
-      identity = APFloat::getInf(semantics, /*Negative=*/false);
-    value = FloatAttr::get(element, identity);
-  } else {
-    unsigned width = element.getIntOrFloatBitWidth();
-    APInt identity = APInt::getZero(width);
-    if (kind == CombinerKind::Mul)
-      identity = APInt(width, 1);
-    else if (kind == CombinerKind::Max)
-      identity = APInt::getSignedMinValue(width);
-    else if (kind == CombinerKind::Min)
-      identity = APInt::getSignedMaxValue(width);
-    value = IntegerAttr::get(element, identity);
-  }
+  TypedAttr value = getCombinerIdentity(kind, tile.getElementType());
   SmallVector<Attribute> axes(tile.getAxes().begin(), tile.getAxes().end());
   return ConstantOp::create(builder, loc, builder.getArrayAttr(axes), value);
 }
