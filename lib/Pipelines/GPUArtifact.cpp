@@ -6,6 +6,7 @@
 #include "Blockbuster/Pipelines/GPUPipeline.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,15 +25,47 @@ bool hasBlockPrograms(ModuleOp module) {
   return false;
 }
 
+/// The argument attributes of every function with some, by name.
+llvm::StringMap<ArrayAttr> getArgumentAttributes(ModuleOp module) {
+  llvm::StringMap<ArrayAttr> attributes;
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (ArrayAttr args = func.getAllArgAttrs())
+      attributes[func.getName()] = args;
+  return attributes;
+}
+
+/// Gives each function (a block.program after conversion) without argument
+/// attributes those its namesake had: convert-linalg-to-block replaces a
+/// function by a program of the same name and signature and drops them,
+/// and the manifest names hoisted constants by theirs.
+void restoreArgumentAttributes(ModuleOp module,
+                               const llvm::StringMap<ArrayAttr> &attributes) {
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    auto it = attributes.find(func.getName());
+    if (it != attributes.end() && !func.getAllArgAttrs() &&
+        it->second.size() == func.getNumArguments())
+      func.setAllArgAttrs(it->second);
+  }
+}
+
 } // namespace
 
 LogicalResult blockbuster::compileForGPU(ModuleOp module,
                                          const GPUCompileOptions &options,
                                          std::string *fusedProgram) {
+  bool linalg = !hasBlockPrograms(module);
+  if (linalg) {
+    PassManager hoist(module.getContext());
+    if (failed(parsePassPipeline("hoist-tensor-constants", hoist)) ||
+        failed(hoist.run(module)))
+      return failure();
+  }
+  llvm::StringMap<ArrayAttr> argumentAttributes =
+      getArgumentAttributes(module);
   PassManager front(module.getContext());
   std::string pipeline;
-  if (!hasBlockPrograms(module))
-    pipeline += "hoist-tensor-constants,convert-linalg-to-block,";
+  if (linalg)
+    pipeline += "convert-linalg-to-block,";
   if (options.fuse)
     pipeline += "block-fuse{keep-snapshots=true},";
   pipeline += "block-select{target=h100";
@@ -46,6 +79,7 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
                                       << "': " << error;
   if (failed(front.run(module)))
     return failure();
+  restoreArgumentAttributes(module, argumentAttributes);
   if (fusedProgram) {
     fusedProgram->clear();
     llvm::raw_string_ostream os(*fusedProgram);

@@ -40,13 +40,17 @@ class ArtifactError(ValueError):
 class Buffer:
     """One array of the program: an input, an output or an intermediate."""
 
-    def __init__(self, name, kind, position, shape, dtype, nbytes):
+    def __init__(self, name, kind, position, shape, dtype, nbytes,
+                 constant=None):
         self.name = name
         self.kind = kind
         self.position = position
         self.shape = tuple(shape)
         self.dtype = dtype
         self.nbytes = nbytes
+        # For an input that was a tensor constant of the source (a weight):
+        # its `dense_resource` key, the name that binds it (docs/Artifact.md).
+        self.constant = constant
 
     @property
     def numel(self):
@@ -110,6 +114,12 @@ class Artifact:
         self.outputs = sorted((b for b in buffers if b.kind == "output"),
                               key=lambda b: b.position)
         self.intermediates = [b for b in buffers if b.kind == "intermediate"]
+        # Key -> the inputs hoisted from that constant (one, unless the
+        # source repeated the constant), in position order.
+        self.constants = {}
+        for b in self.inputs:
+            if b.constant is not None:
+                self.constants.setdefault(b.constant, []).append(b)
 
     def __repr__(self):
         return "Artifact(%r, @%s: %s -> %s, %d launches)" % (
@@ -308,7 +318,13 @@ def load(path):
         if nbytes != expected:
             c.fail(field + ".bytes", "is %d, but shape %s of %s is %d bytes"
                    % (nbytes, json.dumps(shape), dtype, expected))
-        buf = Buffer(name, kind, position, shape, dtype, nbytes)
+        constant = None
+        if "constant" in b:
+            constant = c.get(b, "constant", field, "string")
+            if kind != "input":
+                c.fail(field + ".constant", "only inputs can be constants, "
+                       "this buffer is an %s" % kind)
+        buf = Buffer(name, kind, position, shape, dtype, nbytes, constant)
         buffers[name] = buf
         ordered.append(buf)
     for kind, seen in positions.items():
