@@ -6,12 +6,16 @@
   library libBlockbusterCAPI.so (capi.py), loaded on first use.
 - ``references``: PyTorch/NumPy references of the Linalg examples.
 - ``seeded``: bb-run's seeded inputs.
+- ``torch``: the PyTorch front door (``blockbuster.torch.compile`` and the
+  ``torch.compile`` backend "blockbuster"); needs the optional torch and
+  torch-mlir, imported only when asked for.
 """
 
 from .artifact import ArtifactError, load as load_artifact  # noqa: F401
 
 
-_SUBMODULES = ("artifact", "capi", "check", "references", "runtime", "seeded")
+_SUBMODULES = ("artifact", "capi", "check", "references", "runtime", "seeded",
+               "torch")
 
 
 def __getattr__(name):
