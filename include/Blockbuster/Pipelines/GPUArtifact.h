@@ -27,9 +27,11 @@ struct GPUCompileOptions {
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through
-/// convert-linalg-to-block (when it has no block.program),
-/// hoist-tensor-constants, block-fuse, block-select{target=h100} and
-/// blockbuster-gpu-pipeline. Diagnostics go to the context's handler.
+/// hoist-tensor-constants and convert-linalg-to-block (when it has no
+/// block.program), block-fuse, block-select{target=h100} and
+/// blockbuster-gpu-pipeline. The argument attributes of each function (the
+/// hoisted weights' keys, which the manifest records) are carried over to
+/// the program that replaces it. Diagnostics go to the context's handler.
 /// `fusedProgram`, when given, receives the block program after selection.
 mlir::LogicalResult compileForGPU(mlir::ModuleOp module,
                                   const GPUCompileOptions &options,
