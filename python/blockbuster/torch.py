@@ -9,6 +9,9 @@
     y = opt(x)                              # finds; refused ones run eagerly
     bbt.refusals                            # [(graph, reason), ...]
 
+    run = bbt.load("out/block", model)      # an artifact compiled elsewhere,
+    y = run(x.cuda())                       # weights bound by name (no MLIR)
+
 `compile` exports the module with torch-mlir (`torch.export`, then
 `torch_mlir.fx.export_and_import(..., output_type="linalg-on-tensors")`)
 naming each weight's `dense_resource` after its `state_dict` key (a lifted
@@ -190,13 +193,13 @@ class Compiled:
         self._program = None
         self._directory = None
         if target == "gpu":
-            from . import runtime
             self._directory = tempfile.TemporaryDirectory(
                 prefix="blockbuster-%s-" % name)
             capi.compile(text, fuse=fuse, target="gpu",
                          output_dir=self._directory.name)
             self.artifact = self._directory.name
-            self._program = runtime.Program(self.artifact, device=device)
+            self._program = load(self.artifact, module,
+                                 constants=self._constants, device=device)
         elif target != "cpu":
             raise ValueError("target must be 'cpu' or 'gpu', got %r"
                              % (target,))
@@ -238,13 +241,66 @@ class Compiled:
                 for a, spec in zip(outputs, self.signature["outputs"])]
 
     def _run_gpu(self, tensors):
-        device = self._program.device
+        return self._program.run_all(tensors)
+
+
+class Loaded:
+    """A GPU artifact with its weights bound by name: see `load`."""
+
+    def __init__(self, artifact, module=None, constants=None, device=0):
+        from . import runtime
+        self.program = runtime.Program(artifact, device=device)
+        self.device = device
+        self.artifact = self.program.artifact
+        state = {}
+        if module is not None:
+            state.update(module.named_parameters(remove_duplicate=False))
+            state.update(module.named_buffers(remove_duplicate=False))
+        state.update(constants or {})
+        self._state = state
+        inputs = self.artifact.inputs
+        missing = sorted({b.constant for b in inputs if b.constant is not None
+                          and b.constant not in state})
+        if missing:
+            raise KeyError("%s: the weights %s are not parameters, buffers or "
+                           "constants given" % (self.artifact.path,
+                                                ", ".join(missing)))
+        self.user_inputs = [b for b in inputs if b.constant is None]
+
+    def run_all(self, tensors):
+        """Runs on every input in position order (weights included)."""
         bound = []
         for t in tensors:
-            if not t.is_cuda:
-                t = t.to("cuda:%d" % device)
+            t = t.detach()
+            if not t.is_cuda or t.device.index != self.device:
+                t = t.to("cuda:%d" % self.device)
             bound.append(t.contiguous())
-        return list(self._program(*bound))
+        return list(self.program(*bound))
+
+    def __call__(self, *inputs):
+        if len(inputs) != len(self.user_inputs):
+            raise TypeError("@%s takes %d inputs (%s), got %d" % (
+                self.artifact.entry, len(self.user_inputs),
+                ", ".join(b.describe() for b in self.user_inputs),
+                len(inputs)))
+        given = iter(inputs)
+        tensors = [self._state[b.constant] if b.constant is not None
+                   else next(given) for b in self.artifact.inputs]
+        with torch.no_grad():
+            outputs = self.run_all(tensors)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def load(artifact, module=None, constants=None, device=0):
+    """Loads a GPU artifact (a directory written by `bb-compile` or
+    `compile(target="gpu")`, docs/Artifact.md) for PyTorch: calling the
+    result with the inputs that are not weights runs it, the weights (inputs
+    with a "constant" key) bound by name to ``module``'s parameters and
+    buffers or to ``constants`` (name -> tensor), read at each call and moved
+    to the device when they are not there. Needs no MLIR: this is how an
+    artifact compiled elsewhere runs on a GPU machine. Returns one tensor
+    for one output, else a tuple."""
+    return Loaded(artifact, module, constants, device)
 
 
 def _to_numpy(tensor):
