@@ -248,10 +248,11 @@ class Loaded:
     """A GPU artifact with its weights bound by name: see `load`."""
 
     def __init__(self, artifact, module=None, constants=None, device=0):
-        from . import runtime
-        self.program = runtime.Program(artifact, device=device)
+        from . import artifact as _artifact, runtime
+        if not isinstance(artifact, _artifact.Artifact):
+            artifact = _artifact.load(artifact)
+        self.artifact = artifact
         self.device = device
-        self.artifact = self.program.artifact
         state = {}
         if module is not None:
             state.update(module.named_parameters(remove_duplicate=False))
@@ -266,6 +267,7 @@ class Loaded:
                            "constants given" % (self.artifact.path,
                                                 ", ".join(missing)))
         self.user_inputs = [b for b in inputs if b.constant is None]
+        self.program = runtime.Program(artifact, device=device)
 
     def run_all(self, tensors):
         """Runs on every input in position order (weights included)."""

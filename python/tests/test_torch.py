@@ -180,3 +180,20 @@ def test_torch_compile_backend_falls_back_per_graph(caplog):
     assert "coupled reductions" in reason
     assert any("%s refused, running it eagerly" % graph in m
                for m in messages), messages
+
+
+@needs_torch
+def test_load_refuses_unbound_weights(tmp_path):
+    """load() binds every weight of an artifact by name before touching a
+    GPU: a key that is neither a parameter, a buffer nor a given constant is
+    refused with its name."""
+    import torch
+    import blockbuster.torch as bbt
+    from blockbuster import capi
+    capi.compile(os.path.join(REPO, "test", "Pipelines",
+                              "artifact-constant-names.mlir"),
+                 target="gpu", output_dir=str(tmp_path))
+    module = torch.nn.Module()
+    module.proj = torch.nn.Linear(32, 64)
+    with pytest.raises(KeyError, match="torch_tensor_32_torch.float32"):
+        bbt.load(str(tmp_path), module)
