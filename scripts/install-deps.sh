@@ -8,6 +8,8 @@ packages=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   python3-pytest python3-numpy
+  # test/Install/pip.test: a virtual environment, the package built offline.
+  python3-venv python3-setuptools python3-wheel
 )
 
 missing=()

@@ -18,6 +18,15 @@ config.test_exec_root = os.path.join(config.blockbuster_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "lit.site.cfg.py", "FakeCuda"]
 
+# The longer names first: lit substitutes in order, and %cmake would also
+# match the start of %cmake_generator.
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cmake_make_program", config.cmake_make_program))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx_compiler_launcher",
+                             config.cxx_compiler_launcher))
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
+config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%src_root", config.blockbuster_src_root))
@@ -83,6 +92,28 @@ if all(importlib.util.find_spec(m) for m in ("pytest", "numpy")):
 else:
     lit_config.note("pytest or numpy not importable by %s: the Python tests "
                     "(REQUIRES: pytest) are skipped" % sys.executable)
+
+# test/Install/pip.test makes a virtual environment and builds the Python
+# package in it without the network: venv with ensurepip (Debian:
+# python3-venv), setuptools and wheel (python3-setuptools, python3-wheel;
+# scripts/install-deps.sh).
+if all(importlib.util.find_spec(m) for m in ("ensurepip", "setuptools", "wheel")):
+    config.available_features.add("python-venv")
+else:
+    lit_config.note("venv's ensurepip, setuptools or wheel not importable by "
+                    "%s: the pip install test (REQUIRES: python-venv) is "
+                    "skipped" % sys.executable)
+
+# Debug information names the build directory in every object file, so the
+# check that the installed tree names no build path (test/Install) needs a
+# build without it: Release or MinSizeRel, no -g.
+if (config.cmake_build_type in ("Release", "MinSizeRel")
+        and "-g" not in config.cmake_cxx_flags.split()):
+    config.available_features.add("no-debug-info")
+else:
+    lit_config.note("build type %r with flags %r: the check that installed "
+                    "files name no build path (REQUIRES: no-debug-info) is "
+                    "skipped" % (config.cmake_build_type, config.cmake_cxx_flags))
 
 # The optional torch dependencies (scripts/setup-torch.sh): the Python of
 # $BLOCKBUSTER_TORCH_PYTHON, else of ./.venv-torch in the checkout, when it

@@ -355,6 +355,10 @@ int bbCompileArtifact(const char *mlir, const char *options,
         entry = value.getAsString()->str();
       } else if (key == "fuse" && value.getAsBoolean()) {
         gpu.fuse = *value.getAsBoolean();
+      } else if (key == "whole_threshold" && value.getAsInteger()) {
+        gpu.wholeThreshold = *value.getAsInteger();
+      } else if (key == "target" && value.getAsString()) {
+        gpu.target = value.getAsString()->str();
       } else if (key == "chip" && value.getAsString()) {
         gpu.chip = value.getAsString()->str();
       } else if (key == "features" && value.getAsString()) {
@@ -373,8 +377,8 @@ int bbCompileArtifact(const char *mlir, const char *options,
         gpu.blockSizes = llvm::join(sizes, ",");
       } else {
         errs.error() << "unknown or mistyped option '" << key.str()
-                     << "' (known: entry, fuse, chip, features, threads, "
-                        "block_sizes)\n";
+                     << "' (known: entry, whole_threshold, fuse, target, "
+                        "chip, features, threads, block_sizes)\n";
         return session.fail(result);
       }
     }

@@ -65,10 +65,12 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
   PassManager front(module.getContext());
   std::string pipeline;
   if (linalg)
-    pipeline += "convert-linalg-to-block,";
+    pipeline += "convert-linalg-to-block{whole-threshold=" +
+                std::to_string(options.wholeThreshold) + "},";
   if (options.fuse)
-    pipeline += "block-fuse{keep-snapshots=true},";
-  pipeline += "block-select{target=h100";
+    pipeline += "block-fuse{keep-snapshots=true target=" + options.target +
+                "},";
+  pipeline += "block-select{target=" + options.target;
   if (!options.blockSizes.empty())
     pipeline += " block-sizes=" + options.blockSizes;
   pipeline += "}";

@@ -17,6 +17,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -52,6 +53,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUPromoteBlockTiles());
 
   addBufferizeToOutParams(pm);
+  pm.addNestedPass<func::FuncOp>(createGPUWriteReshapedResultsInPlace());
 
   pm.addPass(createGPUCarryLoopStateInPlace());
   pm.addPass(createCanonicalizerPass());

@@ -9,10 +9,15 @@ rules with the same messages; test/Runtime/Inputs/bad-artifacts holds the
 cases both are tested on.
 """
 
+from __future__ import annotations
+
 import json
 import math
 import os
 import re
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 FORMAT = "blockbuster-artifact"
 VERSION = 1
@@ -37,91 +42,110 @@ class ArtifactError(ValueError):
     """An artifact that cannot be run: the message says which file and field."""
 
 
+@dataclass(repr=False)
 class Buffer:
     """One array of the program: an input, an output or an intermediate."""
 
-    def __init__(self, name, kind, position, shape, dtype, nbytes,
-                 constant=None):
-        self.name = name
-        self.kind = kind
-        self.position = position
-        self.shape = tuple(shape)
-        self.dtype = dtype
-        self.nbytes = nbytes
-        # For an input that was a tensor constant of the source (a weight):
-        # its `dense_resource` key, the name that binds it (docs/Artifact.md).
-        self.constant = constant
+    name: str
+    kind: str                   # one of BUFFER_KINDS
+    position: Optional[int]     # argument or result position; None for intermediates
+    shape: Tuple[int, ...]
+    dtype: str                  # a key of DTYPE_BYTES
+    nbytes: int
+    # For an input that was a tensor constant of the source (a weight): its
+    # `dense_resource` key, the name that binds it (docs/Artifact.md).
+    constant: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        self.shape = tuple(self.shape)
 
     @property
-    def numel(self):
+    def numel(self) -> int:
         return math.prod(self.shape)
 
-    def describe(self):
+    def describe(self) -> str:
         return "%s %s" % ("x".join(str(d) for d in self.shape) or "scalar",
                           self.dtype)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Buffer(%r, %s, %s)" % (self.name, self.kind, self.describe())
 
 
+@dataclass
 class Param:
     """A kernel parameter: a buffer (one device pointer) or a scalar by value."""
 
-    def __init__(self, buffer=None, scalar=None, value=None):
-        self.buffer = buffer   # a Buffer, or None
-        self.scalar = scalar   # a dtype name, or None
-        self.value = value
+    buffer: Optional[Buffer] = None
+    scalar: Optional[str] = None   # a dtype name
+    value: Union[int, float, None] = None
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return 8 if self.buffer is not None else DTYPE_BYTES[self.scalar]
 
 
+@dataclass
 class Launch:
-    def __init__(self, module, kernel, grid, block, dynamic_smem, params):
-        self.module = module
-        self.kernel = kernel
-        self.grid = tuple(grid)
-        self.block = tuple(block)
-        self.dynamic_smem = dynamic_smem
-        self.params = params
+    """One kernel launch, in execution order."""
+
+    module: str
+    kernel: str
+    grid: Tuple[int, int, int]
+    block: Tuple[int, int, int]
+    dynamic_smem: int
+    params: List[Param]
+
+    def __post_init__(self) -> None:
+        self.grid = tuple(self.grid)
+        self.block = tuple(self.block)
 
 
+@dataclass
 class Module:
-    def __init__(self, name, ptx_file, ptx):
-        self.name = name
-        self.ptx_file = ptx_file
-        self.ptx = ptx
-        self.entries = parse_ptx_entries(ptx)
+    """One PTX module and the entry points it defines."""
+
+    name: str
+    ptx_file: str
+    ptx: str = dataclasses.field(repr=False)
+    entries: Dict[str, Dict[str, Any]] = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.entries = parse_ptx_entries(self.ptx)
 
 
+@dataclass(repr=False)
 class Artifact:
     """A validated artifact: buffers in manifest order, inputs and outputs by
     position, launches in execution order."""
 
-    def __init__(self, path, manifest, entry, chip, features, modules,
-                 buffers, launches):
-        self.path = path
-        self.manifest = manifest
-        self.entry = entry
-        self.chip = chip
-        self.features = features
-        self.modules = modules      # name -> Module
-        self.buffers = buffers      # list of Buffer, manifest order
-        self.launches = launches
-        self.inputs = sorted((b for b in buffers if b.kind == "input"),
+    path: str
+    manifest: Dict[str, Any]           # manifest.json as read
+    entry: str
+    chip: str
+    features: str
+    modules: Dict[str, Module]         # name -> Module
+    buffers: List[Buffer]              # manifest order
+    launches: List[Launch]
+    inputs: List[Buffer] = dataclasses.field(init=False)
+    outputs: List[Buffer] = dataclasses.field(init=False)
+    intermediates: List[Buffer] = dataclasses.field(init=False)
+    # Key -> the inputs hoisted from that constant (one, unless the source
+    # repeated the constant), in position order.
+    constants: Dict[str, List[Buffer]] = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.inputs = sorted((b for b in self.buffers if b.kind == "input"),
                              key=lambda b: b.position)
-        self.outputs = sorted((b for b in buffers if b.kind == "output"),
+        self.outputs = sorted((b for b in self.buffers if b.kind == "output"),
                               key=lambda b: b.position)
-        self.intermediates = [b for b in buffers if b.kind == "intermediate"]
-        # Key -> the inputs hoisted from that constant (one, unless the
-        # source repeated the constant), in position order.
+        self.intermediates = [b for b in self.buffers
+                              if b.kind == "intermediate"]
         self.constants = {}
         for b in self.inputs:
             if b.constant is not None:
                 self.constants.setdefault(b.constant, []).append(b)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Artifact(%r, @%s: %s -> %s, %d launches)" % (
             self.path, self.entry,
             ", ".join(b.describe() for b in self.inputs),

@@ -3,49 +3,92 @@ include/Blockbuster-c/Blockbuster.h), loaded with ctypes on first use.
 
     import blockbuster as bb
     fused = bb.compile(text, fuse=True)              # fused block program (IR text)
-    fused.ir, fused.report                           # and its fusion report (JSON list)
+    fused.ir, fused.report                           # and its fusion reports (report.Report)
     (out,) = bb.run(text, [x, y], fuse=True)         # CPU, NumPy in and out
     bb.compile(text, target="gpu", output_dir="out") # GPU artifact (see docs/Python.md)
 
-The library is $BLOCKBUSTER_CAPI when set, else build/lib/libBlockbusterCAPI.so
-of the checkout (or $BLOCKBUSTER_BUILD/lib). Errors raise CompileError with
-the diagnostics bb-opt or bb-run would print.
+The library is the first of (``library_candidates()``): $BLOCKBUSTER_CAPI;
+$BLOCKBUSTER_BUILD/lib and $BLOCKBUSTER_PREFIX/lib; the copy inside the
+installed package (a wheel built with BLOCKBUSTER_PREFIX set,
+docs/Embedding.md); the environment's own prefix (sys.prefix/lib, for
+Blockbuster installed into a virtual environment); the checkout's build/lib
+when the package is used from the source tree; the dynamic loader's search
+(LD_LIBRARY_PATH, ldconfig). Errors raise CompileError with the diagnostics
+bb-opt or bb-run would print.
 """
+
+from __future__ import annotations
 
 import ctypes
 import json
 import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .report import Report, parse_reports
 from .seeded import NUMPY_DTYPES
+
+#: MLIR text, or the path of a .mlir file.
+MlirSource = Union[str, "os.PathLike[str]"]
+
+LIBRARY_NAME = "libBlockbusterCAPI.so"
 
 
 class CompileError(RuntimeError):
     """Diagnostics of a failed compile or run."""
 
 
-_LIB = None
+_LIB: Optional[ctypes.CDLL] = None
 
 
-def _library_path():
+def library_candidates() -> List[Tuple[str, str]]:
+    """Where the C API library is looked for, in order: (path, why) pairs.
+    The last is the bare file name, for the dynamic loader's own search."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    candidates = []
     if os.environ.get("BLOCKBUSTER_CAPI"):
-        return os.environ["BLOCKBUSTER_CAPI"]
-    build = os.environ.get("BLOCKBUSTER_BUILD") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build")
-    return os.path.join(build, "lib", "libBlockbusterCAPI.so")
+        candidates.append((os.environ["BLOCKBUSTER_CAPI"], "$BLOCKBUSTER_CAPI"))
+    for variable in ("BLOCKBUSTER_BUILD", "BLOCKBUSTER_PREFIX"):
+        if os.environ.get(variable):
+            candidates.append((os.path.join(os.environ[variable], "lib",
+                                            LIBRARY_NAME), "$" + variable))
+    candidates += [
+        (os.path.join(package, "lib", LIBRARY_NAME), "inside the package"),
+        (os.path.join(sys.prefix, "lib", LIBRARY_NAME), "sys.prefix"),
+    ]
+    # The package used from the source tree (python/ beside pyproject.toml).
+    if os.path.isfile(os.path.join(package, "..", "pyproject.toml")):
+        candidates.append((os.path.join(package, "..", "..", "build", "lib",
+                                        LIBRARY_NAME), "the checkout's build"))
+    candidates.append((LIBRARY_NAME, "the dynamic loader's search path"))
+    return candidates
 
 
-def library():
+def library_path() -> str:
+    """The C API library that library() loads: the first candidate that
+    exists (an environment variable names it even if it does not)."""
+    for path, why in library_candidates():
+        if why.startswith("$") or os.path.isfile(path):
+            return os.path.normpath(path)
+    return LIBRARY_NAME
+
+
+def library() -> ctypes.CDLL:
     global _LIB
     if _LIB is None:
-        path = _library_path()
+        path = library_path()
         try:
             lib = ctypes.CDLL(path)
         except OSError as e:
-            raise CompileError("cannot load the Blockbuster C API (%s): %s; build "
-                               "it with `ninja -C build BlockbusterCAPI` or set "
-                               "BLOCKBUSTER_CAPI" % (path, e))
+            tried = "; ".join("%s (%s)" % (os.path.normpath(p), why)
+                              for p, why in library_candidates())
+            raise CompileError(
+                "cannot load the Blockbuster C API (%s): %s. Looked in: %s. "
+                "Build it with `ninja -C build BlockbusterCAPI`, install it "
+                "(docs/Embedding.md) or set BLOCKBUSTER_CAPI" % (path, e, tried))
         c = ctypes
         out = c.POINTER(c.c_void_p)
         lib.bbVersion.restype = c.c_char_p
@@ -65,7 +108,7 @@ def library():
     return _LIB
 
 
-def _call(function, *args):
+def _call(function: Any, *args: Any) -> str:
     """Calls a C API function; returns its result text or raises CompileError."""
     result = ctypes.c_void_p()
     status = function(*args, ctypes.byref(result))
@@ -76,7 +119,7 @@ def _call(function, *args):
     return text
 
 
-def _text(mlir):
+def _text(mlir: MlirSource) -> str:
     if isinstance(mlir, os.PathLike) or (isinstance(mlir, str) and "\n" not in mlir
                                          and mlir.endswith(".mlir") and os.path.exists(mlir)):
         with open(mlir) as f:
@@ -84,51 +127,50 @@ def _text(mlir):
     return mlir
 
 
-def _pipeline(fuse, extra):
+def _pipeline(fuse: bool, extra: Sequence[str]) -> str:
     passes = ["hoist-tensor-constants", "convert-linalg-to-block"]
     if fuse:
         passes.append("block-fuse")
     return ",".join(passes + list(extra))
 
 
+@dataclass
 class Compiled:
-    """The result of compile(): the IR text, and the fusion report."""
+    """The result of compile(): the block program's IR text, the fusion
+    report of each block program in it, and the GPU artifact's directory
+    (target="gpu")."""
 
-    def __init__(self, ir, report, artifact=None):
-        self.ir = ir
-        self.report = report
-        self.artifact = artifact
+    ir: str
+    report: List[Report] = field(default_factory=list)
+    artifact: Optional[str] = None
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.ir
 
 
-def transform(mlir, pipeline):
+def transform(mlir: MlirSource, pipeline: str) -> str:
     """Runs a textual pass pipeline on MLIR text; returns the printed module."""
     return _call(library().bbTransform, _text(mlir).encode(), pipeline.encode())
 
 
-def report(mlir, pipeline="", options=""):
-    """The fusion report (a list of dicts, one per block program,
-    docs/FusionReport.md) of the module after ``pipeline``."""
-    text = _call(library().bbReport, _text(mlir).encode(), pipeline.encode(),
-                 options.encode())
-    # One JSON object per block program, one after the other.
-    decoder, objects, at = json.JSONDecoder(), [], 0
-    while text[at:].strip():
-        at += len(text[at:]) - len(text[at:].lstrip())
-        obj, at = decoder.raw_decode(text, at)
-        objects.append(obj)
-    return objects
+def report(mlir: MlirSource, pipeline: str = "", options: str = "") -> List[Report]:
+    """The fusion report of each block program (docs/FusionReport.md) of the
+    module after ``pipeline``; ``options`` are block-report's."""
+    return parse_reports(_call(library().bbReport, _text(mlir).encode(),
+                               pipeline.encode(), options.encode()))
 
 
-def signature(mlir, entry=""):
+def signature(mlir: MlirSource, entry: str = "") -> Dict[str, Any]:
+    """The entry's inputs and outputs: {"entry", "kind", "inputs": [{"shape",
+    "dtype"}], "outputs": [...]}."""
     return json.loads(_call(library().bbSignature, _text(mlir).encode(),
                             entry.encode()))
 
 
-def compile(mlir, fuse=True, target="cpu", output_dir=None, entry="",
-            block_sizes=(), linalg=None, report_options=""):
+def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
+            output_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+            entry: str = "", block_sizes: Sequence[str] = (),
+            linalg: Optional[bool] = None, report_options: str = "") -> Compiled:
     """Compiles MLIR text (or a .mlir path). For Linalg input (detected, or
     ``linalg=True``): hoist-tensor-constants, convert-linalg-to-block and,
     with ``fuse``, block-fuse; block programs are fused as given. Returns a
@@ -158,8 +200,9 @@ def compile(mlir, fuse=True, target="cpu", output_dir=None, entry="",
     return Compiled(ir, rep, artifact)
 
 
-def run(mlir, inputs, entry="", fuse=False, block_sizes=(), target="cpu",
-        reference=False):
+def run(mlir: MlirSource, inputs: Sequence[Any], entry: str = "",
+        fuse: bool = False, block_sizes: Sequence[str] = (),
+        target: str = "cpu", reference: bool = False) -> List[np.ndarray]:
     """JIT-runs ``entry`` of MLIR text (or a .mlir path) on the CPU, as
     bb-run does, on NumPy ``inputs`` (bf16 as uint16 bits, i1 as bool) and
     returns the outputs as NumPy arrays. Shapes and dtypes are checked

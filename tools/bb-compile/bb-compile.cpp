@@ -1,7 +1,8 @@
 //===- bb-compile.cpp - Block programs or Linalg to a PTX artifact --------===//
 //
-//   bb-compile FILE -o DIR [--entry NAME] [--no-fuse] [--block-sizes A=S,..]
-//              [--chip sm_90] [--threads-per-block 128] [--emit-fused FILE]
+//   bb-compile FILE -o DIR [--entry NAME] [--whole-threshold N] [--no-fuse]
+//              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
+//              [--threads-per-block 128] [--emit-fused FILE]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -38,6 +39,14 @@ static cl::opt<std::string> outputDir("o", cl::Required,
 static cl::opt<std::string> entry("entry", cl::init(""),
                                   cl::desc("Function to compile (default: "
                                            "the only one)"));
+static cl::opt<int64_t> wholeThreshold(
+    "whole-threshold", cl::init(256),
+    cl::desc("convert-linalg-to-block's whole-threshold: reduced and feature "
+             "axes up to this extent are whole"));
+static cl::opt<std::string>
+    target("target", cl::init("h100"),
+           cl::desc("Machine block-fuse and block-select estimate for (h100, "
+                    "h200)"));
 static cl::opt<bool> noFuse("no-fuse", cl::init(false),
                             cl::desc("Skip block-fuse (one kernel per "
                                      "operator)"));
@@ -84,7 +93,9 @@ int main(int argc, char **argv) {
     return 1;
 
   blockbuster::GPUCompileOptions options;
+  options.wholeThreshold = wholeThreshold;
   options.fuse = !noFuse;
+  options.target = target;
   options.blockSizes = blockSizes;
   options.chip = chip;
   options.features = features;

@@ -16,8 +16,13 @@
 namespace blockbuster {
 
 struct GPUCompileOptions {
+  /// `whole-threshold` of convert-linalg-to-block (Linalg input only).
+  int64_t wholeThreshold = 256;
   /// Run block-fuse before selection (false: the unfused program).
   bool fuse = true;
+  /// The machine block-fuse and block-select estimate for ("h100",
+  /// "h200").
+  std::string target = "h100";
   /// `block-sizes` option of block-select ("M=64,N=64"); empty: the cost
   /// model chooses.
   std::string blockSizes;
@@ -28,10 +33,10 @@ struct GPUCompileOptions {
 
 /// Takes `module` (Linalg on tensors, or block programs) through
 /// hoist-tensor-constants and convert-linalg-to-block (when it has no
-/// block.program), block-fuse, block-select{target=h100} and
-/// blockbuster-gpu-pipeline. The argument attributes of each function (the
-/// hoisted weights' keys, which the manifest records) are carried over to
-/// the program that replaces it. Diagnostics go to the context's handler.
+/// block.program), block-fuse, block-select and blockbuster-gpu-pipeline.
+/// The argument attributes of each function (the hoisted weights' keys,
+/// which the manifest records) are carried over to the program that
+/// replaces it. Diagnostics go to the context's handler.
 /// `fusedProgram`, when given, receives the block program after selection.
 mlir::LogicalResult compileForGPU(mlir::ModuleOp module,
                                   const GPUCompileOptions &options,

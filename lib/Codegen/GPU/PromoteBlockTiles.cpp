@@ -4,12 +4,14 @@
 // grid gets its #gpu.block mapping and the tiles computed inside it are
 // marked for workgroup memory, before bufferization decides where buffers
 // live: slices of the program's arrays stay views of global memory, every
-// tile a block computes is an allocation in shared memory.
+// tile a block computes is an allocation in shared memory. A grid of more
+// than three dimensions folds its leading ones into z.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -44,12 +46,64 @@ scf::ForallOp addUnitDimension(scf::ForallOp grid) {
   return unit;
 }
 
+/// A grid of more than three dimensions ([B, H, S] row tiles of a 4-D
+/// attention, say) keeps its last two dimensions as x and y and folds the
+/// leading ones into one, z, whose id is split back into the original ids
+/// (the last of them varying fastest). Returns null, leaving the grid as it
+/// is, where the trip counts are not static from 0 by 1.
+scf::ForallOp foldLeadingDimensions(scf::ForallOp grid) {
+  ArrayRef<int64_t> ubs = grid.getStaticUpperBound();
+  if (llvm::any_of(grid.getStaticLowerBound(),
+                   [](int64_t v) { return v != 0; }) ||
+      llvm::any_of(grid.getStaticStep(), [](int64_t v) { return v != 1; }) ||
+      llvm::any_of(ubs, ShapedType::isDynamic))
+    return nullptr;
+  int64_t folded = grid.getRank() - 2;
+  int64_t product = 1;
+  for (int64_t ub : ubs.take_front(folded))
+    product *= ub;
+  IRRewriter rewriter(grid.getContext());
+  rewriter.setInsertionPoint(grid);
+  Location loc = grid.getLoc();
+  SmallVector<OpFoldResult> newUbs = {rewriter.getIndexAttr(product),
+                                      rewriter.getIndexAttr(ubs[folded]),
+                                      rewriter.getIndexAttr(ubs[folded + 1])};
+  auto newGrid = scf::ForallOp::create(rewriter, loc, newUbs,
+                                       grid.getOutputs(), std::nullopt);
+  Block *body = newGrid.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  SmallVector<Value> ids(folded);
+  Value linear = newGrid.getInductionVars()[0];
+  for (int64_t d = folded - 1; d > 0; --d) {
+    Value extent = arith::ConstantIndexOp::create(rewriter, loc, ubs[d]);
+    ids[d] = arith::RemUIOp::create(rewriter, loc, linear, extent);
+    linear = arith::DivUIOp::create(rewriter, loc, linear, extent);
+  }
+  ids[0] = linear;
+  llvm::append_range(ids, ArrayRef<Value>(newGrid.getInductionVars())
+                              .drop_front());
+  llvm::append_range(ids, newGrid.getRegionIterArgs());
+  rewriter.mergeBlocks(grid.getBody(), body, ids);
+  rewriter.replaceOp(grid, newGrid.getResults());
+  return newGrid;
+}
+
 struct GPUPromoteBlockTiles
     : blockbuster::impl::GPUPromoteBlockTilesBase<GPUPromoteBlockTiles> {
   LogicalResult promote(scf::ForallOp grid) {
     MLIRContext *ctx = grid.getContext();
     if (grid.getRank() == 0)
       grid = addUnitDimension(grid);
+    if (grid.getRank() > 3 && !grid.getMapping()) {
+      scf::ForallOp folded = foldLeadingDimensions(grid);
+      if (!folded)
+        return grid.emitError()
+               << "a block grid of " << grid.getRank()
+               << " dimensions without static trip counts does not map to a "
+                  "GPU grid (at most 3: x, y, z)";
+      grid = folded;
+    }
     int64_t rank = grid.getRank();
     if (rank > 3)
       return grid.emitError() << "a block grid of " << rank

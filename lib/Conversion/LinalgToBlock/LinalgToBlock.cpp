@@ -3,8 +3,10 @@
 // Each func.func becomes a block.program with one top-level map per array
 // operator. The steps:
 //
-//  1. normalise: decompose linalg.softmax, generalise named Linalg ops, so
-//     that every array operator is a linalg.generic (fills stay fills);
+//  1. normalise (NormaliseLinalg.cpp): decompose linalg.softmax, generalise
+//     named Linalg ops, so that every array operator is a linalg.generic
+//     (fills stay fills); move reshapes to the program's boundary and drop
+//     unit dimensions;
 //  2. classify every tensor value: a function argument, a result of an
 //     operator, an alias (transpose/broadcast, absorbed into loads), a fill
 //     of a scalar, or an empty tensor; refuse any op outside the table;
@@ -19,7 +21,9 @@
 #include "Blockbuster/Dialect/Block/IR/Combiners.h"
 
 #include "AxisUnifier.h"
+#include "NormaliseLinalg.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -43,7 +47,7 @@ using namespace blockbuster::block;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Step 1: normalisation
+// Refusals
 //===----------------------------------------------------------------------===//
 
 /// Why `op` is outside the operator table, for the diagnostic.
@@ -70,37 +74,6 @@ std::string getRefusalReason(Operation *op) {
   if (!isMemoryEffectFree(op))
     return "ops with side effects are outside the operator table";
   return "it is not in the operator table (docs/LinalgToBlock.md)";
-}
-
-/// Decomposes softmax and generalises named Linalg ops, in place.
-LogicalResult normalise(func::FuncOp func) {
-  IRRewriter rewriter(func.getContext());
-  SmallVector<linalg::SoftmaxOp> softmaxes;
-  func.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
-  for (linalg::SoftmaxOp op : softmaxes) {
-    rewriter.setInsertionPoint(op);
-    FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
-    if (failed(results))
-      return op.emitOpError("could not be decomposed into max, exp, sum and "
-                            "divide");
-    rewriter.replaceOp(op, *results);
-  }
-
-  SmallVector<linalg::LinalgOp> named;
-  func.walk([&](linalg::LinalgOp op) {
-    if (!isa<linalg::GenericOp, linalg::FillOp>(op))
-      named.push_back(op);
-  });
-  for (linalg::LinalgOp op : named) {
-    if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
-      return op->emitOpError() << "cannot be converted to a block program: "
-                               << getRefusalReason(op);
-    rewriter.setInsertionPoint(op);
-    if (failed(linalg::generalizeNamedOp(rewriter, op)))
-      return op->emitOpError("cannot be converted to a block program: it "
-                             "has no generic form");
-  }
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -819,11 +792,26 @@ LogicalResult ProgramBuilder::convert() {
   }
 
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  DenseSet<Value> returnedArrays;
+  for (Value operand : ret.getOperands())
+    if (Value array = arrays.lookup(operand))
+      returnedArrays.insert(array);
+  // A returned view shares memory with its source: where that source is an
+  // argument or another result, the view's result needs memory of its own
+  // (the GPU writes results into buffers the caller owns).
+  auto isSharedView = [&](Value array) {
+    auto view = array.getDefiningOp<ViewOp>();
+    if (!view)
+      return false;
+    Value source = view.getSource();
+    return isa<BlockArgument>(source) || returnedArrays.contains(source);
+  };
   SmallVector<Value> returned;
   for (unsigned index = 0; index < ret.getNumOperands(); ++index) {
-    // A returned argument, alias or fill gets a kernel that writes it.
+    // A returned argument, alias or fill, or a view of an argument or of
+    // another result, gets a kernel that writes it.
     Value array = arrays.lookup(ret.getOperand(index));
-    if (!array) {
+    if (!array || isSharedView(array)) {
       FailureOr<Value> copy =
           createCopy(builder, ret.getLoc(), ret.getOperand(index));
       if (failed(copy)) {
@@ -974,10 +962,27 @@ FailureOr<Value> GenericConverter::convertScalarOp(Operation *scalarOp,
               [&](auto) { return binary(MulOp()); })
           .Case<arith::DivFOp, arith::DivSIOp>(
               [&](auto) { return binary(DivOp()); })
-          .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
+          .Case<arith::MaximumFOp, arith::MaxSIOp>(
               [&](auto) { return binary(MaxOp()); })
-          .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
+          .Case<arith::MinimumFOp, arith::MinSIOp>(
               [&](auto) { return binary(MinOp()); })
+          .Case<arith::MaxNumFOp, arith::MinNumFOp>([&](auto op) -> Value {
+            // block.max and block.min propagate NaN (maximumf); maxnumf and
+            // minnumf return the other operand where one is NaN (a keepdim
+            // max over an axis of extent 1 becomes maxnumf(x, NaN) once
+            // normalisation drops the axis).
+            Value both = isa<arith::MaxNumFOp>(op.getOperation())
+                             ? binary(MaxOp())
+                             : binary(MinOp());
+            auto isNaN = [&](Value v) -> Value {
+              return CompareOp::create(builder, opLoc, ComparePredicate::une,
+                                       v, v);
+            };
+            Value unlessRhsNaN = SelectOp::create(
+                builder, opLoc, isNaN(operands[1]), operands[0], both);
+            return SelectOp::create(builder, opLoc, isNaN(operands[0]),
+                                    operands[1], unlessRhsNaN);
+          })
           .Case([&](arith::NegFOp) { return unary(NegOp()); })
           .Case([&](math::AbsFOp) { return unary(AbsOp()); })
           .Case([&](math::ExpOp) { return unary(ExpOp()); })
@@ -1428,7 +1433,7 @@ struct ConvertLinalgToBlockPass
     for (func::FuncOp func : funcs) {
       if (func.isExternal())
         continue;
-      if (failed(normalise(func)) ||
+      if (failed(normaliseLinalg(func)) ||
           failed(ProgramBuilder(func, wholeThreshold).convert()))
         return signalPassFailure();
     }

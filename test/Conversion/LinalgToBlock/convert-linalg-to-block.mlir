@@ -282,21 +282,21 @@ func.func @return_copy(%x: tensor<500x300xf32>) -> tensor<300x500xf32> {
 
 // -----
 
-// Reshapes between operators are views: no kernel, no data moved. A unit
-// dimension written at index 0 (keepdim) gets an axis of extent 1. A scalar
-// argument is a 0-d array, loaded where a body reads it. A splat tensor
-// constant is a fill: a scalar constant in the body.
+// A reshape of an argument is a view: no kernel, no data moved. A unit
+// dimension written at index 0 (keepdim) is dropped by normalisation: the
+// reduce writes [300, 64] and its consumer reads it with the same axes. A
+// scalar argument is a 0-d array, loaded where a body reads it. A splat
+// tensor constant is a fill: a scalar constant in the body.
 // CHECK-LABEL: block.program @views_and_scalars
-// CHECK-SAME: axes(a0 = 300 tiled, a1 = 64 whole, a2 = 12 whole, u0 = 1 whole)
+// CHECK-SAME: axes(a0 = 300 tiled, a1 = 64 whole, a2 = 12 whole)
 // CHECK-SAME: (%[[X:.*]]: !block.array<300x768xf32>, %[[S:.*]]: !block.array<f32>)
 // CHECK:      %[[V:.*]] = block.view %[[X]] : !block.array<300x768xf32> to !block.array<300x12x64xf32>
-// CHECK:      %[[SUM:.*]] = block.map [a0] -> !block.array<300x1x64xf32> {
+// CHECK:      %[[SUM:.*]] = block.map [a0] -> !block.array<300x64xf32> {
 // CHECK-NEXT:   %[[T:.*]] = block.load %[[V]] [a0, a2, a1] : !block.array<300x12x64xf32> -> !block.tile<[a0, a2, a1], f32>
 // CHECK-NEXT:   %[[R:.*]] = block.tile_reduce add %[[T]] over [a2]
-// CHECK-NEXT:   %[[B:.*]] = block.broadcast %[[R]] : !block.tile<[a0, a1], f32> to !block.tile<[a0, u0, a1], f32>
-// CHECK-NEXT:   block.yield %[[B]]
+// CHECK-NEXT:   block.yield %[[R]] : !block.tile<[a0, a1], f32>
 // CHECK:      block.map [a0] -> !block.array<300x64xf32> {
-// CHECK-NEXT:   %[[L:.*]] = block.load %[[SUM]] [a0, 0, a1] : !block.array<300x1x64xf32> -> !block.tile<[a0, a1], f32>
+// CHECK-NEXT:   %[[L:.*]] = block.load %[[SUM]] [a0, a1] : !block.array<300x64xf32> -> !block.tile<[a0, a1], f32>
 // CHECK-NEXT:   %[[SC:.*]] = block.load %[[S]] [] : !block.array<f32> -> !block.tile<[], f32>
 // CHECK-NEXT:   %[[M:.*]] = block.mul %[[L]], %[[SC]]
 // CHECK-NEXT:   %[[HALF:.*]] = block.constant [] 5.000000e-01 : f32
@@ -418,9 +418,13 @@ func.func @axis_roles(%x: tensor<64x32xf32>, %w: tensor<32x200xf32>, %b: tensor<
 
 // A program over vectors only: the axis is a row axis (tiled although it is
 // below the threshold). Row statistics (a1, reduced) stay whole; the vector
-// of row sums does not make a0 a feature axis. A unit axis is always whole.
+// of row sums does not make a0 a feature axis. The keepdim result is a view
+// of the [100] row sums.
 // CHECK-LABEL: block.program @axis_roles_vectors
-// CHECK-SAME: axes(a0 = 100 tiled, a1 = 128 whole, a2 = 200 tiled, u0 = 1 whole)
+// CHECK-SAME: axes(a0 = 100 tiled, a1 = 128 whole, a2 = 200 tiled)
+// CHECK:      %[[SUMS:.*]] = block.map [a0] -> !block.array<100xf32>
+// CHECK:      %[[KEEP:.*]] = block.view %[[SUMS]] : !block.array<100xf32> to !block.array<100x1xf32>
+// CHECK:      block.return %[[KEEP]], %{{.*}} : !block.array<100x1xf32>, !block.array<200xf32>
 func.func @axis_roles_vectors(%x: tensor<100x128xf32>, %v: tensor<200xf32>) -> (tensor<100x1xf32>, tensor<200xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<100x1xf32>
@@ -440,4 +444,28 @@ func.func @axis_roles_vectors(%x: tensor<100x128xf32>, %v: tensor<200xf32>) -> (
     linalg.yield %r : f32
   } -> tensor<200xf32>
   return %s, %n : tensor<100x1xf32>, tensor<200xf32>
+}
+
+// -----
+
+// A returned view shares memory with its source. Where the source is an
+// argument or another result, the view's result gets a copy kernel: the GPU
+// writes every result into a buffer of its own. A view of a value that is
+// not returned stays a view.
+// CHECK-LABEL: block.program @returned_views
+// CHECK-SAME: (%[[X:.*]]: !block.array<64x32xf32>)
+// CHECK:      %[[VX:.*]] = block.view %[[X]] : !block.array<64x32xf32> to !block.array<2048xf32>
+// CHECK:      %[[N:.*]] = block.map [{{.*}}] -> !block.array<64x32xf32>
+// CHECK:      %[[VN:.*]] = block.view %[[N]] : !block.array<64x32xf32> to !block.array<2048xf32>
+// CHECK:      %[[CX:.*]] = block.map [{{.*}}] -> !block.array<2048xf32> {
+// CHECK-NEXT:   block.load %[[VX]]
+// CHECK:      %[[CN:.*]] = block.map [{{.*}}] -> !block.array<2048xf32> {
+// CHECK-NEXT:   block.load %[[VN]]
+// CHECK:      block.return %[[CX]], %[[N]], %[[CN]]
+func.func @returned_views(%x: tensor<64x32xf32>) -> (tensor<2048xf32>, tensor<64x32xf32>, tensor<2048xf32>) {
+  %vx = tensor.collapse_shape %x [[0, 1]] : tensor<64x32xf32> into tensor<2048xf32>
+  %e = tensor.empty() : tensor<64x32xf32>
+  %n = linalg.negf ins(%x : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %vn = tensor.collapse_shape %n [[0, 1]] : tensor<64x32xf32> into tensor<2048xf32>
+  return %vx, %n, %vn : tensor<2048xf32>, tensor<64x32xf32>, tensor<2048xf32>
 }

@@ -28,9 +28,11 @@ func.func @reshape(%x: tensor<4x64xf32>) -> tensor<256xf32> {
 
 func.func @gather(%x: tensor<64xf32>) -> tensor<64xf32> {
   %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<64xf32>
   // expected-error @+1 {{'tensor.extract' op cannot be converted to a block program: gathers, slices, pads and concatenations of tensors are outside the operator table}}
   %v = tensor.extract %x[%c0] : tensor<64xf32>
-  return %x : tensor<64xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  return %f : tensor<64xf32>
 }
 
 // -----
@@ -81,9 +83,8 @@ func.func @unordered_compare(%x: tensor<64xf32>) -> tensor<64xf32> {
 
 // -----
 
-func.func @scalar_outside(%x: tensor<64xf32>) -> tensor<64xf32> {
+func.func @scalar_outside(%x: tensor<64xf32>, %v: f32) -> tensor<64xf32> {
   %e = tensor.empty() : tensor<64xf32>
-  %v = arith.constant 2.0 : f32
   // expected-error @+1 {{'arith.addf' op cannot be converted to a block program: scalar computations outside Linalg ops are not supported (fold them to constants first)}}
   %s = arith.addf %v, %v : f32
   %f = linalg.fill ins(%s : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>

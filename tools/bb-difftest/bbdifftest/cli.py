@@ -7,7 +7,14 @@
       then "N passed, N failed". Exit status 1 when any failed. Failures
       listed in FILE print XFAIL instead (and a listed program that passes
       fails).
-  bb-difftest --seed S --index I --print
+  bb-difftest --sizes production --seed S --count N [--start I] [-j J]
+      Programs at production sizes (extents 1 to 16384, unit dimensions,
+      views), each compiled for the GPU with bb-compile and its PTX
+      assembled with ptxas (compile.py): every program must compile or be
+      refused with a diagnostic. One line per refusal and failure, then
+      "N compiled, N refused, N failed" and the refusals by reason. Exit
+      status 1 when any failed.
+  bb-difftest --seed S --index I --print [--sizes production]
       Prints program S:I (the generator is deterministic).
   bb-difftest --replay FILE...
       Checks saved programs (their `bb-difftest-config:` line gives the
@@ -22,6 +29,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from .compile import compile_check, find_ptxas
 from .emit import emit
 from .generator import generate
 from .harness import Tools, check
@@ -169,6 +177,51 @@ def run_batch(args, tools):
     return 1 if failed else 0
 
 
+def reason_of(detail):
+    """A refusal's reason without its sizes and names, to group them."""
+    return re.sub(r"\b\d+\b", "N", re.sub(r"'[^']*'", "'X'", detail))[:120]
+
+
+def run_production_batch(args):
+    """Compiles programs of the production profile; see the module doc."""
+    bb_compile = os.path.join(args.tools_dir, "bb-compile")
+    ptxas = find_ptxas()
+    if not ptxas:
+        print("note: ptxas not found: PTX is not assembled", flush=True)
+    indices = range(args.start, args.start + args.count)
+
+    def one(i):
+        prog = generate(args.seed, i, production=True)
+        return i, compile_check(program_text(prog), prog.config, bb_compile,
+                                ptxas)
+
+    compiled = refused = failed = 0
+    reasons = {}
+    t0 = time.time()
+    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        for i, res in ex.map(one, indices):
+            if res.kind == "compiled":
+                compiled += 1
+                if args.verbose:
+                    print("compiled %d:%d" % (args.seed, i), flush=True)
+            elif res.kind == "refused":
+                refused += 1
+                reason = reason_of(res.detail)
+                reasons[reason] = reasons.get(reason, 0) + 1
+                print("refused %d:%d: %s" % (args.seed, i, res.detail),
+                      flush=True)
+            else:
+                failed += 1
+                print("FAIL %d:%d %s: %s" % (args.seed, i, res.kind,
+                                             res.detail), flush=True)
+    if args.verbose:
+        print("%.1f s" % (time.time() - t0))
+    print("%d compiled, %d refused, %d failed" % (compiled, refused, failed))
+    for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        print("  %4d refused: %s" % (n, reason))
+    return 1 if failed else 0
+
+
 def print_stats(args):
     """Counts of operator forms over the batch: what the generator covers."""
     counts = {}
@@ -177,7 +230,7 @@ def print_stats(args):
         counts[key] = counts.get(key, 0) + 1
 
     for i in range(args.start, args.start + args.count):
-        prog = generate(args.seed, i)
+        prog = generate(args.seed, i, production=args.sizes == "production")
         bump("programs")
         bump("outputs>1" if len(prog.outputs) > 1 else "outputs=1")
         readers = {}
@@ -213,6 +266,8 @@ def print_stats(args):
                 if any(v.dims != op.result.dims and sorted(v.dims) == sorted(op.result.dims)
                        for v in op.inputs):
                     bump("ew with a transposed operand")
+            elif op.kind == "view":
+                bump("view %s" % op.reshape)
             else:
                 bump(op.kind)
         sizes = set(prog.dims.values())
@@ -249,6 +304,10 @@ def main(argv=None):
                     help="print programs instead of checking them")
     ap.add_argument("--stats", action="store_true",
                     help="print how often each operator form occurs in the batch")
+    ap.add_argument("--sizes", choices=("test", "production"), default="test",
+                    help="test: small programs checked on the CPU against "
+                         "upstream MLIR; production: programs at model sizes, "
+                         "compiled for the GPU only")
     ap.add_argument("--replay", nargs="+", metavar="FILE",
                     help="check saved programs (regression tests)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
@@ -276,9 +335,16 @@ def main(argv=None):
         indices = [args.index] if args.index is not None else \
             range(args.start, args.start + args.count)
         for i in indices:
-            sys.stdout.write(program_text(generate(args.seed, i),
-                                          ["program %d of seed %d" % (i, args.seed)]))
+            prog = generate(args.seed, i, production=args.sizes == "production")
+            sys.stdout.write(program_text(prog, ["program %d of seed %d"
+                                                 % (i, args.seed)]))
         return 0
+    if args.sizes == "production":
+        if args.replay:
+            ap.error("--replay checks saved test-size programs only")
+        if not os.access(os.path.join(args.tools_dir, "bb-compile"), os.X_OK):
+            ap.error("bb-compile not found in %s (--tools-dir)" % args.tools_dir)
+        return run_production_batch(args)
     for tool in ("bb-opt", "bb-run"):
         if not os.access(os.path.join(args.tools_dir, tool), os.X_OK):
             ap.error("%s not found in %s (--tools-dir)" % (tool, args.tools_dir))

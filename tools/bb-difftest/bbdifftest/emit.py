@@ -330,6 +330,21 @@ class Emitter:
                      self.ty(r.dims), ", ".join(map(str, perm))))
 
 
+    def op_view(self, op):
+        r, x = op.result, op.inputs[0]
+        groups = "[%s]" % ", ".join("[%s]" % ", ".join(map(str, g))
+                                    for g in op.groups)
+        if op.reshape == "collapse":
+            self.line("%s = tensor.collapse_shape %s %s : %s into %s"
+                      % (self.name(r), self.name(x), groups, self.ty(x.dims),
+                         self.ty(r.dims)))
+            return
+        shape = ", ".join(str(self.prog.dims[d]) for d in r.dims)
+        self.line("%s = tensor.expand_shape %s %s output_shape [%s] : %s into %s"
+                  % (self.name(r), self.name(x), groups, shape,
+                     self.ty(x.dims), self.ty(r.dims)))
+
+
 def emit(prog, header=()):
     em = Emitter(prog)
     for op in prog.ops:

@@ -37,6 +37,15 @@ SIZE_WEIGHTS = [1, 2, 3, 3, 4, 3, 4, 2, 5, 2, 5, 5, 5, 3, 2, 5, 3, 4,
 # Bounds that keep a program fast on the CPU (reference and JIT).
 MAX_ELEMENTS = 1 << 17      # per tensor
 MAX_LOOP_VOLUME = 1 << 21   # per operator (product of its loop extents)
+# The production profile (bb-difftest --sizes production): programs at the
+# sizes models have, which are only compiled for the GPU (never run on the
+# CPU), so no bound on elements keeps them small; views (collapse and expand
+# reshapes) as frontends write them around projections and head splits.
+PRODUCTION_SIZES = [1, 1, 2, 3, 7, 16, 17, 31, 64, 96, 100, 127, 128, 255,
+                    256, 384, 512, 1000, 1024, 2048, 4096, 4097, 8192, 11008,
+                    16384]
+PRODUCTION_MAX_ELEMENTS = 1 << 28
+PRODUCTION_MAX_LOOP_VOLUME = 1 << 40
 MAG_BOUND = 4.0
 # The most terms a sum may add that need not differ from each other. Adding n
 # equal f32 terms in sequence (the reference's loop order) rounds the same
@@ -121,8 +130,17 @@ def bin_mag(name, a, b):
 
 
 class Generator:
-    def __init__(self, seed, index):
-        self.rng = random.Random("bb-difftest:%d:%d" % (seed, index))
+    def __init__(self, seed, index, production=False):
+        # Each profile has its own stream: the test profile's programs stay
+        # what they always were.
+        self.rng = random.Random("bb-difftest%s:%d:%d"
+                                 % ("-production" if production else "",
+                                    seed, index))
+        self.production = production
+        self.max_elements = PRODUCTION_MAX_ELEMENTS if production \
+            else MAX_ELEMENTS
+        self.max_loop_volume = PRODUCTION_MAX_LOOP_VOLUME if production \
+            else MAX_LOOP_VOLUME
         self.prog = Program()
         self.pool = []   # values that later ops may read
         self.uses = {}   # value id -> number of readers
@@ -131,7 +149,10 @@ class Generator:
 
     def new_dim(self):
         name = "d%d" % len(self.prog.dims)
-        self.prog.dims[name] = self.rng.choices(SIZES, SIZE_WEIGHTS)[0]
+        if self.production:
+            self.prog.dims[name] = self.rng.choice(PRODUCTION_SIZES)
+        else:
+            self.prog.dims[name] = self.rng.choices(SIZES, SIZE_WEIGHTS)[0]
         return name
 
     def volume(self, dims):
@@ -142,8 +163,8 @@ class Generator:
         return v
 
     def fits(self, dims, loops=None):
-        return (self.volume(dims) <= MAX_ELEMENTS
-                and self.volume(loops or dims) <= MAX_LOOP_VOLUME)
+        return (self.volume(dims) <= self.max_elements
+                and self.volume(loops or dims) <= self.max_loop_volume)
 
     def random_shape(self, rank):
         dims = list(self.prog.dims)
@@ -588,6 +609,45 @@ class Generator:
         res = self.prog.new_value(dims, mag=x.mag, nonneg=x.nonneg, var=x.var)
         return self.add(Op("transpose", res, [x]))
 
+    def gen_view(self):
+        """A reshape as frontends write them: two adjacent dimensions
+        collapsed into one (`[B, S, D] -> [B*S, D]` before a projection), or
+        one split in two (`[S, H*Dh] -> [S, H, Dh]`, a head split). The new
+        dimensions are new names: consumers see a different shape."""
+        rng = self.rng
+        x = self.pick(lambda v: not v.scalar and UNIT not in v.dims
+                      and len(v.dims) >= 1)
+        if x is None:
+            x = self.arg(self.random_shape(rng.choice([2, 3])))
+        dims = list(x.dims)
+        sizes = [self.prog.dims[d] for d in dims]
+        splittable = [i for i, n in enumerate(sizes)
+                      if any(n % f == 0 for f in (2, 3, 4, 8, 16, 32, 64)
+                             if f < n)]
+        if len(dims) >= 2 and (not splittable or rng.random() < 0.5):
+            i = rng.randrange(len(dims) - 1)
+            merged = self.new_dim()
+            self.prog.dims[merged] = sizes[i] * sizes[i + 1]
+            shape = dims[:i] + [merged] + dims[i + 2:]
+            groups = [[j] for j in range(i)] + [[i, i + 1]] + \
+                [[j] for j in range(i + 2, len(dims))]
+            kind = "collapse"
+        elif splittable:
+            i = rng.choice(splittable)
+            factor = rng.choice([f for f in (2, 3, 4, 8, 16, 32, 64)
+                                 if f < sizes[i] and sizes[i] % f == 0])
+            outer, inner = self.new_dim(), self.new_dim()
+            self.prog.dims[outer] = sizes[i] // factor
+            self.prog.dims[inner] = factor
+            shape = dims[:i] + [outer, inner] + dims[i + 1:]
+            groups = [[j] for j in range(i)] + [[i, i + 1]] + \
+                [[j + 1] for j in range(i + 1, len(dims))]
+            kind = "expand"
+        else:
+            return None
+        r = self.prog.new_value(shape, mag=x.mag, nonneg=x.nonneg)
+        return self.add(Op("view", r, [x], reshape=kind, groups=groups))
+
     # -- programs -----------------------------------------------------------
 
     def program(self):
@@ -600,6 +660,9 @@ class Generator:
             self.prog_scalars.append(p.new_arg((), scalar=True))
         kinds = ["ew", "reduce", "contract", "softmax", "norm", "transpose"]
         weights = [34, 16, 18, 10, 8, 3]
+        if self.production:
+            kinds.append("view")
+            weights.append(10)
         for _ in range(rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 10, 12])):
             getattr(self, "gen_" + rng.choices(kinds, weights)[0])()
         # Outputs: every value nobody reads, plus some shared intermediates.
@@ -623,5 +686,5 @@ class Generator:
         return p
 
 
-def generate(seed, index):
-    return Generator(seed, index).program()
+def generate(seed, index, production=False):
+    return Generator(seed, index, production).program()

@@ -95,6 +95,10 @@ class Op:
               ("generic" | "matmul" | "matmul_maps" | "batch_matmul")
     softmax   inputs (x), axis (a dim name)
     transpose inputs (x): result dims are a permutation (a copy kernel)
+    view      inputs (x), reshape ("collapse" | "expand"), groups (the
+              reassociation: result dims per source dim for an expand,
+              source dims per result dim for a collapse); production
+              profile only
     """
 
     def __init__(self, kind, result, inputs, **attrs):

@@ -23,8 +23,10 @@ def GPUPromoteBlockTiles : Pass<"gpu-promote-block-tiles", "::mlir::ModuleOp"> {
     `#gpu.address_space<workgroup>`, so that one-shot bufferization puts
     the block's tiles in shared memory while slices of the program's arrays
     stay in global memory. A grid of no dimensions (a map whose axes are all
-    whole) becomes a grid of one block; more than three dimensions is an
-    error.
+    whole) becomes a grid of one block; a grid of more than three
+    dimensions (batch, heads and row tiles of a 4-D attention) keeps its
+    last two as `x` and `y` and folds the leading ones into `z`, whose id is
+    split back with division and remainder.
     Each function records its number of inputs in `blockbuster.num_inputs`,
     which the launch manifest needs once results have become out-params.
     The pass is idempotent; the GPU pipeline runs it before canonicalization
@@ -283,6 +285,36 @@ def GPULaunchManifest : Pass<"gpu-launch-manifest", "::mlir::ModuleOp"> {
     Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
            "PTX features">,
   ];
+}
+
+def GPUWriteReshapedResultsInPlace
+    : Pass<"gpu-write-reshaped-results-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Kernels write a result returned reshaped into its "
+                "out-parameter";
+  let description = [{
+    Runs after buffer-results-to-out-params. A function that returns a
+    reshape of a buffer it computes (a `[1, S, D]` result that is the
+    `expand_shape` of the `[S, D]` array a kernel writes) ends with a
+    `memref.copy` of the reshaped buffer into the out-parameter: a host
+    operation the GPU runtime cannot execute, and one more pass over the
+    data. Where the copy's source is an `expand_shape` or `collapse_shape`
+    of an allocation of the function and its target is an argument, both
+    with identity layouts, the allocation is replaced by the inverse
+    reshape of the argument and the copy is erased: the kernels write the
+    result in place, through a view.
+
+    ```mlir
+    // Before
+    %a = memref.alloc() : memref<128x64xf32>
+    ... kernels write %a ...
+    %e = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 128, 64] ...
+    memref.copy %e, %out : memref<1x128x64xf32> to memref<1x128x64xf32>
+    // After
+    %a = memref.collapse_shape %out [[0, 1], [2]]
+        : memref<1x128x64xf32> into memref<128x64xf32>
+    ... kernels write %a ...
+    ```
+  }];
 }
 
 #endif // BLOCKBUSTER_CODEGEN_GPU_PASSES_TD

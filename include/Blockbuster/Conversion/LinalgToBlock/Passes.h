@@ -3,6 +3,7 @@
 #ifndef BLOCKBUSTER_CONVERSION_LINALGTOBLOCK_PASSES_H
 #define BLOCKBUSTER_CONVERSION_LINALGTOBLOCK_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -58,7 +58,42 @@ def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
            "(one block spans them); row axes are tiled at any extent">
   ];
   let dependentDialects = [
-    "::blockbuster::block::BlockDialect"
+    "::blockbuster::block::BlockDialect", "::mlir::affine::AffineDialect"
+  ];
+}
+
+def NormaliseLinalgForBlock
+    : Pass<"normalise-linalg-for-block", "::mlir::func::FuncOp"> {
+  let summary = "Rewrites Linalg into the form convert-linalg-to-block reads";
+  let description = [{
+    The first step of `convert-linalg-to-block`, as a pass of its own so its
+    result can be seen: `linalg.softmax` is decomposed, named Linalg ops are
+    generalised (fills stay fills), reshapes are moved out to the function's
+    arguments and results by expanding the iteration space of the operators
+    they touch (upstream `populateFoldReshapeOpsByExpansionPatterns`), and
+    then dimensions of extent 1 are dropped from every operator (upstream
+    `populateFoldUnitExtentDimsPatterns`; the reshapes this leaves between
+    operators cancel).
+
+    Frontends write `[B, S, D] -> [B*S, D]` collapses around every linear
+    layer, keepdim row statistics (`[B, M, 1]`) and head splits as reshapes;
+    after this pass each operator works in one expanded shape, so the block
+    program sees one set of axes.
+
+    ```mlir
+    // Before
+    %c = tensor.collapse_shape %x [[0, 1], [2]]
+        : tensor<2x16x64xf32> into tensor<32x64xf32>
+    %y = linalg.matmul ins(%c, %w : tensor<32x64xf32>, tensor<64x96xf32>) ...
+    %e = tensor.expand_shape %y [[0, 1], [2]] output_shape [2, 16, 96] ...
+    // After: one generic over (b, s, n, k) on the [2, 16, 64] input
+    %y = linalg.generic ... ins(%x, %w : tensor<2x16x64xf32>, tensor<64x96xf32>)
+        outs(%init : tensor<2x16x96xf32>) ...
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 
