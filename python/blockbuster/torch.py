@@ -366,7 +366,7 @@ def backend(graph_module, example_inputs):
         return graph_module.forward
     log.info("blockbuster: %s compiled for %s (%s kernels)", name,
              compiled.target,
-             ", ".join(str(r.get("kernels")) for r in compiled.report))
+             ", ".join(str(r.kernels) for r in compiled.report))
     return compiled
 
 
