@@ -114,3 +114,24 @@ else:
     lit_config.note("build type %r with flags %r: the check that installed "
                     "files name no build path (REQUIRES: no-debug-info) is "
                     "skipped" % (config.cmake_build_type, config.cmake_cxx_flags))
+
+# The optional torch dependencies (scripts/setup-torch.sh): the Python of
+# $BLOCKBUSTER_TORCH_PYTHON, else of ./.venv-torch in the checkout, when it
+# has torch, torch-mlir, ml_dtypes and pytest. Tests that need them (REQUIRES:
+# torch) run it as %torch_python. Only the packages' presence is checked here
+# (importing torch takes seconds).
+import subprocess
+torch_python = os.environ.get("BLOCKBUSTER_TORCH_PYTHON") or os.path.join(
+    config.blockbuster_src_root, ".venv-torch", "bin", "python")
+torch_check = ("import importlib.util, sys; sys.exit(any(importlib.util."
+               "find_spec(m) is None for m in ('torch', 'torch_mlir', "
+               "'ml_dtypes', 'pytest')))")
+if os.access(torch_python, os.X_OK) and subprocess.run(
+        [torch_python, "-c", torch_check]).returncode == 0:
+    config.available_features.add("torch")
+    config.substitutions.append(("%torch_python", torch_python))
+else:
+    lit_config.note("no Python with torch, torch-mlir, ml_dtypes and pytest "
+                    "(%s; scripts/setup-torch.sh, or set "
+                    "BLOCKBUSTER_TORCH_PYTHON): the PyTorch front door tests "
+                    "(REQUIRES: torch) are skipped" % torch_python)

@@ -44,7 +44,10 @@ BB_CAPI_EXPORT int bbReport(const char *mlir, const char *pipeline,
 
 /* The signature of `entry` ("" for the only block.program or public
  * func.func): {"entry": NAME, "kind": "linalg"|"block",
- * "inputs": [{"shape": [...], "dtype": "f32"}, ...], "outputs": [...]}. */
+ * "inputs": [{"shape": [...], "dtype": "f32"}, ...], "outputs": [...]}.
+ * The inputs of Linalg include its hoisted tensor constants (weights), last;
+ * each has "hoisted": true and, when it was a dense_resource, its key as
+ * "constant" (the name that binds it, docs/Artifact.md). */
 BB_CAPI_EXPORT int bbSignature(const char *mlir, const char *entry,
                                char **result);
 

@@ -15,6 +15,8 @@
 #include "Blockbuster/Support/LinalgParserGuard.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -216,10 +218,24 @@ int bbSignature(const char *mlir, const char *entry, char **result) {
   FailureOr<Program> program = loadFromText(session, mlir, entry);
   if (failed(program))
     return session.fail(result);
+  llvm::json::Array inputs = describeArrays(program->inputs);
+  // Weights hoisted by loadProgram (hoist-tensor-constants), with their keys.
+  if (auto func = dyn_cast_or_null<FunctionOpInterface>(
+          SymbolTable::lookupSymbolIn(*program->module, program->entry))) {
+    for (auto [index, input] : llvm::enumerate(inputs)) {
+      Attribute marker = func.getArgAttr(index, "blockbuster.hoisted_constant");
+      if (!marker)
+        continue;
+      llvm::json::Object &object = *input.getAsObject();
+      object["hoisted"] = true;
+      if (auto key = dyn_cast<StringAttr>(marker))
+        object["constant"] = key.getValue();
+    }
+  }
   llvm::json::Object signature{
       {"entry", program->entry},
       {"kind", program->kind == InputKind::Linalg ? "linalg" : "block"},
-      {"inputs", describeArrays(program->inputs)},
+      {"inputs", std::move(inputs)},
       {"outputs", describeArrays(program->outputs)}};
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -562,6 +562,13 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
                             bytes, joinDims(buffer.shape, ", "), dtypeName,
                             expected));
     buffer.bytes = bytes;
+    TRY(constant, c.getString(*object, "constant", field,
+                              /*required=*/false));
+    if (!constant.empty() && buffer.kind != BufferKind::Input)
+      return c.fail(field + ".constant",
+                    "only inputs can be constants, this buffer is an " +
+                        kind);
+    buffer.constant = constant;
     bufferIndex[name] = artifact.buffers.size();
     artifact.buffers.push_back(std::move(buffer));
   }

@@ -9,6 +9,9 @@
 - ``report``: the fusion report as dataclasses (``Report``).
 - ``python -m blockbuster compile|run|report``: the same from a shell
   (``__main__.py``).
+- ``torch``: the PyTorch front door (``blockbuster.torch.compile`` and the
+  ``torch.compile`` backend "blockbuster"); needs the optional torch and
+  torch-mlir, imported only when asked for.
 """
 
 __version__ = "0.1.0"
@@ -26,7 +29,7 @@ if TYPE_CHECKING:  # what __getattr__ returns, for type checkers (py.typed)
 
 
 _SUBMODULES = ("artifact", "capi", "check", "references", "report", "runtime",
-               "seeded")
+               "seeded", "torch")
 
 
 def __getattr__(name: str) -> Any:

@@ -52,6 +52,9 @@ class Buffer:
     shape: Tuple[int, ...]
     dtype: str                  # a key of DTYPE_BYTES
     nbytes: int
+    # For an input that was a tensor constant of the source (a weight): its
+    # `dense_resource` key, the name that binds it (docs/Artifact.md).
+    constant: Optional[str] = None
 
     def __post_init__(self) -> None:
         self.shape = tuple(self.shape)
@@ -126,6 +129,9 @@ class Artifact:
     inputs: List[Buffer] = dataclasses.field(init=False)
     outputs: List[Buffer] = dataclasses.field(init=False)
     intermediates: List[Buffer] = dataclasses.field(init=False)
+    # Key -> the inputs hoisted from that constant (one, unless the source
+    # repeated the constant), in position order.
+    constants: Dict[str, List[Buffer]] = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
         self.inputs = sorted((b for b in self.buffers if b.kind == "input"),
@@ -134,6 +140,10 @@ class Artifact:
                               key=lambda b: b.position)
         self.intermediates = [b for b in self.buffers
                               if b.kind == "intermediate"]
+        self.constants = {}
+        for b in self.inputs:
+            if b.constant is not None:
+                self.constants.setdefault(b.constant, []).append(b)
 
     def __repr__(self) -> str:
         return "Artifact(%r, @%s: %s -> %s, %d launches)" % (
@@ -332,7 +342,13 @@ def load(path):
         if nbytes != expected:
             c.fail(field + ".bytes", "is %d, but shape %s of %s is %d bytes"
                    % (nbytes, json.dumps(shape), dtype, expected))
-        buf = Buffer(name, kind, position, shape, dtype, nbytes)
+        constant = None
+        if "constant" in b:
+            constant = c.get(b, "constant", field, "string")
+            if kind != "input":
+                c.fail(field + ".constant", "only inputs can be constants, "
+                       "this buffer is an %s" % kind)
+        buf = Buffer(name, kind, position, shape, dtype, nbytes, constant)
         buffers[name] = buf
         ordered.append(buf)
     for kind, seen in positions.items():

@@ -162,7 +162,8 @@ def report(mlir: MlirSource, pipeline: str = "", options: str = "") -> List[Repo
 
 def signature(mlir: MlirSource, entry: str = "") -> Dict[str, Any]:
     """The entry's inputs and outputs: {"entry", "kind", "inputs": [{"shape",
-    "dtype"}], "outputs": [...]}."""
+    "dtype"}], "outputs": [...]}. Hoisted tensor constants (weights) are the
+    last inputs, with "hoisted": True and their key as "constant"."""
     return json.loads(_call(library().bbSignature, _text(mlir).encode(),
                             entry.encode()))
 

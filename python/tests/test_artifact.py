@@ -26,6 +26,21 @@ def test_good_artifact():
         ["arg0", "tmp0", ("i64", 1000), ("f32", 2.5)]
 
 
+def test_constant_inputs(tmp_path):
+    """Inputs hoisted from the source's constants carry their key
+    ("constant"), which binds them by name: Artifact.constants."""
+    import json, shutil
+    path = tmp_path / "scale_add"
+    shutil.copytree(os.path.join(ARTIFACTS, "scale_add"), path)
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["buffers"][1]["constant"] = "proj.weight"
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    a = artifact.load(str(path))
+    assert [b.constant for b in a.inputs] == [None, "proj.weight"]
+    assert a.constants == {"proj.weight": [a.inputs[1]]}
+    assert artifact.load(os.path.join(ARTIFACTS, "scale_add")).constants == {}
+
+
 @pytest.mark.parametrize("case", BAD)
 def test_bad_artifact(case):
     expected = open(os.path.join(BAD_ARTIFACTS, case, "expected-error.txt")).read().strip()

@@ -42,6 +42,40 @@ def test_signature():
     assert sig["outputs"] == [{"shape": [100, 512], "dtype": "bf16"}]
 
 
+def test_signature_names_hoisted_weights():
+    """Tensor constants become trailing inputs marked "hoisted"; a
+    dense_resource keeps its key as "constant" (what binds it by name), and
+    running with the weights passed by position computes with them."""
+    text = """
+    func.func @affine(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
+      %w = arith.constant dense_resource<"proj.weight"> : tensor<4x2xf32>
+      %b = arith.constant dense<[1.0, -1.0]> : tensor<2xf32>
+      %e = tensor.empty() : tensor<4x2xf32>
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+          affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
+          affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+          ins(%x, %w, %b : tensor<4x2xf32>, tensor<4x2xf32>, tensor<2xf32>)
+          outs(%e : tensor<4x2xf32>) {
+      ^bb0(%a: f32, %c: f32, %d: f32, %o: f32):
+        %m = arith.mulf %a, %c : f32
+        %s = arith.addf %m, %d : f32
+        linalg.yield %s : f32
+      } -> tensor<4x2xf32>
+      return %r : tensor<4x2xf32>
+    }
+    """
+    sig = capi.signature(text)
+    assert sig["inputs"] == [
+        {"shape": [4, 2], "dtype": "f32"},
+        {"shape": [4, 2], "dtype": "f32", "hoisted": True, "constant": "proj.weight"},
+        {"shape": [2], "dtype": "f32", "hoisted": True}]
+    x = np.arange(8, dtype=np.float32).reshape(4, 2)
+    w = np.full((4, 2), 2.0, dtype=np.float32)
+    b = np.array([1.0, -1.0], dtype=np.float32)
+    (out,) = capi.run(text, [x, w, b], fuse=True)
+    np.testing.assert_array_equal(out, x * w + b)
+
+
 @pytest.mark.parametrize("name,specs,fuse", [
     ("attention", [((1000, 64), "f32")] * 3, True),
     ("layernorm_matmul", [((200, 384), "f32"), ((384,), "f32"), ((384,), "f32"),

@@ -35,8 +35,10 @@ struct GPUCompileOptions {
 
 /// Takes `module` (Linalg on tensors, or block programs) through
 /// hoist-tensor-constants and convert-linalg-to-block (when it has no
-/// block.program), block-fuse, block-select and
-/// blockbuster-gpu-pipeline. Diagnostics go to the context's handler.
+/// block.program), block-fuse, block-select and blockbuster-gpu-pipeline.
+/// convert-linalg-to-block keeps each function's argument attributes (the
+/// hoisted weights' keys, which the manifest records) on the program that
+/// replaces it. Diagnostics go to the context's handler.
 /// `fusedProgram`, when given, receives the block program after selection.
 mlir::LogicalResult compileForGPU(mlir::ModuleOp module,
                                   const GPUCompileOptions &options,

@@ -48,6 +48,9 @@ struct Buffer {
   std::vector<int64_t> shape;
   DType dtype;
   int64_t bytes = 0;
+  /// For an input that was a tensor constant of the source (a weight): its
+  /// `dense_resource` key, the name that binds it; empty otherwise.
+  std::string constant;
 
   int64_t getNumElements() const;
   /// "10x100xf32"

@@ -93,6 +93,11 @@ struct GPULaunchManifest
         return failure();
       (*buffer)["position"] =
           input ? arg.getArgNumber() : arg.getArgNumber() - numInputs;
+      // A weight hoisted by hoist-tensor-constants: the key that binds it.
+      if (auto key = func.getArgAttrOfType<StringAttr>(
+              arg.getArgNumber(), "blockbuster.hoisted_constant");
+          key && input)
+        (*buffer)["constant"] = key.getValue();
       buffers.push_back(std::move(*buffer));
       names[arg] = name;
     }

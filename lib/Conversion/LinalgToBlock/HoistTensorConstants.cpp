@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace blockbuster {
@@ -15,16 +17,37 @@ namespace blockbuster {
 using namespace mlir;
 
 namespace {
+
+/// The key MLIR's printer writes for every resource whose blob it elides:
+/// it names no particular value.
+constexpr StringLiteral kElidedResourceKey = "__elided__";
+
+/// The argument attributes of a hoisted constant: the marker, whose value is
+/// the constant's `dense_resource` key when it has one. The key is what ties
+/// the argument to its value outside the program: the blob in the file's
+/// `dialect_resources`, or, for exports of `blockbuster.torch`, the name of
+/// the module's parameter or buffer (docs/Artifact.md, "constant"). Equal
+/// constants keep one argument each; they share the key.
+DictionaryAttr getHoistedConstantAttrs(MLIRContext *context,
+                                       ElementsAttr value) {
+  Attribute marker = UnitAttr::get(context);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    StringRef key = resource.getRawHandle().getKey();
+    if (key != kElidedResourceKey)
+      marker = StringAttr::get(context, key);
+  }
+  return DictionaryAttr::get(
+      context, {NamedAttribute(StringAttr::get(context,
+                                               "blockbuster.hoisted_constant"),
+                               marker)});
+}
+
 struct HoistTensorConstantsPass
     : public blockbuster::impl::HoistTensorConstantsBase<
           HoistTensorConstantsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    auto marker = DictionaryAttr::get(
-        context, {NamedAttribute(StringAttr::get(context,
-                                                 "blockbuster.hoisted_constant"),
-                                 UnitAttr::get(context))});
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
@@ -39,8 +62,11 @@ struct HoistTensorConstantsPass
       });
       for (arith::ConstantOp constant : constants) {
         unsigned index = func.getNumArguments();
-        if (failed(func.insertArgument(index, constant.getType(), marker,
-                                       constant.getLoc()))) {
+        if (failed(func.insertArgument(
+                index, constant.getType(),
+                getHoistedConstantAttrs(
+                    context, cast<ElementsAttr>(constant.getValue())),
+                constant.getLoc()))) {
           constant.emitOpError("could not be made a function argument");
           return signalPassFailure();
         }

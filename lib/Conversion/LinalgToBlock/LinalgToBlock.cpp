@@ -1103,6 +1103,12 @@ LogicalResult ProgramBuilder::convert() {
   auto program = ProgramOp::create(builder, func.getLoc(), func.getSymName(),
                                    builder.getFunctionType(inputs, results),
                                    axisTable);
+  // Argument and result attributes (the keys of hoisted weights, which the
+  // launch manifest names inputs by) stay with the signature.
+  if (ArrayAttr argAttrs = func.getAllArgAttrs())
+    program.setAllArgAttrs(argAttrs);
+  if (ArrayAttr resAttrs = func.getAllResultAttrs())
+    program.setAllResultAttrs(resAttrs);
   Block &body = program.getBody().front();
   for (auto [tensorArg, arrayArg] :
        llvm::zip(func.getArguments(), body.getArguments()))

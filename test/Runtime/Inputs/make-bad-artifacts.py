@@ -55,6 +55,8 @@ case("wrong-version", "version: version 2 is not supported (this runtime reads v
 case("missing-launches", "missing field 'launches'", edit=setp(["launches"], DELETE))
 case("bytes-mismatch", "buffers[3] ('tmp0').bytes: is 4004, but shape [1000] of f32 is 4000 bytes",
      edit=setp(["buffers", 3, "bytes"], 4004))
+case("constant-output", "buffers[2] ('res0').constant: only inputs can be constants, this buffer is an output",
+     edit=setp(["buffers", 2, "constant"], "proj.weight"))
 case("unknown-dtype", "buffers[0] ('arg0').dtype: 'f8' is not one of f16 bf16 f32 f64 i1 i8 i16 i32 i64",
      edit=setp(["buffers", 0, "dtype"], "f8"))
 case("negative-extent", "buffers[2] ('res0').shape: expected non-negative integers, got [10, -100]",

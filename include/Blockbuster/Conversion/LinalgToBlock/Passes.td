@@ -107,6 +107,14 @@ def HoistTensorConstants : Pass<"hoist-tensor-constants", "::mlir::ModuleOp"> {
     marked `{blockbuster.hoisted_constant}`, in program order. Splat
     constants stay: `convert-linalg-to-block` reads them as fills.
 
+    A `dense_resource<KEY>` keeps its key as the marker's value,
+    `{blockbuster.hoisted_constant = "KEY"}` (not MLIR's elision marker
+    `__elided__`, which names nothing): the name that binds the weight at run
+    time. torch-mlir's keys are `torch_tensor_<shape>_<dtype>`;
+    `blockbuster.torch` exports with the module's `state_dict` names instead.
+    `bb-compile` writes the key into the artifact's manifest (`"constant"`,
+    docs/Artifact.md) and the C API's signature reports it.
+
     `bb-run` runs this on the input before both the reference and the
     Blockbuster path, so both see the same (random) values for the weights.
 
@@ -118,6 +126,12 @@ def HoistTensorConstants : Pass<"hoist-tensor-constants", "::mlir::ModuleOp"> {
     // After
     func.func @f(%x: tensor<4xf32>,
                  %w: tensor<4xf32> {blockbuster.hoisted_constant}) -> tensor<4xf32> {
+
+    // Before
+    %w = arith.constant dense_resource<"proj.weight"> : tensor<8x4xf32>
+    // After
+    func.func @g(%x: tensor<4xf32>,
+                 %w: tensor<8x4xf32> {blockbuster.hoisted_constant = "proj.weight"}) ...
     ```
   }];
 }

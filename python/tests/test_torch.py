@@ -1,0 +1,199 @@
+"""The PyTorch front door (blockbuster.torch, docs/Python.md): the corpus
+modules of scripts/export-torch-corpus.py compiled with
+`blockbuster.torch.compile` and run on the CPU against `model(x)` with the
+module's own weights, bound by name; the `torch.compile` backend; and the
+core without torch.
+
+Needs torch, torch-mlir and ml_dtypes (scripts/setup-torch.sh installs them
+into ./.venv-torch; test/Python/pytest-torch.test runs this file with it) and
+libBlockbusterCAPI.so; skipped with the reason otherwise, except the test
+that the package imports without torch."""
+
+import importlib.util
+import logging
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, build_dir
+
+LIB = os.environ.get("BLOCKBUSTER_CAPI") or os.path.join(
+    build_dir(), "lib", "libBlockbusterCAPI.so")
+
+
+def _missing():
+    for module in ("torch", "torch_mlir", "ml_dtypes"):
+        if importlib.util.find_spec(module) is None:
+            return "%s is not installed (scripts/setup-torch.sh installs the " \
+                   "optional torch dependencies into ./.venv-torch)" % module
+    if not os.path.exists(LIB):
+        return "libBlockbusterCAPI.so is not built (%s)" % LIB
+    return None
+
+
+needs_torch = pytest.mark.skipif(_missing() is not None,
+                                 reason=_missing() or "")
+
+
+def test_core_imports_without_torch():
+    """torch is optional: the package imports without it, and
+    blockbuster.torch says how to install it."""
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "import blockbuster, blockbuster.artifact\n"
+            "try:\n"
+            "    import blockbuster.torch\n"
+            "except ImportError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=os.path.join(
+                             REPO, "python")))
+    assert out.returncode == 0, out.stderr
+    assert "scripts/setup-torch.sh" in out.stdout
+
+
+def corpus():
+    spec = importlib.util.spec_from_file_location(
+        "export_torch_corpus",
+        os.path.join(REPO, "scripts", "export-torch-corpus.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The corpus modules that convert and run on the CPU today (batch 2, tiny
+# size; docs/RealInputs.md has the table), and the first refusal of the rest.
+CONVERTS = ["manual_attention", "layernorm_linear", "rmsnorm_swiglu_f32",
+            "rmsnorm_swiglu_bf16", "gelu_mlp", "mha_separate_qkv"]
+REFUSED = {
+    "sdpa": "coupled reductions such as argmax are not supported",
+    "sdpa_causal": "'arith.andi' op in the body of a linalg.generic cannot "
+                   "be converted",
+    "encoder_layer": "coupled reductions such as argmax are not supported",
+    "llama_block": "'tensor.concat' op cannot be converted",
+    "mha_fused_qkv": "coupled reductions such as argmax are not supported",
+}
+
+
+def normwise_error(out, ref):
+    import torch
+    out, ref = out.double(), ref.double()
+    return (torch.linalg.vector_norm(out - ref)
+            / torch.linalg.vector_norm(ref)).item()
+
+
+@needs_torch
+def test_corpus_lists_are_complete():
+    assert sorted(CONVERTS + list(REFUSED)) == sorted(corpus().MODULES)
+
+
+@needs_torch
+@pytest.mark.parametrize("module", CONVERTS)
+def test_compile_matches_eager_on_cpu(module):
+    import torch
+    import blockbuster.torch as bbt
+    model, inputs = corpus().build(module, "tiny", 2)
+    fn = bbt.compile(model, *inputs)
+    assert fn.target == "cpu"
+    # Every parameter the program reads is bound by its state_dict name.
+    state = dict(model.named_parameters())
+    if module == "manual_attention":
+        assert fn.weights == []
+    else:
+        assert fn.weights and set(fn.weights) <= set(state)
+    out = fn(*inputs)
+    with torch.no_grad():
+        ref = model(*inputs)
+    assert out.dtype == ref.dtype and out.shape == ref.shape
+    tolerance = 2e-2 if ref.dtype == torch.bfloat16 else 1e-5
+    assert normwise_error(out, ref) <= tolerance
+
+
+@needs_torch
+@pytest.mark.parametrize("module", sorted(REFUSED))
+def test_compile_refuses_with_the_reason(module):
+    import blockbuster.torch as bbt
+    from blockbuster.capi import CompileError
+    model, inputs = corpus().build(module, "tiny", 2)
+    with pytest.raises(CompileError, match="error: ") as info:
+        bbt.compile(model, *inputs)
+    assert REFUSED[module] in str(info.value)
+
+
+@needs_torch
+def test_weights_are_bound_by_name_at_each_call():
+    """The callable reads the module's tensors when called: an in-place
+    update of a weight after compiling is used, as eager would."""
+    import torch
+    import blockbuster.torch as bbt
+    model, (x,) = corpus().build("gelu_mlp", "tiny", 2)
+    fn = bbt.compile(model, x)
+    assert sorted(fn.weights) == ["fc1.bias", "fc1.weight", "fc2.bias",
+                                  "fc2.weight"]
+    # The export carries the names, not the data.
+    assert "dense_resource<fc1.weight>" in fn.text
+    assert "dialect_resources" not in fn.text
+    with torch.no_grad():
+        model.fc1.weight.mul_(-3.0)
+        ref = model(x)
+    assert normwise_error(fn(x), ref) <= 1e-5
+    with pytest.raises(TypeError, match="takes 1 tensors"):
+        fn(x, x)
+
+
+@needs_torch
+def test_torch_compile_backend_falls_back_per_graph(caplog):
+    """backend="blockbuster": the graph before a graph break (a GELU MLP)
+    is compiled, the one after it (SDPA) is refused and runs eagerly, the
+    refusal is logged with its reason, and the result is eager's."""
+    import torch
+    import torch.nn.functional as F
+    import blockbuster.torch as bbt
+
+    class TwoGraphs(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = torch.nn.Linear(32, 64)
+            self.fc2 = torch.nn.Linear(64, 32)
+
+        def forward(self, x):
+            y = self.fc2(F.gelu(self.fc1(x)))
+            torch._dynamo.graph_break()
+            q = y.view(2, 16, 2, 16).transpose(1, 2)
+            return F.scaled_dot_product_attention(q, q, q)
+
+    torch.manual_seed(0)
+    model = TwoGraphs().eval()
+    x = torch.randn(2, 16, 32)
+    torch._dynamo.reset()
+    del bbt.refusals[:]
+    compiled = torch.compile(model, backend="blockbuster", dynamic=False)
+    with torch.no_grad(), caplog.at_level(logging.INFO, "blockbuster.torch"):
+        out = compiled(x)
+        ref = model(x)
+    assert normwise_error(out, ref) <= 1e-5
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("compiled for cpu" in m for m in messages), messages
+    assert len(bbt.refusals) == 1
+    graph, reason = bbt.refusals[0]
+    assert "coupled reductions" in reason
+    assert any("%s refused, running it eagerly" % graph in m
+               for m in messages), messages
+
+
+@needs_torch
+def test_load_refuses_unbound_weights(tmp_path):
+    """load() binds every weight of an artifact by name before touching a
+    GPU: a key that is neither a parameter, a buffer nor a given constant is
+    refused with its name."""
+    import torch
+    import blockbuster.torch as bbt
+    from blockbuster import capi
+    capi.compile(os.path.join(REPO, "test", "Pipelines",
+                              "artifact-constant-names.mlir"),
+                 target="gpu", output_dir=str(tmp_path))
+    module = torch.nn.Module()
+    module.proj = torch.nn.Linear(32, 64)
+    with pytest.raises(KeyError, match="torch_tensor_32_torch.float32"):
+        bbt.load(str(tmp_path), module)
