@@ -3,7 +3,7 @@
 GPU and compares each output with upstream MLIR's CPU result on the same
 inputs (bb-run's seeded stream, python/blockbuster/seeded.py).
 
-    python3 scripts/gpu-difftest.py DIR [--batch N] [--timeout S]
+    python3 scripts/gpu-difftest.py DIR [--batch N] [--timeout S] [-j J]
 
 Criterion: elementwise |gpu - cpu| <= atol + rtol * |cpu| with rtol 1e-4
 (2e-2 for f16/bf16) and atol = rtol * max|cpu| plus the 6 significant digits
@@ -19,10 +19,11 @@ programs after it. Every launch is synchronised before the next, so a fault
 names its launch ("launch 1 (difftest_kernel, grid ..., ...) faulted:
 CUDA_ERROR_ILLEGAL_ADDRESS"). A worker that dies or hangs (--timeout seconds
 per program, default 60) fails the program it was running, and the run goes
-on.
+on. -j J runs J workers at once (default 1); the lines come in program order.
 """
 
 import argparse
+import concurrent.futures
 import os
 import queue
 import re
@@ -165,30 +166,41 @@ def main():
                     help="programs per worker process (1: a process each)")
     ap.add_argument("--timeout", type=float, default=60,
                     help="seconds one program may run")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="workers at once")
     ap.add_argument("--worker", nargs="+", metavar="NAME", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         return worker(args.root, args.worker)
 
-    pending = program_dirs(args.root)
-    passed = failed = workers = 0
-    while pending:
-        names, pending = pending[:max(1, args.batch)], pending[max(1, args.batch):]
+    programs = program_dirs(args.root)
+    size = max(1, args.batch)
+    batches = [programs[i:i + size] for i in range(0, len(programs), size)]
+
+    def run_batch(names):
+        """Lines of a batch, restarting workers after lost contexts."""
+        results, workers = [], 0
         while names:
             workers += 1
             done = set()
             for name, ok, line in run_worker(args.root, names, args.timeout):
-                print(line, flush=True)
-                passed += ok
-                failed += not ok
+                results.append((ok, line))
                 done.add(name)
             rest = [n for n in names if n not in done]
             if len(rest) == len(names):  # the worker could not start at all
-                for n in rest:
-                    print("FAIL %s worker reported nothing" % n, flush=True)
-                failed += len(rest)
+                results += [(False, "FAIL %s worker reported nothing" % n) for n in rest]
                 rest = []
             names = rest
+        return results, workers
+
+    passed = failed = workers = 0
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for results, started in pool.map(run_batch, batches):
+            workers += started
+            for ok, line in results:
+                print(line, flush=True)
+                passed += ok
+                failed += not ok
     print("gpu-difftest: %d passed, %d failed (%d worker processes)" % (passed, failed, workers))
     return 1 if failed else 0
 

@@ -5,7 +5,8 @@ missing barrier), synccheck (barriers not reached by every thread) and
 initcheck (reads of global memory nothing wrote).
 
     python3 scripts/gpu-sanitize.py ROOT... [--tools memcheck,racecheck,...]
-                                    [--batch N] [--timeout S] [--sanitizer PATH]
+                                    [--batch N] [--timeout S] [-j J]
+                                    [--sanitizer PATH]
 
 Every directory under the ROOTs that holds a manifest.json is an artifact
 (scripts/prepare-gpu-sanitize.sh makes the examples and the benchmark
@@ -20,10 +21,12 @@ device with the CUDA toolkit's compute-sanitizer; no MLIR.
 
 Artifacts run N to a sanitizer process (--batch, default 25); a CUDA error
 (the sanitizer aborts a kernel that it catches) loses the context, so that
-process stops and a new one goes on with the artifacts after it.
+process stops and a new one goes on with the artifacts after it. -j J runs
+J sanitizer processes at once (default 1); the lines come in a fixed order.
 """
 
 import argparse
+import concurrent.futures
 import hashlib
 import os
 import queue
@@ -149,6 +152,8 @@ def main():
     ap.add_argument("--batch", type=int, default=25)
     ap.add_argument("--timeout", type=float, default=300,
                     help="seconds one artifact may take under a tool")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="sanitizer processes at once")
     ap.add_argument("--sanitizer", default=shutil.which("compute-sanitizer")
                     or "/usr/local/cuda/bin/compute-sanitizer")
     ap.add_argument("--run", nargs="+", help=argparse.SUPPRESS)
@@ -163,29 +168,39 @@ def main():
     artifacts = find_artifacts(args.roots)
     if not artifacts:
         ap.error("no artifacts (manifest.json) under %s" % " ".join(args.roots))
+    size = max(1, args.batch)
+    jobs = [(tool, artifacts[i:i + size]) for tool in tools
+            for i in range(0, len(artifacts), size)]
+
+    def run_job(job):
+        """(line, outcome) per artifact of a batch under a tool, restarting
+        the process after a lost context; outcome 0 clean, 1 reports, 2 the
+        artifact did not run."""
+        tool, batch = job
+        results = []
+        while batch:
+            done = set()
+            for path, reports, note in sanitize(args.sanitizer, tool, batch, args.timeout):
+                done.add(path)
+                outcome = 1 if reports else 2 if note else 0
+                first = ("; first: " + reports[0]) if reports else ""
+                results.append(("%s %s %s: %d reports%s%s" % (
+                    "PASS" if outcome == 0 else "FAIL", tool, path, len(reports),
+                    ("; " + note) if note else "", first), outcome))
+            rest = [p for p in batch if p not in done]
+            if len(rest) == len(batch):
+                results += [("FAIL %s %s: the sanitized process reported nothing"
+                             % (tool, p), 2) for p in rest]
+                rest = []
+            batch = rest
+        return tool, results
+
     counts = {t: [0, 0, 0] for t in tools}  # clean, with reports, not run
-    for tool in tools:
-        pending = list(artifacts)
-        while pending:
-            batch, pending = pending[:max(1, args.batch)], pending[max(1, args.batch):]
-            while batch:
-                done = set()
-                for path, reports, note in sanitize(args.sanitizer, tool, batch, args.timeout):
-                    done.add(path)
-                    bad = bool(reports)
-                    failed_run = bool(note) and not bad
-                    counts[tool][1 if bad else 2 if failed_run else 0] += 1
-                    first = ("; first: " + reports[0]) if reports else ""
-                    print("%s %s %s: %d reports%s%s" % (
-                        "FAIL" if bad or failed_run else "PASS", tool, path, len(reports),
-                        ("; " + note) if note else "", first), flush=True)
-                rest = [p for p in batch if p not in done]
-                if len(rest) == len(batch):
-                    for p in rest:
-                        print("FAIL %s %s: the sanitized process reported nothing" % (tool, p))
-                    counts[tool][2] += len(rest)
-                    rest = []
-                batch = rest
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for tool, results in pool.map(run_job, jobs):
+            for line, outcome in results:
+                print(line, flush=True)
+                counts[tool][outcome] += 1
     print("%-10s %6s %8s %8s" % ("tool", "clean", "reports", "not run"))
     for tool in tools:
         print("%-10s %6d %8d %8d" % (tool, *counts[tool]))
