@@ -6,7 +6,7 @@ initcheck (reads of global memory nothing wrote).
 
     python3 scripts/gpu-sanitize.py ROOT... [--tools memcheck,racecheck,...]
                                     [--batch N] [--timeout S] [-j J]
-                                    [--sanitizer PATH]
+                                    [--log FILE] [--sanitizer PATH]
 
 Every directory under the ROOTs that holds a manifest.json is an artifact
 (scripts/prepare-gpu-sanitize.sh makes the examples and the benchmark
@@ -16,7 +16,9 @@ name) with NaN-poisoned outputs, through the Python runtime, every launch
 synchronised, inside `compute-sanitizer --tool T`. Any report of a tool
 counts as a failure of that artifact, racecheck's warnings too: a hazard is
 a wrong number waiting for a schedule. One line per artifact and tool, a
-table of counts last; exit status 1 on any report. Needs NumPy and a CUDA
+table of counts last; exit status 1 on any report. --log FILE keeps the
+tool's full text (the accesses, kernels and addresses) for each artifact it
+reported on. Needs NumPy and a CUDA
 device with the CUDA toolkit's compute-sanitizer; no MLIR.
 
 Artifacts run N to a sanitizer process (--batch, default 25); a CUDA error
@@ -101,8 +103,9 @@ def run_artifacts(paths):
 
 
 def sanitize(sanitizer, tool, paths, timeout):
-    """Runs PATHS under TOOL; yields (path, reports, note) per artifact it
-    reached. Reports are the sanitizer's report lines."""
+    """Runs PATHS under TOOL; yields (path, reports, note, text) per
+    artifact it reached. Reports are the sanitizer's report lines, text all
+    its lines about the artifact."""
     cmd = [sanitizer, "--tool", tool, "--print-limit", "50", "--error-exitcode", "0"]
     cmd += TOOL_OPTIONS[tool]
     cmd += [sys.executable, os.path.abspath(__file__), "--run"] + paths
@@ -115,7 +118,7 @@ def sanitize(sanitizer, tool, paths, timeout):
             lines.put(line.rstrip("\n"))
         lines.put(None)
     threading.Thread(target=read, daemon=True).start()
-    current, reports, pending_reports = None, [], []
+    current, reports, pending_reports, text = None, [], [], []
     while True:
         try:
             line = lines.get(timeout=timeout)
@@ -123,26 +126,30 @@ def sanitize(sanitizer, tool, paths, timeout):
             proc.kill()
             proc.wait()
             if current:
-                yield current, reports, "timed out after %g s" % timeout
+                yield current, reports, "timed out after %g s" % timeout, text
             return
         if line is None:
             break
         if line.startswith("BEGIN "):
-            current, reports = line[6:], pending_reports
+            current, reports, text = line[6:], pending_reports, []
             pending_reports = []
         elif line.startswith("END ") and current:
             note = line[5 + len(current):].strip()
-            yield current, reports, "" if note == "ok" else note
+            yield current, reports, "" if note == "ok" else note, text
             current, reports = None, []
+        elif line.startswith("=========") and current:
+            text.append(line)
+            if REPORT.match(line):
+                reports.append(line[10:].strip())
         elif REPORT.match(line):
             # Reports printed between artifacts (at exit) belong to the last.
             (reports if current else pending_reports).append(line[10:].strip())
         elif SUMMARY.match(line) and pending_reports:
-            yield "(after the last artifact)", pending_reports, ""
+            yield "(after the last artifact)", pending_reports, "", []
             pending_reports = []
     code = proc.wait()
     if current:
-        yield current, reports, "the sanitized process died (status %d)" % code
+        yield current, reports, "the sanitized process died (status %d)" % code, text
 
 
 def main():
@@ -154,6 +161,7 @@ def main():
                     help="seconds one artifact may take under a tool")
     ap.add_argument("-j", "--jobs", type=int, default=1,
                     help="sanitizer processes at once")
+    ap.add_argument("--log", help="file for the full text of every report")
     ap.add_argument("--sanitizer", default=shutil.which("compute-sanitizer")
                     or "/usr/local/cuda/bin/compute-sanitizer")
     ap.add_argument("--run", nargs="+", help=argparse.SUPPRESS)
@@ -180,27 +188,32 @@ def main():
         results = []
         while batch:
             done = set()
-            for path, reports, note in sanitize(args.sanitizer, tool, batch, args.timeout):
+            for path, reports, note, text in sanitize(args.sanitizer, tool, batch,
+                                                      args.timeout):
                 done.add(path)
                 outcome = 1 if reports else 2 if note else 0
                 first = ("; first: " + reports[0]) if reports else ""
                 results.append(("%s %s %s: %d reports%s%s" % (
                     "PASS" if outcome == 0 else "FAIL", tool, path, len(reports),
-                    ("; " + note) if note else "", first), outcome))
+                    ("; " + note) if note else "", first), outcome, text if reports else []))
             rest = [p for p in batch if p not in done]
             if len(rest) == len(batch):
                 results += [("FAIL %s %s: the sanitized process reported nothing"
-                             % (tool, p), 2) for p in rest]
+                             % (tool, p), 2, []) for p in rest]
                 rest = []
             batch = rest
         return tool, results
 
     counts = {t: [0, 0, 0] for t in tools}  # clean, with reports, not run
+    log = open(args.log, "w") if args.log else None
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for tool, results in pool.map(run_job, jobs):
-            for line, outcome in results:
+            for line, outcome, text in results:
                 print(line, flush=True)
                 counts[tool][outcome] += 1
+                if log and text:
+                    log.write("### %s\n%s\n" % (line, "\n".join(text)))
+                    log.flush()
     print("%-10s %6s %8s %8s" % ("tool", "clean", "reports", "not run"))
     for tool in tools:
         print("%-10s %6d %8d %8d" % (tool, *counts[tool]))
