@@ -3,27 +3,44 @@
 GPU and compares each output with upstream MLIR's CPU result on the same
 inputs (bb-run's seeded stream, python/blockbuster/seeded.py).
 
-    python3 scripts/gpu-difftest.py DIR
+    python3 scripts/gpu-difftest.py DIR [--batch N] [--timeout S] [-j J]
 
 Criterion: elementwise |gpu - cpu| <= atol + rtol * |cpu| with rtol 1e-4
 (2e-2 for f16/bf16) and atol = rtol * max|cpu| plus the 6 significant digits
 bb-run prints (5e-6 relative); outputs poisoned with NaN first; NaN fails.
 One line per program, a summary last; exit 1 on any failure. Needs NumPy and
 a CUDA device, no MLIR.
+
+Isolation: an illegal access in one kernel loses the process's CUDA context,
+and every later call fails. So the programs run in worker processes of at
+most N programs each (--batch, default 20; 1 = a process per program), and a
+worker stops at its first CUDA error; the next worker goes on with the
+programs after it. Every launch is synchronised before the next, so a fault
+names its launch ("launch 1 (difftest_kernel, grid ..., ...) faulted:
+CUDA_ERROR_ILLEGAL_ADDRESS"). A worker that dies or hangs (--timeout seconds
+per program, default 60) fails the program it was running, and the run goes
+on. -j J runs J workers at once (default 1); the lines come in program order.
 """
 
+import argparse
+import concurrent.futures
 import os
+import queue
 import re
+import subprocess
 import sys
+import threading
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
 
-import numpy as np  # noqa: E402
-
-from blockbuster import runtime, seeded  # noqa: E402
+# A worker that reports a CUDA error exits with this status: its context is
+# lost, and the parent starts a new one for the programs after it.
+CONTEXT_LOST = 3
 
 
 def expected_outputs(path):
+    import numpy as np
     outputs, values = [], None
     for line in open(path):
         m = re.match(r"output #\d+ \(([0-9x]*)x?(\w+)\):", line)
@@ -39,42 +56,152 @@ def expected_outputs(path):
     return [(shape, dtype, np.array(vals, dtype=np.float64)) for shape, dtype, vals in outputs]
 
 
-def main():
-    root = sys.argv[1]
-    # p0, p1, ... in numeric order (random programs), other names sorted.
-    dirs = sorted((d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "expected.txt"))),
-                  key=lambda d: (0, int(d[1:]), "") if d[0] == "p" and d[1:].isdigit() else (1, 0, d))
-    passed = failed = 0
-    for d in dirs:
-        path = os.path.join(root, d)
+def check_program(path):
+    """Runs one program; returns (ok, notes). Raises runtime.CudaError."""
+    import numpy as np
+    from blockbuster import runtime, seeded
+    prog = runtime.load(path)
+    try:
+        specs = [(b.shape, b.dtype) for b in prog.artifact.inputs]
+        inputs = seeded.inputs(specs, seed=1)
+        outs = prog.run_numpy(*inputs, poison=True, sync_each=True)
+    finally:
+        prog.close()
+    expected = expected_outputs(os.path.join(path, "expected.txt"))
+    notes = []
+    ok = len(outs) == len(expected)
+    if not ok:
+        notes.append("%d outputs, expected %d" % (len(outs), len(expected)))
+    for k, (out, (shape, dtype, ref)) in enumerate(zip(outs, expected)):
+        got = np.asarray(out, dtype=np.float64).reshape(-1)
+        if dtype == "bf16":
+            got = seeded.bf16_bits_to_f32(np.asarray(out).reshape(-1)).astype(np.float64)
+        rtol = 2e-2 if dtype in ("f16", "bf16") else 1e-4
+        scale = np.max(np.abs(ref)) if ref.size else 0.0
+        tol = rtol * scale + (rtol + 5e-6) * np.abs(ref)
+        if got.size != ref.size:
+            ok = False
+            notes.append("output %d: %d elements, expected %d" % (k, got.size, ref.size))
+            continue
+        bad = ~(np.abs(got - ref) <= tol)
+        if bad.any():
+            ok = False
+            notes.append("output %d: %d of %d elements off (max err %.3g, nan %d)" % (
+                k, int(bad.sum()), ref.size, float(np.nanmax(np.abs(got - ref))),
+                int(np.isnan(got).sum())))
+    return ok, notes
+
+
+def worker(root, names):
+    """Checks NAMES in order, one line each; stops at the first CUDA error."""
+    from blockbuster import runtime
+    for name in names:
+        print("RUNNING %s" % name, flush=True)
         try:
-            prog = runtime.load(path)
-            specs = [(b.shape, b.dtype) for b in prog.artifact.inputs]
-            inputs = seeded.inputs(specs, seed=1)
-            outs = prog.run_numpy(*inputs, poison=True)
-            expected = expected_outputs(os.path.join(path, "expected.txt"))
-            notes = []
-            ok = len(outs) == len(expected)
-            for k, (out, (shape, dtype, ref)) in enumerate(zip(outs, expected)):
-                got = np.asarray(out, dtype=np.float64).reshape(-1)
-                if dtype == "bf16":
-                    got = seeded.bf16_bits_to_f32(np.asarray(out).reshape(-1)).astype(np.float64)
-                rtol = 2e-2 if dtype in ("f16", "bf16") else 1e-4
-                scale = np.max(np.abs(ref)) if ref.size else 0.0
-                tol = rtol * scale + (rtol + 5e-6) * np.abs(ref)
-                bad = ~(np.abs(got - ref) <= tol)
-                if got.size != ref.size or bad.any():
-                    ok = False
-                    notes.append("output %d: %d of %d elements off (max err %.3g, nan %d)" % (
-                        k, int(bad.sum()), ref.size, float(np.nanmax(np.abs(got - ref))) if ref.size else 0,
-                        int(np.isnan(got).sum())))
-            prog.close()
+            ok, notes = check_program(os.path.join(root, name))
+        except runtime.CudaError as e:
+            print("FAIL %s CudaError: %s" % (name, e), flush=True)
+            return CONTEXT_LOST
         except Exception as e:  # one line per program, never a crash
             ok, notes = False, ["%s: %s" % (type(e).__name__, e)]
-        passed += ok
-        failed += not ok
-        print("%s %s %s" % ("PASS" if ok else "FAIL", d, "; ".join(notes)))
-    print("gpu-difftest: %d passed, %d failed" % (passed, failed))
+        print("%s %s %s" % ("PASS" if ok else "FAIL", name, "; ".join(notes)), flush=True)
+    return 0
+
+
+def program_dirs(root):
+    # p0, p1, ... in numeric order (random programs), other names sorted.
+    return sorted((d for d in os.listdir(root)
+                   if os.path.isfile(os.path.join(root, d, "expected.txt"))),
+                  key=lambda d: (0, int(d[1:]), "") if d[0] == "p" and d[1:].isdigit()
+                  else (1, 0, d))
+
+
+def run_worker(root, names, timeout):
+    """Runs a worker on NAMES; yields (name, ok, line) for each program it
+    finished, then for the one it died or hung on."""
+    proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), root,
+                             "--worker"] + names,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # The worker's lines through a thread, so each program gets a deadline.
+    lines = queue.Queue()
+
+    def read():
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+    threading.Thread(target=read, daemon=True).start()
+    stderr = []
+    errors = threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True)
+    errors.start()
+    running = None
+    while True:
+        try:
+            line = lines.get(timeout=timeout)
+        except queue.Empty:
+            proc.kill()
+            proc.wait()
+            if running:
+                yield running, False, "FAIL %s timed out after %g s" % (running, timeout)
+            return
+        if line is None:
+            break
+        if line.startswith("RUNNING "):
+            running = line.split(" ", 1)[1]
+        elif line.startswith(("PASS ", "FAIL ")):
+            yield line.split(" ", 2)[1], line.startswith("PASS "), line
+            running = None
+    code = proc.wait()
+    errors.join(5)
+    if running:
+        why = ("signal %d" % -code) if code < 0 else ("exit status %d" % code)
+        last = [l.strip() for l in stderr if l.strip()]
+        yield running, False, "FAIL %s worker died (%s)%s" % (
+            running, why, (": " + last[-1]) if last else "")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("root")
+    ap.add_argument("--batch", type=int, default=20,
+                    help="programs per worker process (1: a process each)")
+    ap.add_argument("--timeout", type=float, default=60,
+                    help="seconds one program may run")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="workers at once")
+    ap.add_argument("--worker", nargs="+", metavar="NAME", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        return worker(args.root, args.worker)
+
+    programs = program_dirs(args.root)
+    size = max(1, args.batch)
+    batches = [programs[i:i + size] for i in range(0, len(programs), size)]
+
+    def run_batch(names):
+        """Lines of a batch, restarting workers after lost contexts."""
+        results, workers = [], 0
+        while names:
+            workers += 1
+            done = set()
+            for name, ok, line in run_worker(args.root, names, args.timeout):
+                results.append((ok, line))
+                done.add(name)
+            rest = [n for n in names if n not in done]
+            if len(rest) == len(names):  # the worker could not start at all
+                results += [(False, "FAIL %s worker reported nothing" % n) for n in rest]
+                rest = []
+            names = rest
+        return results, workers
+
+    passed = failed = workers = 0
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for results, started in pool.map(run_batch, batches):
+            workers += started
+            for ok, line in results:
+                print(line, flush=True)
+                passed += ok
+                failed += not ok
+    print("gpu-difftest: %d passed, %d failed (%d worker processes)" % (passed, failed, workers))
     return 1 if failed else 0
 
 

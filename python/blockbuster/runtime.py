@@ -541,7 +541,8 @@ class Program:
                         for b in self.artifact.outputs]
         return self.allocate_outputs()
 
-    def __call__(self, *inputs, outputs=None, stream=None, sync=True, poison=False):
+    def __call__(self, *inputs, outputs=None, stream=None, sync=True, poison=False,
+                 sync_each=False):
         """Launches the artifact on ``inputs`` (one device tensor per input,
         in position order) writing ``outputs`` (allocated like the inputs when
         None). ``stream``: a CUstream handle or an object with
@@ -549,6 +550,9 @@ class Program:
         tensors, else the legacy default stream. ``sync``: wait for the
         kernels and report their errors. ``poison``: fill the outputs with
         NaN (0xFF bytes) first, so an element no kernel writes shows.
+        ``sync_each``: synchronise after every launch, so that a kernel that
+        faults (an illegal address) is named in the error (for tests; a fault
+        loses the CUDA context, and every later call in the process fails).
         Returns the outputs."""
         a = self.artifact
         if len(inputs) != len(a.inputs):
@@ -581,17 +585,18 @@ class Program:
                 torch_stream = torch.cuda.current_stream(self.device).cuda_stream
             stream = torch_stream
         handle = _stream_handle(stream, bound)
-        self.launch(pointers, handle, poison=poison)
+        self.launch(pointers, handle, poison=poison, sync_each=sync_each)
         if sync:
             self._driver.check(self._driver.cuStreamSynchronize(handle),
                                "running @%s (synchronising after %d launches)"
                                % (a.entry, len(a.launches)))
         return outputs
 
-    def launch(self, pointers, stream=None, poison=False):
+    def launch(self, pointers, stream=None, poison=False, sync_each=False):
         """Launches every kernel with ``pointers`` (buffer name -> device
         address for every input and output; checked by the caller) on
-        ``stream``. Intermediates are allocated once per Program."""
+        ``stream``, synchronising after each one with ``sync_each``.
+        Intermediates are allocated once per Program."""
         d, a = self._driver, self.artifact
         _make_current(self.device)
         if self._intermediates is None:
@@ -618,16 +623,21 @@ class Program:
                 *[ctypes.addressof(h) for h in holders])
             code = d.cuLaunchKernel(fn, *launch.grid, *launch.block,
                                     launch.dynamic_smem, stream, args, None)
+            doing = "failed"
+            if code == CUDA_SUCCESS and sync_each:
+                code = d.cuStreamSynchronize(stream)
+                doing = "faulted"
             if code != CUDA_SUCCESS:
                 raise CudaError("launch %d (%s, grid %s, block %s, %d B dynamic "
-                                "shared memory) failed: %s"
+                                "shared memory) %s: %s"
                                 % (index, launch.kernel, list(launch.grid),
-                                   list(launch.block), launch.dynamic_smem,
+                                   list(launch.block), launch.dynamic_smem, doing,
                                    d.error_text(code)))
 
-    def run_numpy(self, *inputs, poison=True):
+    def run_numpy(self, *inputs, poison=True, sync_each=False):
         """Host NumPy arrays in (bf16 as uint16 bits), NumPy arrays out:
-        copies in, poisons the outputs, launches, synchronises, copies out."""
+        copies in, poisons the outputs, launches, synchronises, copies out
+        (``sync_each``: as for ``__call__``)."""
         import numpy as np
         a = self.artifact
         if len(inputs) != len(a.inputs):
@@ -643,7 +653,7 @@ class Program:
                                              list(b.shape)))
             device_inputs.append(DeviceArray.from_numpy(x, b.dtype, self.device))
         outputs = self.allocate_outputs()
-        self(*device_inputs, outputs=outputs, poison=poison)
+        self(*device_inputs, outputs=outputs, poison=poison, sync_each=sync_each)
         return [o.numpy() for o in outputs]
 
     def close(self):

@@ -112,6 +112,20 @@ def test_driver_errors_name_the_step(fake):
         prog.run_numpy(x, y)
 
 
+def test_sync_each_names_the_faulting_launch(fake):
+    # A kernel's illegal access is reported by the next synchronisation;
+    # sync_each synchronises after every launch, so the error names it.
+    prog = runtime.Program(SCALE_ADD)
+    fake.fail["cuStreamSynchronize"] = 2
+    x, y = inputs()
+    with pytest.raises(runtime.CudaError,
+                       match=r"launch 0 \(scale, grid \[8, 1, 1\], block \[128, 1, 1\].*"
+                             r"faulted: CUDA_ERROR_OUT_OF_MEMORY \(2\)"):
+        prog.run_numpy(x, y, sync_each=True)
+    with pytest.raises(runtime.CudaError, match=r"synchronising after 2 launches"):
+        prog.run_numpy(x, y)
+
+
 def test_device_must_exist(fake):
     with pytest.raises(runtime.CudaError, match="device 3 does not exist"):
         runtime.Program(SCALE_ADD, device=3)

@@ -11,7 +11,10 @@
 // along n, so a warp reads 8 consecutive elements of B's row), loads TM
 // elements of A's column and TN of B's row per k and does TM * TN
 // multiply-adds, with the op's own body. Rows and columns outside a
-// partial edge tile are computed on clamped indices and not stored.
+// partial edge tile are computed on clamped indices and not stored; their
+// accumulators start from zero, not from C at the clamped index: that
+// element belongs to another thread, which writes it with no barrier
+// between (a race compute-sanitizer's racecheck reports, issue 18).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,9 +79,9 @@ LogicalResult lowerToFMA(RewriterBase &rewriter, const TileContraction &c,
   Value col0 = arith::RemUIOp::create(rewriter, loc, thread,
                                       index(kThreadsAlongN));
 
-  // This thread's rows and columns, and the loop indices its loads use:
-  // clamped to the tile (a partial edge tile computes garbage there, never
-  // stored).
+  // This thread's rows and columns, and the indices its loads of A and B
+  // use: clamped to the tile (a partial edge tile computes garbage there,
+  // never stored).
   Value lastRow = arith::SubIOp::create(rewriter, loc, rowCount, index(1));
   Value lastCol = arith::SubIOp::create(rewriter, loc, extents[c.n].value,
                                         index(1));
@@ -106,19 +109,46 @@ LogicalResult lowerToFMA(RewriterBase &rewriter, const TileContraction &c,
     return operandIndices(maps[operand], at);
   };
 
-  // Accumulators start from C (the op's own order of additions) or, when
-  // the result is added into a reduce state, from zero.
-  SmallVector<Value> init;
-  Value zero =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0f));
+  // Whether this thread's element (i, j) is inside the tile: only those
+  // are read from and written to C.
+  SmallVector<Value> inside;
   for (int64_t i = 0; i < tileM; ++i)
     for (int64_t j = 0; j < tileN; ++j)
-      init.push_back(
-          fold ? zero
-               : memref::LoadOp::create(
-                     rewriter, loc, op.getDpsInits()[0],
-                     indicesAt(2, c.m, loadRows[i], c.n, loadCols[j]))
-                     .getResult());
+      inside.push_back(arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                rows[i], rowCount),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                cols[j], extents[c.n].value)));
+
+  // Accumulators start from C (the op's own order of additions) or, when
+  // the result is added into a reduce state or the element is outside the
+  // tile, from zero.
+  SmallVector<Value> init;
+  Type accType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  Value zero = arith::ConstantOp::create(rewriter, loc,
+                                         rewriter.getZeroAttr(accType));
+  for (int64_t i = 0; i < tileM; ++i) {
+    for (int64_t j = 0; j < tileN; ++j) {
+      if (fold) {
+        init.push_back(zero);
+        continue;
+      }
+      auto load = scf::IfOp::create(rewriter, loc, TypeRange{accType},
+                                    inside[i * tileN + j],
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard loadGuard(rewriter);
+      rewriter.setInsertionPointToStart(load.thenBlock());
+      scf::YieldOp::create(
+          rewriter, loc,
+          memref::LoadOp::create(rewriter, loc, op.getDpsInits()[0],
+                                 indicesAt(2, c.m, rows[i], c.n, cols[j]))
+              .getResult());
+      rewriter.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(rewriter, loc, zero);
+      init.push_back(load.getResult(0));
+    }
+  }
   auto kLoop = scf::ForOp::create(rewriter, loc, index(0), extents[c.k].value,
                                   index(1), init);
   {
@@ -153,13 +183,7 @@ LogicalResult lowerToFMA(RewriterBase &rewriter, const TileContraction &c,
 
   for (int64_t i = 0; i < tileM; ++i) {
     for (int64_t j = 0; j < tileN; ++j) {
-      Value inside = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                rows[i], rowCount),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                cols[j], extents[c.n].value));
-      auto store = scf::IfOp::create(rewriter, loc, inside);
+      auto store = scf::IfOp::create(rewriter, loc, inside[i * tileN + j]);
       OpBuilder::InsertionGuard storeGuard(rewriter);
       rewriter.setInsertionPointToStart(store.thenBlock());
       SmallVector<Value> indices = indicesAt(2, c.m, rows[i], c.n, cols[j]);

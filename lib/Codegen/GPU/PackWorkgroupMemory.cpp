@@ -7,6 +7,11 @@
 // memref.view of it. Partial edge blocks make tile sizes dynamic; their
 // upper bound (the full block) comes from the value bounds analysis.
 //
+// A buffer takes as many bytes per element as the LLVM lowering's loads and
+// stores step by, which the data layout gives: an i1 mask tile takes a whole
+// byte per element (LLVM stores i1 as i8), and an index tile (block.iota)
+// takes the index width, 64 bits unless a DLTI spec says otherwise.
+//
 // Allocations are placed first-fit, largest first, and two allocations share
 // bytes only when their lifetimes do not overlap: from the allocation to the
 // barrier after its last use, in program order, where a use inside a loop
@@ -19,6 +24,7 @@
 #include "TileBounds.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -63,8 +69,9 @@ struct GPUPackWorkgroupMemory
       }
       elements *= size;
     }
-    int64_t bits = type.getElementTypeBitWidth();
-    return (elements * bits + 7) / 8;
+    int64_t elementBytes =
+        DataLayout::closest(alloc).getTypeSize(type.getElementType());
+    return elements * elementBytes;
   }
 
   LogicalResult pack(gpu::LaunchOp launch) {

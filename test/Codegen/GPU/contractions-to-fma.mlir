@@ -8,9 +8,11 @@
 
 // An f32 dot of a partial edge tile (m at most 32, n 16, k 40): the 128
 // threads stand 16 x 8; each owns rows r, r + 16 and columns c, c + 8, so 4
-// accumulators, which start from C; per k it loads 2 elements of A and 2 of
-// B (rows clamped to the tile) and applies the body 4 times; it stores the
-// elements inside the tile.
+// accumulators, which start from C inside the tile and from zero outside
+// it (a clamped load of C would read another thread's element while that
+// thread writes it: racecheck's WAR hazard); per k it loads 2 elements of A
+// and 2 of B (rows clamped to the tile) and applies the body 4 times; it
+// stores the elements inside the tile.
 // CHECK-LABEL: func.func @f32_dot
 // CHECK: scf.forall (%[[T:.*]]) in (128) {
 // CHECK:   %[[R:.*]] = arith.divui %[[T]], %c8
@@ -19,7 +21,14 @@
 // CHECK-DAG:   %[[R1:.*]] = arith.addi %[[R]], %c16
 // CHECK-DAG:   %[[LR0:.*]] = arith.minui %[[R]], %[[LAST]]
 // CHECK-DAG:   %[[LR1:.*]] = arith.minui %[[R1]], %[[LAST]]
-// CHECK-COUNT-4: memref.load %{{.*}} : memref<?x16xf32, #gpu.address_space<workgroup>>
+// CHECK:   %[[IN_ROW:.*]] = arith.cmpi ult, %[[R]], %[[ROWS]]
+// CHECK:   %[[IN:.*]] = arith.andi %[[IN_ROW]],
+// CHECK:   %[[C00:.*]] = scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT: %[[V:.*]] = memref.load %{{.*}}[%[[R]], %[[C]]] : memref<?x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: scf.yield %[[V]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %cst
+// CHECK-COUNT-3: scf.if %{{.*}} -> (f32) {
 // CHECK:   %[[ACC:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c40 step %c1 iter_args(
 // CHECK:     memref.load %{{.*}}[%[[LR0]], %[[K]]] : memref<?x40xf32
 // CHECK:     memref.load %{{.*}}[%[[LR1]], %[[K]]] : memref<?x40xf32
@@ -27,8 +36,7 @@
 // CHECK:     memref.load %{{.*}}[%[[K]], %{{.*}}] : memref<40x16xf32>
 // CHECK-COUNT-4: arith.mulf
 // CHECK:     scf.yield
-// CHECK:   arith.cmpi ult, %[[R]], %[[ROWS]]
-// CHECK:   scf.if
+// CHECK:   scf.if %[[IN]] {
 // CHECK:     memref.store %[[ACC]]#0, %{{.*}}[%[[R]], %[[C]]]
 // CHECK: } {mapping = [#gpu.thread<linear_dim_0>]}
 // CHECK-NOT: linalg.generic

@@ -57,3 +57,52 @@ func.func @too_large() {
   }
   return
 }
+
+// -----
+
+#wg = #gpu.address_space<workgroup>
+// An i1 mask tile takes a byte per element, as LLVM stores i1: 16x127 masks
+// need 2032 bytes (2048 aligned), not 254, or the f32 tile placed after it
+// overlaps its rows.
+// CHECK-LABEL: func.func @mask_bytes
+// CHECK: %[[SIZE:.*]] = arith.constant 2176 : i32
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %[[SIZE]]
+// CHECK:   memref.view %{{.*}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x127xi1, #gpu.address_space<workgroup>>
+// CHECK:   memref.view %{{.*}}[%c2048{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+func.func @mask_bytes() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m = memref.alloc() : memref<16x127xi1, #wg>
+    %x = memref.alloc() : memref<32xf32, #wg>
+    linalg.copy ins(%m : memref<16x127xi1, #wg>) outs(%m : memref<16x127xi1, #wg>)
+    linalg.copy ins(%x : memref<32xf32, #wg>) outs(%x : memref<32xf32, #wg>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+#wg = #gpu.address_space<workgroup>
+// An index tile (block.iota of a partial edge block) takes the data layout's
+// index width, 64 bits: 128 indices are 1024 bytes.
+// CHECK-LABEL: func.func @index_bytes
+// CHECK: %[[SIZE:.*]] = arith.constant 1152 : i32
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %[[SIZE]]
+// CHECK:   memref.view %{{.*}}[%c0{{.*}}][%{{.*}}] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xindex, #gpu.address_space<workgroup>>
+// CHECK:   memref.view %{{.*}}[%c1024{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+func.func @index_bytes(%n: index) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %rows = arith.minsi %n, %c128 : index
+    %i = memref.alloc(%rows) : memref<?xindex, #wg>
+    %x = memref.alloc() : memref<32xf32, #wg>
+    linalg.copy ins(%i : memref<?xindex, #wg>) outs(%i : memref<?xindex, #wg>)
+    linalg.copy ins(%x : memref<32xf32, #wg>) outs(%x : memref<32xf32, #wg>)
+    gpu.terminator
+  }
+  return
+}

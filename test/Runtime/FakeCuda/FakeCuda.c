@@ -9,6 +9,10 @@
 |* runtime's loading, allocation, copies, poisoning, parameter packing and  *|
 |* launch order are tested on machines without a GPU. $FAKE_CUDA_FAIL names *|
 |* one entry point that returns an error instead (for the error texts).     *|
+|* $FAKE_CUDA_FAULT=N: a launch with N bytes of dynamic shared memory      *|
+|* "makes an illegal access": it returns success, and every later call     *|
+|* returns CUDA_ERROR_ILLEGAL_ADDRESS, as a real fault loses the context    *|
+|* (scripts/gpu-difftest.py's isolation is tested with it).                *|
 |*                                                                          *|
 \*===----------------------------------------------------------------------===*/
 
@@ -27,6 +31,12 @@ static int fails(const char *name) {
 #define FAIL_AS(name, code)                                                    \
   if (fails(name))                                                             \
   return code
+
+/* Set by a launch that faults ($FAKE_CUDA_FAULT): the context is lost. */
+static int contextLost;
+#define STICKY                                                                 \
+  if (contextLost)                                                             \
+  return 700
 
 CUresult cuInit(unsigned flags) { FAIL_AS("cuInit", 3); return 0; }
 
@@ -66,7 +76,11 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int device) { return 0; }
 CUresult cuCtxSetCurrent(void *context) { return 0; }
-CUresult cuCtxSynchronize(void) { FAIL_AS("cuCtxSynchronize", 700); return 0; }
+CUresult cuCtxSynchronize(void) {
+  STICKY;
+  FAIL_AS("cuCtxSynchronize", 700);
+  return 0;
+}
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count,
                             int *options, void **values) {
@@ -101,20 +115,24 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  STICKY;
   FAIL_AS("cuMemAlloc_v2", 2);
   *pointer = (CUdeviceptr)(uintptr_t)malloc(bytes);
   return 0;
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) { free((void *)(uintptr_t)pointer); return 0; }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
+  STICKY;
   memcpy((void *)(uintptr_t)dst, src, bytes);
   return 0;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
+  STICKY;
   memcpy(dst, (const void *)(uintptr_t)src, bytes);
   return 0;
 }
 CUresult cuMemsetD8_v2(CUdeviceptr pointer, unsigned char value, size_t bytes) {
+  STICKY;
   memset((void *)(uintptr_t)pointer, value, bytes);
   return 0;
 }
@@ -122,7 +140,13 @@ CUresult cuMemsetD8_v2(CUdeviceptr pointer, unsigned char value, size_t bytes) {
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
+  STICKY;
   FAIL_AS("cuLaunchKernel", 2);
+  const char *fault = getenv("FAKE_CUDA_FAULT");
+  if (fault && (unsigned)atoi(fault) == smem) {
+    contextLost = 1;
+    return 0;
+  }
   long long threads = (long long)gx * bx;
   fprintf(stderr, "fake-cuda: launch %s grid [%u, %u, %u] block [%u, %u, %u]\n",
           (uintptr_t)function == 1 ? "scale" : "add", gx, gy, gz, bx, by, bz);

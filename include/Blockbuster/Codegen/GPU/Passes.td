@@ -213,7 +213,10 @@ def GPUPackWorkgroupMemory
     shared memory (`gpu.dynamic_shared_memory` + `memref.view`) and sets
     `dynamic_shared_memory_size`. Dynamic sizes are bounded with the value
     bounds analysis (a partial edge block is never larger than a full one);
-    an unbounded size is an error. Allocations whose lifetimes (first to
+    an unbounded size is an error. Each element takes the bytes that the
+    data layout gives its type, as the LLVM lowering stores it: an `i1`
+    mask takes a byte, an `index` (a `block.iota` tile) 8 bytes unless a
+    DLTI spec says otherwise. Allocations whose lifetimes (first to
     last use, in the launch's top-level order) do not overlap share space.
   }];
   let options = [
