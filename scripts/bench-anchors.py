@@ -347,7 +347,10 @@ def main():
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 references
     torch.backends.cudnn.allow_tf32 = False
-    torch._dynamo.config.cache_size_limit = 64  # one entry per shape
+    try:  # one compiled entry per shape of a kind (renamed recompile_limit)
+        torch._dynamo.config.cache_size_limit = 64
+    except AttributeError:
+        torch._dynamo.config.recompile_limit = 64
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.art, "index.json")) as f:
         index = [e for e in json.load(f)
