@@ -29,7 +29,7 @@ device, so ART stays small (a few MiB).
 import argparse
 import json
 import os
-import re
+import shutil
 import subprocess
 import sys
 import time
@@ -458,7 +458,9 @@ def compile_one(bb_compile, art, name, kind, params):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("art", help="output directory")
-    parser.add_argument("--bb-compile", default=os.path.join(ROOT, "build", "bin", "bb-compile"))
+    built = os.path.join(ROOT, "build", "bin", "bb-compile")
+    parser.add_argument("--bb-compile",
+                        default=built if os.path.exists(built) else shutil.which("bb-compile"))
     parser.add_argument("--only", nargs="*", default=None,
                         help="only workloads whose name contains one of these")
     parser.add_argument("--list", action="store_true", help="print the workloads and stop")
@@ -480,6 +482,9 @@ def main():
             if "kernels" in entry else entry["error"]), flush=True)
         with open(os.path.join(args.art, "index.json"), "w") as f:
             json.dump(index, f, indent=1)
+    failed = [e["name"] for e in index if "error" in e]
+    print("%d workloads, %d compiled, failed: %s" % (
+        len(index), len(index) - len(failed), " ".join(failed) or "none"))
     return 0
 
 
