@@ -286,8 +286,8 @@ def achieved(row, label, ceilings):
     if not isinstance(t, float):
         return "-"
     if row["bound"] == "compute":
-        return "%.0f TF/s" % (row["flops"] / t / 1e9)
-    return "%.0f GB/s (%.0f%%)" % (row["bytes"] / t / 1e6,
+        return "%.3g TF/s" % (row["flops"] / t / 1e9)
+    return "%.3g GB/s (%.2g%%)" % (row["bytes"] / t / 1e6,
                                    100.0 * row["bytes"] / t / ceilings["copy_bytes_per_ms"])
 
 
