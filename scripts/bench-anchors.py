@@ -281,14 +281,20 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
     return row
 
 
+def figure(x):
+    """Three significant digits, no exponent for large values."""
+    return "%.0f" % x if x >= 100 else "%.3g" % x
+
+
 def achieved(row, label, ceilings):
     t = row.get(label)
     if not isinstance(t, float):
         return "-"
     if row["bound"] == "compute":
-        return "%.3g TF/s" % (row["flops"] / t / 1e9)
-    return "%.3g GB/s (%.2g%%)" % (row["bytes"] / t / 1e6,
-                                   100.0 * row["bytes"] / t / ceilings["copy_bytes_per_ms"])
+        return "%s TF/s" % figure(row["flops"] / t / 1e9)
+    return "%s GB/s (%s%% of copy)" % (
+        figure(row["bytes"] / t / 1e6),
+        figure(100.0 * row["bytes"] / t / ceilings["copy_bytes_per_ms"]))
 
 
 def describe(params):
