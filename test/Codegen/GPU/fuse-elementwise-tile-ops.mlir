@@ -141,3 +141,54 @@ func.func @centred_square_fuses_into_row_sum(
   } -> tensor<16xf32>
   return %s : tensor<16xf32>
 }
+
+// -----
+
+#mk = affine_map<(m, k) -> (m, k)>
+#m_ = affine_map<(m, k) -> (m)>
+#r = affine_map<(m) -> (m)>
+
+// A row's inverse RMS, computed once before the reduce loop, stays there:
+// fused into the normalisation inside the loop it would be recomputed for
+// every element of every step.
+// CHECK-LABEL: func.func @hoisted_statistic_stays_out_of_loop
+// CHECK:       linalg.generic
+// CHECK:         math.rsqrt
+// CHECK:       scf.for
+// CHECK:         linalg.generic
+// CHECK-NOT:       math.rsqrt
+// CHECK:           arith.mulf
+// CHECK:         scf.yield
+func.func @hoisted_statistic_stays_out_of_loop(
+    %x: tensor<4x16x32xf32>, %ss: tensor<16xf32>,
+    %init: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %eps = arith.constant 1.0e-6 : f32
+  %e_m = tensor.empty() : tensor<16xf32>
+  %q = linalg.generic {indexing_maps = [#r, #r], iterator_types = ["parallel"]}
+      ins(%ss : tensor<16xf32>) outs(%e_m : tensor<16xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %v = arith.addf %s, %eps : f32
+    %w = math.rsqrt %v : f32
+    linalg.yield %w : f32
+  } -> tensor<16xf32>
+  %e = tensor.empty() : tensor<16x32xf32>
+  %res = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %init)
+      -> (tensor<16x32xf32>) {
+    %xi = tensor.extract_slice %x[%i, 0, 0] [1, 16, 32] [1, 1, 1]
+        : tensor<4x16x32xf32> to tensor<16x32xf32>
+    %n = linalg.generic {indexing_maps = [#mk, #m_, #mk, #mk],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%xi, %q, %acc : tensor<16x32xf32>, tensor<16xf32>,
+            tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+    ^bb0(%a: f32, %w: f32, %c: f32, %o: f32):
+      %p = arith.mulf %a, %w : f32
+      %s = arith.addf %c, %p : f32
+      linalg.yield %s : f32
+    } -> tensor<16x32xf32>
+    scf.yield %n : tensor<16x32xf32>
+  }
+  return %res : tensor<16x32xf32>
+}
