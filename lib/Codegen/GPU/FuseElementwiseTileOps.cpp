@@ -44,30 +44,22 @@ bool isWideningCast(linalg::GenericOp producer) {
          yield.getValues().front() == ext.getResult();
 }
 
-/// Upstream's condition (the producer has no other use), and: unless the
-/// producer is a widening cast, a floating-point tile stays out of a loop
-/// it was computed outside of (a row's inverse standard deviation, computed
-/// once per block, would otherwise be recomputed for every element of
-/// every k step), and
-/// a consumer with reduction loops reads each element of it once (else the
-/// producer's work is repeated along the loops its map leaves out: every
-/// column of a dot's result, inside the reduction).
+/// Upstream's condition (the producer has no other use), and: a consumer
+/// with reduction loops either reads each element of the fused operand
+/// once, or the producer is a widening cast. Otherwise the producer's work
+/// would be repeated along the consumer's loops its map leaves out (every
+/// column of a dot's result), inside the reduction.
 bool fusionKeepsWork(OpOperand *fusedOperand) {
   Operation *producer = fusedOperand->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
-  auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (generic && isWideningCast(generic))
+  auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
+  if (!consumer || consumer.getNumReductionLoops() == 0)
     return true;
-  // Index and mask tiles (iotas, comparisons) are cheaper to recompute
-  // than to keep in shared memory.
-  Operation *owner = fusedOperand->getOwner();
-  if (producer->getBlock() != owner->getBlock() &&
-      isa<FloatType>(getElementTypeOrSelf(fusedOperand->get().getType())))
-    return false;
-  auto consumer = dyn_cast<linalg::LinalgOp>(owner);
-  return !consumer || consumer.getNumReductionLoops() == 0 ||
-         consumer.getMatchingIndexingMap(fusedOperand).isPermutation();
+  if (consumer.getMatchingIndexingMap(fusedOperand).isPermutation())
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  return generic && isWideningCast(generic);
 }
 
 /// Upstream's condition for folding reshapes into Linalg ops.
