@@ -47,8 +47,9 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUPromoteBlockTiles());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // Fewer, larger tile ops: fewer barriers and fewer tiles in shared memory.
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  // Fewer, larger tile ops: fewer barriers and fewer tiles in shared memory;
+  // a dot's prologue stays out of the dot (tensor cores).
+  pm.addPass(createGPUFuseElementwiseTileOps());
   // Again, for the tensor.empty ops that fusion made.
   pm.addPass(createGPUPromoteBlockTiles());
 

@@ -39,6 +39,32 @@ def GPUPromoteBlockTiles : Pass<"gpu-promote-block-tiles", "::mlir::ModuleOp"> {
   ];
 }
 
+def GPUFuseElementwiseTileOps
+    : Pass<"gpu-fuse-elementwise-tile-ops", "::mlir::ModuleOp"> {
+  let summary = "Fuses elementwise tile ops without replicating their work";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` (same patterns: elementwise
+    fusion, reshape folding by expansion, constant folding) with one more
+    condition: a producer is not fused into a consumer with reduction loops
+    unless the consumer reads each of its elements once (the operand's
+    indexing map is a permutation of the consumer's loops) or it is a pure
+    widening cast (one `arith.extf` of its only input). Upstream fuses the
+    prologue of a dot (a LayerNorm's normalisation, rounded to bf16) into
+    the contraction itself: the fused generic recomputes the prologue for
+    every column of the result, k-step by k-step, and, its body no longer
+    being `ext(A) * ext(B)`, the contraction reaches neither
+    `gpu-contractions-to-mma` nor `gpu-contractions-to-fma`. Kept apart,
+    the prologue writes its tile once and the dot runs on tensor cores.
+    Row reductions of an elementwise tile (a sum of squares of `x - mean`)
+    still fuse: each element is read once.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def GPUCarryLoopStateInPlace
     : Pass<"gpu-carry-loop-state-in-place", "::mlir::ModuleOp"> {
   let summary = "Keeps the state of reduce loops in the buffers it starts in";

@@ -1,0 +1,97 @@
+//===- FuseElementwiseTileOps.cpp - Elementwise fusion that keeps dots ----===//
+//
+// Upstream's linalg-fuse-elementwise-ops fuses any single-use elementwise
+// producer into its consumer, including into a contraction whose operand
+// map leaves out a loop. For a LayerNorm or RMSNorm feeding a matmul, the
+// normalisation of the A tile (and its rounding to bf16) then moves into
+// the contraction's body: it is recomputed for every column of the result,
+// and the contraction, no longer `ext(A) * ext(B)`, reaches neither the
+// tensor cores (gpu-contractions-to-mma) nor the register-tiled FMA path.
+// This pass runs the same patterns with a control function that refuses
+// exactly those fusions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_GPUFUSEELEMENTWISETILEOPS
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+
+namespace {
+
+/// True if `producer` only widens its single input (`yield extf(in)`). The
+/// contraction lowerings read such a cast in the consumer's body, so fusing
+/// it costs nothing and keeps a bf16 operand bf16.
+bool isWideningCast(linalg::GenericOp producer) {
+  if (producer.getNumDpsInputs() != 1)
+    return false;
+  Block &body = producer.getRegion().front();
+  if (body.getOperations().size() != 2)
+    return false;
+  auto ext = dyn_cast<arith::ExtFOp>(body.front());
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  return ext && ext.getIn() == body.getArgument(0) &&
+         yield.getValues().size() == 1 &&
+         yield.getValues().front() == ext.getResult();
+}
+
+/// Upstream's condition (the producer has no other use), and: a consumer
+/// with reduction loops either reads each element of the fused operand
+/// once, or the producer is a widening cast. Otherwise the producer's work
+/// would be repeated along the consumer's loops its map leaves out (every
+/// column of a dot's result), inside the reduction.
+bool fusionKeepsWork(OpOperand *fusedOperand) {
+  Operation *producer = fusedOperand->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false;
+  auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
+  if (!consumer || consumer.getNumReductionLoops() == 0)
+    return true;
+  if (consumer.getMatchingIndexingMap(fusedOperand).isPermutation())
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  return generic && isWideningCast(generic);
+}
+
+/// Upstream's condition for folding reshapes into Linalg ops.
+bool producerHasOneUse(OpOperand *fusedOperand) {
+  Operation *producer = fusedOperand->get().getDefiningOp();
+  return producer && producer->hasOneUse();
+}
+
+struct GPUFuseElementwiseTileOps
+    : blockbuster::impl::GPUFuseElementwiseTileOpsBase<
+          GPUFuseElementwiseTileOps> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    // The pattern set of upstream's LinalgElementwiseOpFusionPass.
+    linalg::populateElementwiseOpsFusionPatterns(patterns, fusionKeepsWork);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                      producerHasOneUse);
+    tensor::populateBubbleUpExpandShapePatterns(patterns);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, producerHasOneUse);
+    // As upstream: a fixpoint not reached leaves a correct, less fused
+    // program, not an error.
+    (void)applyPatternsGreedily(
+        getOperation(), std::move(patterns),
+        GreedyRewriteConfig().setUseTopDownTraversal());
+  }
+};
+
+} // namespace
