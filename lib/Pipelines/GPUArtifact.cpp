@@ -148,9 +148,15 @@ static LogicalResult convertAndSelect(ModuleOp module, StringRef fuseStep,
   return failure();
 }
 
-LogicalResult blockbuster::compileForGPU(ModuleOp module,
-                                         const GPUCompileOptions &options,
-                                         std::string *fusedProgram) {
+using namespace blockbuster;
+
+/// Fuses and selects `module` (block programs, or Linalg converted at
+/// `wholeThreshold`, 0: the candidates of convertAndSelect), then lowers it
+/// with blockbuster-gpu-pipeline.
+static LogicalResult compileOnce(ModuleOp module,
+                                 const GPUCompileOptions &options,
+                                 int64_t wholeThreshold,
+                                 std::string *fusedProgram) {
   std::string fuseStep =
       options.fuse
           ? "block-fuse{keep-snapshots=true target=" + options.target + "}"
@@ -163,11 +169,10 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
     if (failed(runPipeline(module,
                            (fuseStep.empty() ? "" : fuseStep + ",") + select)))
       return failure();
-  } else if (options.wholeThreshold > 0) {
-    // The user's threshold, and nothing else.
+  } else if (wholeThreshold > 0) {
     std::string pipeline =
         "hoist-tensor-constants,convert-linalg-to-block{whole-threshold=" +
-        std::to_string(options.wholeThreshold) + "}," +
+        std::to_string(wholeThreshold) + "}," +
         (fuseStep.empty() ? "" : fuseStep + ",") + select;
     if (failed(runPipeline(module, pipeline)))
       return failure();
@@ -186,6 +191,47 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
   gpu.threads = options.threads;
   buildGPUPipeline(back, gpu);
   return back.run(module);
+}
+
+LogicalResult blockbuster::compileForGPU(ModuleOp module,
+                                         const GPUCompileOptions &options,
+                                         std::string *fusedProgram) {
+  // Where the compiler chooses whole or tiled (Linalg input, no threshold,
+  // no block sizes given), a form that block-select accepted but whose
+  // tiles the lowering cannot fit (block-select's shared-memory figure is
+  // an estimate; the lowering packs the real buffers) is not the end: the
+  // program is compiled again with ever more axes tiled, and the first
+  // diagnostics are reported only if no form fits.
+  bool canRetry = !hasBlockPrograms(module) && options.wholeThreshold <= 0 &&
+                  options.blockSizes.empty();
+  if (!canRetry)
+    return compileOnce(module, options, options.wholeThreshold, fusedProgram);
+  OwningOpRef<ModuleOp> original = module.clone();
+  SmallVector<Diagnostic> firstErrors;
+  {
+    ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
+      firstErrors.push_back(std::move(d));
+      return success();
+    });
+    if (succeeded(compileOnce(module, options, 0, fusedProgram)))
+      return success();
+  }
+  for (int64_t threshold : kTiledThresholds) {
+    module.getBody()->getOperations().clear();
+    OwningOpRef<ModuleOp> copy = original->clone();
+    module.getBody()->getOperations().splice(module.getBody()->end(),
+                                             copy->getBody()->getOperations());
+    SmallVector<Diagnostic> ignored;
+    ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
+      ignored.push_back(std::move(d));
+      return success();
+    });
+    if (succeeded(compileOnce(module, options, threshold, fusedProgram)))
+      return success();
+  }
+  for (Diagnostic &diag : firstErrors)
+    module.getContext()->getDiagEngine().emit(std::move(diag));
+  return failure();
 }
 
 LogicalResult blockbuster::writeArtifact(ModuleOp module, StringRef entry,

@@ -10,7 +10,8 @@ using namespace blockbuster::block;
 //
 // H100 (SXM5, sm_90). Limits: CUDA C Programming Guide, compute capability
 // 9.0: 132 SMs, each with 228 KB of shared memory (1 KB of it reserved per
-// resident block), 65536 32-bit registers, at most 255 per thread, 2048
+// resident block, so one block can have at most 227 KB: the limit of a
+// block's tiles, cudaDevAttrMaxSharedMemoryPerBlockOptin = 232448), 65536 32-bit registers, at most 255 per thread, 2048
 // threads and 32 blocks. Rates measured on the device machine's H100 80GB
 // HBM3 (../shared/anchors/performance.md, 2026-11-21): copy bandwidth 3.00
 // TB/s (a 1 GiB device-to-device copy), bf16 GEMM 685-720 TFLOP/s (8192^3,
@@ -45,7 +46,7 @@ static constexpr TargetDescription kTargets[] = {
     {/*name=*/"h100",
      /*summary=*/"NVIDIA H100 (sm_90): 132 SMs, 228 KB shared memory and 64K "
                  "32-bit registers per SM, 3.0 TB/s",
-     /*localMemoryBytes=*/228 * 1024,
+     /*localMemoryBytes=*/227 * 1024,
      /*registersPerSM=*/65536,
      /*maxRegistersPerThread=*/255,
      /*threadsPerInstance=*/256,
@@ -66,7 +67,7 @@ static constexpr TargetDescription kTargets[] = {
     {/*name=*/"h200",
      /*summary=*/"NVIDIA H200 (sm_90): 132 SMs, 228 KB shared memory and 64K "
                  "32-bit registers per SM, 4.3 TB/s",
-     /*localMemoryBytes=*/228 * 1024,
+     /*localMemoryBytes=*/227 * 1024,
      /*registersPerSM=*/65536,
      /*maxRegistersPerThread=*/255,
      /*threadsPerInstance=*/256,
