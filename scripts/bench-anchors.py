@@ -53,6 +53,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from blockbuster import artifact as bb_artifact  # noqa: E402
 from blockbuster import references, runtime  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# A CUDA graph of a function, as gpu-bench.py makes them.
+graphed = __import__("gpu-bench").graphed
+
 RTOL_BF16 = 2e-2
 FLUSH_BYTES = 256 * 1024 * 1024
 
@@ -188,21 +192,6 @@ class Timer:
         torch.cuda.synchronize()
         times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
         return times[n // 2] if n % 2 else 0.5 * (times[n // 2 - 1] + times[n // 2]), n
-
-
-def graphed(torch, fn):
-    """A CUDA graph of ``fn`` (warmed up on a side stream first), as a
-    function that replays it."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(2):
-            fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        fn()
-    return graph.replay
 
 
 def random_inputs(torch, buffers, generator):
