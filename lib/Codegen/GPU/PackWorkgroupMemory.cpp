@@ -53,6 +53,16 @@ struct GPUPackWorkgroupMemory
     : blockbuster::impl::GPUPackWorkgroupMemoryBase<GPUPackWorkgroupMemory> {
   using Base::Base;
 
+  /// The location of `op`, or of the closest enclosing op that has one:
+  /// allocations made by bufferization may have none, and a diagnostic must
+  /// point at the program.
+  static Location getKnownLocation(Operation *op) {
+    for (Operation *at = op; at; at = at->getParentOp())
+      if (!isa<UnknownLoc>(at->getLoc()))
+        return at->getLoc();
+    return op->getLoc();
+  }
+
   FailureOr<int64_t> upperBoundBytes(memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     int64_t elements = 1;
@@ -62,8 +72,9 @@ struct GPUPackWorkgroupMemory
         Value dim = alloc.getDynamicSizes()[dynamicIndex++];
         std::optional<int64_t> bound = blockbuster::constantUpperBound(dim);
         if (!bound)
-          return alloc.emitError("cannot bound the size of this workgroup "
-                                 "buffer: dimension ")
+          return emitError(getKnownLocation(alloc),
+                           "cannot bound the size of this workgroup "
+                           "buffer: dimension ")
                  << dynamicIndex - 1 << " has no constant upper bound";
         size = std::max<int64_t>(*bound, 0);
       }
