@@ -15,7 +15,11 @@
 //     the most expanded shape and reshapes end up at the program's
 //     arguments and results;
 //  2. unit-extent dimensions dropped from every operator; the reshapes this
-//     leaves between two operators cancel out.
+//     leaves between two operators cancel out;
+//  3. operators that read no tensor (torch's `arange`: `linalg.index` cast
+//     to an integer) recomputed in each of their consumers: a consumer that
+//     reads one over two of its loops (a causal mask's `i - j`) would
+//     otherwise read one array along two axes and cut the program there.
 //
 // Both rewrite `linalg.index` of a changed dimension as an `affine.apply` of
 // the new indices; what canonicalization does not fold away is expanded into
@@ -107,6 +111,49 @@ LogicalResult dropUnitDims(func::FuncOp func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
+/// Recomputes an operator that reads no tensor (only its indices and
+/// constants) inside a consumer, with upstream's elementwise fusion of that
+/// one operand; the generator goes once no consumer reads it.
+struct FuseIndexGeneratorIntoConsumer
+    : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static bool isIndexGenerator(Value value) {
+    auto producer = value.getDefiningOp<linalg::GenericOp>();
+    return producer && producer.getNumDpsInputs() == 0 &&
+           producer->getNumResults() == 1;
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      if (!isIndexGenerator(operand->get()) ||
+          !linalg::areElementwiseOpsFusable(operand))
+        continue;
+      Operation *producer = operand->get().getDefiningOp();
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, operand);
+      if (failed(fused))
+        continue;
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+          return use.getOwner() != producer;
+        });
+      rewriter.eraseOp(consumer);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(consumer,
+                                       "no operand is an index generator");
+  }
+};
+
+/// Phase 3: index generators recomputed where they are read.
+LogicalResult fuseIndexGenerators(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  patterns.add<FuseIndexGeneratorIntoConsumer>(func.getContext());
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
 /// Index arithmetic for the affine.apply ops left in operator bodies.
 LogicalResult expandAffineApplies(func::FuncOp func) {
   SmallVector<affine::AffineApplyOp> applies;
@@ -128,9 +175,11 @@ LogicalResult expandAffineApplies(func::FuncOp func) {
 LogicalResult blockbuster::normaliseLinalg(func::FuncOp func) {
   if (failed(generalise(func)))
     return failure();
-  if (failed(propagateReshapes(func)) || failed(dropUnitDims(func)))
+  if (failed(propagateReshapes(func)) || failed(dropUnitDims(func)) ||
+      failed(fuseIndexGenerators(func)))
     return func.emitError("the rewrites that normalise shapes (reshape "
-                          "propagation, unit-dimension folding) did not "
+                          "propagation, unit-dimension folding, index "
+                          "generators) did not "
                           "converge");
   return expandAffineApplies(func);
 }

@@ -270,6 +270,12 @@ void FusionWorklist::notifyOperationReplaced(Operation *op, ValueRange) {
 void FusionWorklist::notifyOperationErased(Operation *op) {
   if (getUnitOf(op, top) != op) {
     record(op);
+    // The kernels it read lose a reader: one that nobody reads any more is
+    // dead, and only its own list entry lets rule 7 see that (settle()
+    // looks at what the changed kernel reads after the rewrite).
+    for (Value operand : op->getOperands())
+      if (Operation *producer = getUnitOf(operand.getDefiningOp(), top))
+        toRequeue.insert(producer);
     return;
   }
   // A unit going away: its neighbours change; it must not stay listed.
