@@ -71,6 +71,13 @@ else:
     lit_config.note("ptxas not found (no CUDA toolkit): tests that assemble PTX "
                     "for sm_90 (REQUIRES: ptxas) are skipped")
 
+# cuobjdump disassembles cubins to SASS (tests that check HGMMA, UTMALDG):
+# from PATH or $CUOBJDUMP (pip's nvidia-cuda-cuobjdump has one).
+cuobjdump = os.environ.get("CUOBJDUMP") or shutil.which("cuobjdump")
+if cuobjdump and os.path.exists(cuobjdump):
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
+
 # Third-party Linalg programs (docs/RealInputs.md) live outside the repository,
 # in ../shared/real-inputs beside the checkout; tests that run them
 # (REQUIRES: real-inputs) read the directory as %real_inputs. %python (the

@@ -189,6 +189,8 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.chip = options.chip;
   gpu.features = options.features;
   gpu.threads = options.threads;
+  gpu.wgmmaStages = options.wgmmaStages;
+  gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

@@ -60,6 +60,13 @@ static cl::opt<std::string> features("features", cl::init("+ptx80"),
                                      cl::desc("PTX features"));
 static cl::opt<int64_t> threadsPerBlock("threads-per-block", cl::init(128),
                                 cl::desc("Threads per block"));
+static cl::opt<int64_t> wgmmaStages(
+    "wgmma-stages", cl::init(3),
+    cl::desc("sm_90a GEMM blocks: slots of the TMA ring"));
+static cl::opt<int64_t> wgmmaGroupRows(
+    "wgmma-group-rows", cl::init(8),
+    cl::desc("sm_90a GEMM blocks: rows of tiles per group of the launch "
+             "order (0: row by row)"));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"));
@@ -101,6 +108,8 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.features = features;
   options.threads = threadsPerBlock;
+  options.wgmmaStages = wgmmaStages;
+  options.wgmmaGroupRows = wgmmaGroupRows;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;
