@@ -3,6 +3,7 @@
 //   bb-compile FILE -o DIR [--entry NAME] [--whole-threshold N] [--no-fuse]
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
+//              [--wgmma-stages 3] [--wgmma-group-rows 8]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
