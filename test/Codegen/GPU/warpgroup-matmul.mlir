@@ -228,3 +228,126 @@
 // CHECK-LABEL: func.func @staged_a
 // CHECK-NOT:   nvgpu
 // CHECK:       linalg.generic
+
+// -----
+
+// The reduced axis whole (K = 64): one dot straight into the zero-filled
+// accumulator becomes the same mainloop of one step.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @whole_k(%arg0: memref<256x64xbf16>, %arg1: memref<64x256xbf16>, %arg2: memref<256x256xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c128 : index
+      %subview = memref.subview %arg0[%0, 0] [128, 64] [1, 1] : memref<256x64xbf16> to memref<128x64xbf16, strided<[64, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %1] [64, 128] [1, 1] : memref<64x256xbf16> to memref<64x128xbf16, strided<[256, 1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_0 : memref<128x64xbf16, strided<[64, 1], offset: ?>>, memref<64x128xbf16, strided<[256, 1], offset: ?>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_3: bf16, %out: f32):
+        %2 = arith.extf %in : bf16 to f32
+        %3 = arith.extf %in_3 : bf16 to f32
+        %4 = arith.mulf %2, %3 : f32
+        %5 = arith.addf %out, %4 : f32
+        linalg.yield %5 : f32
+      }
+      %alloc_1 = memref.alloc() {alignment = 64 : i64} : memref<128x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc_1 : memref<128x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview_2 = memref.subview %arg2[%0, %1] [128, 128] [1, 1] : memref<256x256xbf16> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+      memref.copy %alloc_1, %subview_2 : memref<128x128xbf16, #gpu.address_space<workgroup>> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @whole_k
+// CHECK-NOT:   linalg.fill
+// CHECK:       nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
+// CHECK:         nvgpu.warpgroup.mma
+// CHECK:       %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK:       nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// CHECK-NOT:   linalg.generic {{.*}}"reduction"
+// CHECK:       linalg.generic {{.*}} ins(%[[RESULT]] :
+// CHECK:         arith.truncf
+
+// -----
+
+// Partial edge blocks (200 x 72 x 136 in blocks of 128 x 128 x 64): tile
+// extents min(rest, 128); the loads zero-fill out of bounds, and the
+// epilogue reads the valid corner of the full 128 x 128 result tile.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @edge(%arg0: memref<200x72xbf16>, %arg1: memref<72x136xbf16>, %arg2: memref<200x136xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %c72 = arith.constant 72 : index
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %c136 = arith.constant 136 : index
+    %c200 = arith.constant 200 : index
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.subi %c200, %0 : index
+      %2 = arith.minsi %1, %c128 : index
+      %3 = arith.muli %arg4, %c128 : index
+      %4 = arith.subi %c136, %3 : index
+      %5 = arith.minsi %4, %c128 : index
+      %alloc = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<?x?xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c2 step %c1 {
+        %6 = arith.muli %arg5, %c64 : index
+        %7 = arith.subi %c72, %6 : index
+        %8 = arith.minsi %7, %c64 : index
+        %subview_1 = memref.subview %arg0[%0, %6] [%2, %8] [1, 1] : memref<200x72xbf16> to memref<?x?xbf16, strided<[72, 1], offset: ?>>
+        %subview_2 = memref.subview %arg1[%6, %3] [%8, %5] [1, 1] : memref<72x136xbf16> to memref<?x?xbf16, strided<[136, 1], offset: ?>>
+        %alloc_3 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<?x?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview_1, %subview_2 : memref<?x?xbf16, strided<[72, 1], offset: ?>>, memref<?x?xbf16, strided<[136, 1], offset: ?>>) outs(%alloc_3 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %out: f32):
+          %9 = arith.extf %in : bf16 to f32
+          %10 = arith.extf %in_4 : bf16 to f32
+          %11 = arith.mulf %9, %10 : f32
+          %12 = arith.addf %out, %11 : f32
+          linalg.yield %12 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %9 = arith.addf %out, %in : f32
+          linalg.yield %9 : f32
+        }
+      }
+      %alloc_0 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<?x?xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %6 = arith.truncf %in : f32 to bf16
+        linalg.yield %6 : bf16
+      }
+      %subview = memref.subview %arg2[%0, %3] [%2, %5] [1, 1] : memref<200x136xbf16> to memref<?x?xbf16, strided<[136, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<?x?xbf16, strided<[136, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @edge
+// CHECK:       scf.forall
+// CHECK:         %[[EDGE_M:.*]] = arith.minsi %{{.*}}, %c128
+// CHECK:         %[[EDGE_N:.*]] = arith.minsi %{{.*}}, %c128
+// CHECK:         nvgpu.warpgroup.mma
+// CHECK:         %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK:         nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// CHECK:         %[[CORNER:.*]] = memref.subview %[[RESULT]][0, 0] [%[[EDGE_M]], %[[EDGE_N]]] [1, 1]
+// CHECK:         linalg.generic {{.*}} ins(%[[CORNER]] :
