@@ -7,7 +7,7 @@ Linalg programs and compiles each with bb-compile (host side; no GPU).
                                          [--chip sm_90a] [--gemm MxKxN ...]
 
 Every workload is bf16 storage with f32 arithmetic, written the way a
-frontend lowers the PyTorch code of ../shared/anchors/torch_baselines.py:
+frontend lowers the PyTorch code of docs/design/torch_baselines.py:
 narrow inputs widened with arith.extf inside the generics, statistics and
 dot accumulators in f32 (linalg.matmul with bf16 operands into an f32
 fill), values that PyTorch would materialise in bf16 (the normalised rows
