@@ -59,6 +59,10 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUCarryLoopStateInPlace());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Whole-row blocks first: their rows stay in registers (kernel shape 3).
+  GPURowKernelsOptions rows;
+  rows.threads = options.threads;
+  pm.addPass(createGPURowKernels(rows));
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));

@@ -155,6 +155,41 @@ def GPUContractionsToFMA
   ];
 }
 
+def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
+  let summary = "Runs whole-row blocks one row per warp, rows in registers";
+  let description = [{
+    Kernel shape 3 of the fast-kernel design (docs/GPUPipeline.md, "Row
+    kernels"). A block grid whose body, besides index arithmetic, subviews
+    of kernel arguments and workgroup allocations, is a sequence of
+    `linalg.fill`, `linalg.generic` and `memref.copy` ops over [R, N] rows
+    (indexing maps (r, n), (r) and (n); R and N static) becomes a warp
+    forall: warps take rows in turn; each lane owns V columns of every
+    chunk of 32 x V (V elements = 16 bytes of the narrowest global element
+    type) and loads them as `vector.load` of 16 bytes, all of a row's loads
+    before their first use; every buffer of the row is SSA values in
+    registers (no shared memory, no barrier); a row reduction (`yield
+    combiner(out, f(...))`, combiner addf, mulf, maximumf, minimumf, maxnumf
+    or minnumf on f32) folds a lane's elements into 4 interleaved partials,
+    then a butterfly of five `gpu.shuffle xor` gives every lane the total;
+    results leave in 16-byte `vector.store`s (row scalars from lane 0).
+    Rows whose lanes would hold more than `max-row-elements-per-lane`
+    elements, N not a multiple of 32 x V, and every other body keep the
+    generic path (shared-memory tiles).
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+    Option<"maxRowElementsPerLane", "max-row-elements-per-lane", "int64_t",
+           /*default=*/"128",
+           "The most elements of a row one lane keeps in registers">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GPUWarpRowReductions
     : Pass<"gpu-warp-row-reductions", "::mlir::ModuleOp"> {
   let summary = "Gives each row of a tile reduction to one warp (shuffles)";
