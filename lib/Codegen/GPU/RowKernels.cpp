@@ -49,6 +49,10 @@ namespace {
 
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kVectorBytes = 16;
+/// A lane keeps up to 128 elements of a row and their temporaries, up to
+/// the 255 registers a thread may have: 4 warps of such threads fit the
+/// 64K registers of an SM twice; more per block would make ptxas spill.
+constexpr int64_t kMaxWarps = 4;
 
 /// How an operand of a row op is indexed: a whole row (r, n), one value per
 /// row (r), one value per column shared by all rows (n).
@@ -299,10 +303,14 @@ struct RowKernelMatcher {
       if (type.getDimSize(0) != expected)
         return fail("a row-scalar or column operand of another extent");
     }
+    // 16 bytes of the narrowest type per lane and chunk where the width
+    // allows; narrower vectors (down to one element) where it does not.
     shape.vector = kVectorBytes / narrowestBytes;
-    if (shape.width % (kWarpSize * shape.vector) != 0)
+    while (shape.vector > 1 && shape.width % (kWarpSize * shape.vector) != 0)
+      shape.vector /= 2;
+    if (shape.width % kWarpSize != 0)
       return fail("rows of " + Twine(shape.width) +
-                  " elements, not a multiple of 32 x " + Twine(shape.vector));
+                  " elements, not a multiple of 32");
     if (shape.perLane() > maxPerLane)
       return fail("rows of " + Twine(shape.width) + " elements, more than " +
                   Twine(maxPerLane) + " per lane");
@@ -319,16 +327,23 @@ public:
       : b(rewriter), loc(loc), shape(shape), kinds(kinds) {}
 
   /// Emits `ops` (in order) for every row of the block, warps taking rows
-  /// in turn.
+  /// in turn: warp w row w when there are as many warps as rows, else rows
+  /// w, w + warps, ... in a loop.
   void emit(ArrayRef<Operation *> ops, int64_t warps) {
     auto forall = blockbuster::createWarpForall(b, loc, warps);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(forall.getBody()->getTerminator());
     lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
-    auto rowLoop = scf::ForOp::create(b, loc, forall.getInductionVar(0),
-                                      index(shape.rows), index(warps));
-    b.setInsertionPointToStart(rowLoop.getBody());
-    row = rowLoop.getInductionVar();
+    row = forall.getInductionVar(0);
+    // Without a loop, the loads of column operands (weights shared by all
+    // rows) are not loop-invariant: nothing hoists them to stay live, in
+    // registers, beside the row.
+    if (warps < shape.rows) {
+      auto rowLoop =
+          scf::ForOp::create(b, loc, row, index(shape.rows), index(warps));
+      b.setInsertionPointToStart(rowLoop.getBody());
+      row = rowLoop.getInductionVar();
+    }
     // Lane l owns columns c * 32V + l * V + v of chunk c.
     laneColumn = arith::MulIOp::create(b, loc, lane, index(shape.vector));
     for (Operation *op : ops) {
@@ -355,12 +370,22 @@ private:
         b, loc, laneColumn, index(chunk * kWarpSize * shape.vector + within));
   }
 
+  /// The elements of type `element` one load or store moves: a chunk's V
+  /// columns, at most 16 bytes of them.
+  int64_t vectorElements(Type element) const {
+    return std::min(shape.vector,
+                    kVectorBytes / (element.getIntOrFloatBitWidth() / 8));
+  }
+  uint64_t vectorBytes(Type element) const {
+    return vectorElements(element) * element.getIntOrFloatBitWidth() / 8;
+  }
+
   /// Loads or stores a lane's elements of a row or column of `memref` in
-  /// 16-byte vectors (aligned where the layout proves it).
+  /// vectors of up to 16 bytes (aligned where the layout proves it).
   SmallVector<Value> loadVectors(Value memref, Access access) {
     auto type = cast<MemRefType>(memref.getType());
     Type element = type.getElementType();
-    int64_t piece = kVectorBytes / (element.getIntOrFloatBitWidth() / 8);
+    int64_t piece = vectorElements(element);
     bool aligned = isVectorAligned(memref, piece);
     auto vectorType = VectorType::get({piece}, element);
     SmallVector<Value> elements;
@@ -371,7 +396,7 @@ private:
       indices.push_back(column(e));
       auto load = vector::LoadOp::create(b, loc, vectorType, memref, indices);
       if (aligned)
-        load.setAlignment(kVectorBytes);
+        load.setAlignment(vectorBytes(element));
       for (int64_t i = 0; i < piece; ++i)
         elements.push_back(vector::ExtractOp::create(b, loc, load, i));
     }
@@ -381,7 +406,7 @@ private:
   void storeVectors(Value memref, ArrayRef<Value> elements) {
     auto type = cast<MemRefType>(memref.getType());
     Type element = type.getElementType();
-    int64_t piece = kVectorBytes / (element.getIntOrFloatBitWidth() / 8);
+    int64_t piece = vectorElements(element);
     bool aligned = isVectorAligned(memref, piece);
     auto vectorType = VectorType::get({piece}, element);
     for (int64_t e = 0; e < shape.perLane(); e += piece) {
@@ -390,7 +415,7 @@ private:
       auto store = vector::StoreOp::create(b, loc, vector, memref,
                                            ValueRange{row, column(e)});
       if (aligned)
-        store.setAlignment(kVectorBytes);
+        store.setAlignment(vectorBytes(element));
     }
   }
 
@@ -528,9 +553,10 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
       if (isa<linalg::FillOp, linalg::GenericOp, memref::CopyOp>(op))
         ops.push_back(&op);
     rewriter.setInsertionPoint(grid.getBody()->getTerminator());
-    // One warp per row, up to the block's threads: a block of fewer rows
-    // than warps launches fewer threads rather than idle warps.
-    int64_t warps = std::min(threads / kWarpSize, matched.shape.rows);
+    // One warp per row, up to the block's threads and kMaxWarps: a block of
+    // fewer rows than warps launches fewer threads rather than idle warps.
+    int64_t warps =
+        std::min({threads / kWarpSize, kMaxWarps, matched.shape.rows});
     grid->setAttr(blockbuster::kBlockThreadsAttrName,
                   rewriter.getI64IntegerAttr(warps * kWarpSize));
     RowEmitter(rewriter, grid.getLoc(), matched.shape, matched.kinds)

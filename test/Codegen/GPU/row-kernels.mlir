@@ -8,7 +8,7 @@
 
 // The softmax of 2 rows of 512 bf16 per block, as bufferization leaves it:
 // tiles in shared memory. It becomes one warp per row (2 warps, 64
-// threads); lane l owns columns l * 8 + v and 256 + l * 8 + v of its row,
+// threads; warp w takes row w, no loop); lane l owns columns l * 8 + v and 256 + l * 8 + v of its row,
 // loaded as two 16-byte vectors before any use; the max and the sum are
 // folded in registers (4 partials) and then over the warp by five xor
 // shuffles; the quotients leave as two 16-byte stores. No tile is left in
@@ -20,19 +20,19 @@
 // CHECK:   %[[Y:.*]] = memref.subview %{{.*}}[%{{.*}}, 0] [2, 512]
 // CHECK:   scf.forall (%[[W:.*]]) in (2) {
 // CHECK:     %[[LANE:.*]] = gpu.lane_id
-// CHECK:     scf.for %[[R:.*]] = %[[W]] to %c2 step %c2 {
+// CHECK-NOT:   scf.for
 // CHECK:       %[[C0:.*]] = arith.muli %[[LANE]], %c8
-// CHECK:       %[[V0:.*]] = vector.load %[[X]][%[[R]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK:       %[[V0:.*]] = vector.load %[[X]][%[[W]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
 // CHECK:       %[[C1:.*]] = arith.addi %[[C0]], %c256
-// CHECK:       %[[V1:.*]] = vector.load %[[X]][%[[R]], %[[C1]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK:       %[[V1:.*]] = vector.load %[[X]][%[[W]], %[[C1]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
 // CHECK-NOT:   vector.load
 // CHECK:       arith.maximumf
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK:       math.exp
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK:       arith.divf
-// CHECK:       vector.store %{{.*}}, %[[Y]][%[[R]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
-// CHECK:       vector.store %{{.*}}, %[[Y]][%[[R]], %[[C1]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK:       vector.store %{{.*}}, %[[Y]][%[[W]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK:       vector.store %{{.*}}, %[[Y]][%[[W]], %[[C1]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
 // CHECK:   } {mapping = [#gpu.warp<linear_dim_0>]}
 // CHECK-NOT: linalg.
 // CHECK: } {blockbuster.block_threads = 64 : i64, mapping = [#gpu.block<x>]}
