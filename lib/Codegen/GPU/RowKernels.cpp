@@ -456,14 +456,76 @@ private:
           SmallVector<Value>(count(kinds.lookup(buffer)), fill.getInputs()[0]));
   }
 
-  /// The body of `op` for element `e`, inputs and outputs bound in
-  /// `mapping`; returns the yielded values.
-  SmallVector<Value> cloneBody(linalg::GenericOp op, IRMapping &mapping,
-                               int64_t e) {
+  /// The part of `op`'s body that is the same for every element of a row,
+  /// emitted once per row: row-scalar inputs, the row index and what is
+  /// computed from them alone (a norm's rsqrt(var + eps)). A division by
+  /// such a value becomes a multiplication by its reciprocal, one division
+  /// per row instead of one per element (within 1 ulp of the quotient; the
+  /// division is most of a softmax's instructions otherwise).
+  struct RowPart {
+    IRMapping mapping;
+    DenseSet<Operation *> ops;
+    DenseMap<Value, Value> reciprocals;
+  };
+
+  RowPart emitRowPart(linalg::GenericOp op) {
+    RowPart part;
+    Block *body = op.getBlock();
+    Region *region = &op.getRegion();
+    DenseSet<Value> uniform;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (classifyMap(op.getMatchingIndexingMap(input), op.getNumLoops()) !=
+          Access::RowScalar)
+        continue;
+      Value arg = body->getArgument(input->getOperandNumber());
+      uniform.insert(arg);
+      part.mapping.map(arg, element(op, *input, 0));
+    }
+    auto isUniform = [&](Value v) {
+      return uniform.contains(v) || !region->isAncestor(v.getParentRegion());
+    };
+    for (Operation &bodyOp : body->without_terminator()) {
+      auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp);
+      if (loopIndex ? loopIndex.getDim() != 0
+                    : !llvm::all_of(bodyOp.getOperands(), isUniform))
+        continue;
+      part.ops.insert(&bodyOp);
+      uniform.insert_range(bodyOp.getResults());
+      if (loopIndex)
+        part.mapping.map(loopIndex.getResult(), row);
+      else
+        b.clone(bodyOp, part.mapping);
+    }
+    for (Operation &bodyOp : body->without_terminator()) {
+      auto div = dyn_cast<arith::DivFOp>(bodyOp);
+      if (!div || part.ops.contains(div) || !isUniform(div.getRhs()) ||
+          part.reciprocals.count(div.getRhs()))
+        continue;
+      Value one =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(div.getType(), 1.0));
+      part.reciprocals[div.getRhs()] = arith::DivFOp::create(
+          b, loc, one, part.mapping.lookupOrDefault(div.getRhs()),
+          div.getFastmathAttr());
+    }
+    return part;
+  }
+
+  /// The body of `op` for element `e` besides its row part, inputs and
+  /// outputs bound in `mapping`; returns the yielded values.
+  SmallVector<Value> cloneBody(linalg::GenericOp op, const RowPart &part,
+                               IRMapping &mapping, int64_t e) {
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+      if (part.ops.contains(&bodyOp))
+        continue;
+      auto div = dyn_cast<arith::DivFOp>(bodyOp);
       if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp))
-        mapping.map(loopIndex.getResult(),
-                    loopIndex.getDim() == 0 ? row : column(e));
+        mapping.map(loopIndex.getResult(), column(e));
+      else if (div && part.reciprocals.count(div.getRhs()))
+        mapping.map(div.getResult(),
+                    arith::MulFOp::create(b, loc,
+                                          mapping.lookupOrDefault(div.getLhs()),
+                                          part.reciprocals.lookup(div.getRhs()),
+                                          div.getFastmathAttr()));
       else
         b.clone(bodyOp, mapping);
     }
@@ -484,14 +546,15 @@ private:
     // Row-scalar ops compute one value per row; the others one per element.
     int64_t n = op.getNumLoops() == 1 ? 1 : shape.perLane();
     Block *body = op.getBlock();
+    RowPart part = emitRowPart(op);
     if (!reduction) {
       SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
       for (int64_t e = 0; e < n; ++e) {
-        IRMapping mapping;
+        IRMapping mapping = part.mapping;
         for (OpOperand *input : op.getDpsInputOperands())
           mapping.map(body->getArgument(input->getOperandNumber()),
                       element(op, *input, e));
-        for (auto [i, value] : llvm::enumerate(cloneBody(op, mapping, e)))
+        for (auto [i, value] : llvm::enumerate(cloneBody(op, part, mapping, e)))
           results[i].push_back(value);
       }
       for (auto [init, elements] : llvm::zip(op.getDpsInits(), results))
@@ -515,13 +578,13 @@ private:
           SmallVector<Value>(std::min(kAccumulators, n), identity));
     }
     for (int64_t e = 0; e < n; ++e) {
-      IRMapping mapping;
+      IRMapping mapping = part.mapping;
       for (OpOperand *input : op.getDpsInputOperands())
         mapping.map(body->getArgument(input->getOperandNumber()),
                     element(op, *input, e));
       for (auto [i, out] : llvm::enumerate(op.getRegionOutputArgs()))
         mapping.map(out, partials[i][e % kAccumulators]);
-      for (auto [i, value] : llvm::enumerate(cloneBody(op, mapping, e)))
+      for (auto [i, value] : llvm::enumerate(cloneBody(op, part, mapping, e)))
         partials[i][e % kAccumulators] = value;
     }
     for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {

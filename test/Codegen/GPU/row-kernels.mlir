@@ -11,7 +11,8 @@
 // threads; warp w takes row w, no loop); lane l owns columns l * 8 + v and 256 + l * 8 + v of its row,
 // loaded as two 16-byte vectors before any use; the max and the sum are
 // folded in registers (4 partials) and then over the warp by five xor
-// shuffles; the quotients leave as two 16-byte stores. No tile is left in
+// shuffles; the division by the row's sum is one reciprocal per row and a
+// multiplication per element; the quotients leave as two 16-byte stores. No tile is left in
 // shared memory.
 // CHECK-LABEL: func.func @softmax
 // CHECK: scf.forall (%[[B:.*]]) in (64) {
@@ -30,7 +31,9 @@
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK:       math.exp
 // CHECK-COUNT-5: gpu.shuffle  xor
-// CHECK:       arith.divf
+// CHECK:       %[[RCP:.*]] = arith.divf %cst{{.*}}, %{{.*}} : f32
+// CHECK-NOT:   arith.divf
+// CHECK:       arith.mulf %{{.*}}, %[[RCP]] : f32
 // CHECK:       vector.store %{{.*}}, %[[Y]][%[[W]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
 // CHECK:       vector.store %{{.*}}, %[[Y]][%[[W]], %[[C1]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
 // CHECK:   } {mapping = [#gpu.warp<linear_dim_0>]}
