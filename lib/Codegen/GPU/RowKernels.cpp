@@ -53,18 +53,24 @@ constexpr int64_t kVectorBytes = 16;
 /// the 255 registers a thread may have: 4 warps of such threads fit the
 /// 64K registers of an SM twice; more per block would make ptxas spill.
 constexpr int64_t kMaxWarps = 4;
+/// The most warps one row is split over: a block of 4 x 8 warps, the most
+/// threads a block has.
+constexpr int64_t kMaxWarpsPerRow = 8;
 
 /// How an operand of a row op is indexed: a whole row (r, n), one value per
 /// row (r), one value per column shared by all rows (n).
 enum class Access { Row, RowScalar, Column };
 
-/// The shape of a row kernel: R rows of N columns, V columns per lane and
-/// chunk, E = N / 32 elements per lane.
+/// The shape of a row kernel: R rows of N columns, P warps per row, V
+/// columns per lane and chunk, E = N / 32P elements per lane.
 struct RowShape {
   int64_t rows = 0;
   int64_t width = 0;
   int64_t vector = 0;
-  int64_t perLane() const { return width / kWarpSize; }
+  int64_t warpsPerRow = 1;
+  int64_t perLane() const { return width / (kWarpSize * warpsPerRow); }
+  /// The columns of one chunk: V for each lane of the row's warps.
+  int64_t chunk() const { return kWarpSize * warpsPerRow * vector; }
 };
 
 std::optional<Access> classifyMap(AffineMap map, unsigned rank) {
@@ -308,6 +314,12 @@ struct RowKernelMatcher {
     shape.vector = kVectorBytes / narrowestBytes;
     while (shape.vector > 1 && shape.width % (kWarpSize * shape.vector) != 0)
       shape.vector /= 2;
+    // Wide rows are split over several warps (up to kMaxWarpsPerRow), so
+    // that a lane keeps at most maxPerLane elements.
+    while (shape.perLane() > maxPerLane &&
+           shape.warpsPerRow < kMaxWarpsPerRow &&
+           shape.width % (2 * shape.chunk()) == 0)
+      shape.warpsPerRow *= 2;
     if (shape.width % kWarpSize != 0)
       return fail("rows of " + Twine(shape.width) +
                   " elements, not a multiple of 32");
@@ -326,26 +338,35 @@ public:
              const DenseMap<Value, Access> &kinds)
       : b(rewriter), loc(loc), shape(shape), kinds(kinds) {}
 
-  /// Emits `ops` (in order) for every row of the block, warps taking rows
-  /// in turn: warp w row w when there are as many warps as rows, else rows
-  /// w, w + warps, ... in a loop.
-  void emit(ArrayRef<Operation *> ops, int64_t warps) {
-    auto forall = blockbuster::createWarpForall(b, loc, warps);
+  /// Emits `ops` (in order) for every row of the block, `slots` rows at a
+  /// time (P warps each): warps w P .. w P + P - 1 take row w when there
+  /// are as many slots as rows, else rows w, w + slots, ... in a loop.
+  void emit(ArrayRef<Operation *> ops, int64_t slots) {
+    this->slots = slots;
+    auto forall =
+        blockbuster::createWarpForall(b, loc, slots * shape.warpsPerRow);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(forall.getBody()->getTerminator());
     lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
-    row = forall.getInductionVar(0);
+    Value warp = forall.getInductionVar(0);
+    slot = arith::DivUIOp::create(b, loc, warp, index(shape.warpsPerRow));
+    warpInRow = arith::RemUIOp::create(b, loc, warp, index(shape.warpsPerRow));
+    row = slot;
     // Without a loop, the loads of column operands (weights shared by all
     // rows) are not loop-invariant: nothing hoists them to stay live, in
     // registers, beside the row.
-    if (warps < shape.rows) {
+    if (slots < shape.rows) {
       auto rowLoop =
-          scf::ForOp::create(b, loc, row, index(shape.rows), index(warps));
+          scf::ForOp::create(b, loc, row, index(shape.rows), index(slots));
       b.setInsertionPointToStart(rowLoop.getBody());
       row = rowLoop.getInductionVar();
     }
-    // Lane l owns columns c * 32V + l * V + v of chunk c.
-    laneColumn = arith::MulIOp::create(b, loc, lane, index(shape.vector));
+    // Lane l of the row's warp p owns columns c * 32PV + (32p + l) V + v of
+    // chunk c.
+    Value rowLane = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, warpInRow, index(kWarpSize)),
+        lane);
+    laneColumn = arith::MulIOp::create(b, loc, rowLane, index(shape.vector));
     for (Operation *op : ops) {
       if (auto fill = dyn_cast<linalg::FillOp>(op))
         emitFill(fill);
@@ -366,8 +387,8 @@ private:
   /// The column of element `e` of a lane's row.
   Value column(int64_t e) {
     int64_t chunk = e / shape.vector, within = e % shape.vector;
-    return arith::AddIOp::create(
-        b, loc, laneColumn, index(chunk * kWarpSize * shape.vector + within));
+    return arith::AddIOp::create(b, loc, laneColumn,
+                                 index(chunk * shape.chunk() + within));
   }
 
   /// The elements of type `element` one load or store moves: a chunk's V
@@ -593,16 +614,59 @@ private:
       for (Value partial : ArrayRef(partials[i]).drop_front())
         total = blockbuster::combine(b, loc, combiner, total, partial);
       total = blockbuster::combineAcrossWarp(b, loc, combiner, total);
+      if (shape.warpsPerRow > 1)
+        total = combineAcrossRowWarps(combiner, total);
       Value old = read(init).front();
       write(init, {blockbuster::combine(b, loc, combiner, old, total)});
     }
+  }
+
+  /// The combination of a row's warp totals, in every lane of its warps:
+  /// lane 0 of each writes its total to shared memory, and after a barrier
+  /// every lane combines them in warp order (deterministic).
+  Value combineAcrossRowWarps(Operation *combiner, Value total) {
+    Value scratch;
+    {
+      // One buffer per reduction: no barrier needed before the next one
+      // writes, except before the next row of a loop.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(
+          row.getParentRegion()->getParentOfType<scf::ForallOp>());
+      auto type = MemRefType::get(
+          {slots, shape.warpsPerRow}, b.getF32Type(), AffineMap(),
+          gpu::AddressSpaceAttr::get(b.getContext(),
+                                     gpu::AddressSpace::Workgroup));
+      scratch = memref::AllocOp::create(b, loc, type);
+    }
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+    auto ifOp = scf::IfOp::create(b, loc, first);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(b, loc, total, scratch,
+                              ValueRange{slot, warpInRow});
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value combined;
+    for (int64_t p = 0; p < shape.warpsPerRow; ++p) {
+      Value part =
+          memref::LoadOp::create(b, loc, scratch, ValueRange{slot, index(p)});
+      combined = combined
+                     ? blockbuster::combine(b, loc, combiner, combined, part)
+                     : part;
+    }
+    if (slots < shape.rows)
+      gpu::BarrierOp::create(b, loc);
+    return combined;
   }
 
   RewriterBase &b;
   Location loc;
   const RowShape &shape;
   const DenseMap<Value, Access> &kinds;
-  Value lane, row, laneColumn;
+  int64_t slots = 1;
+  Value lane, row, slot, warpInRow, laneColumn;
   DenseMap<Value, SmallVector<Value>> values;
 };
 
@@ -618,12 +682,15 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
     rewriter.setInsertionPoint(grid.getBody()->getTerminator());
     // One warp per row, up to the block's threads and kMaxWarps: a block of
     // fewer rows than warps launches fewer threads rather than idle warps.
-    int64_t warps =
-        std::min({threads / kWarpSize, kMaxWarps, matched.shape.rows});
-    grid->setAttr(blockbuster::kBlockThreadsAttrName,
-                  rewriter.getI64IntegerAttr(warps * kWarpSize));
-    RowEmitter(rewriter, grid.getLoc(), matched.shape, matched.kinds)
-        .emit(ops, warps);
+    // A row split over P warps keeps 1/P of it per lane: P times the
+    // warps fit the same registers.
+    const RowShape &shape = matched.shape;
+    int64_t slots = std::max<int64_t>(
+        1, std::min({threads / kWarpSize, kMaxWarps, shape.rows}));
+    grid->setAttr(
+        blockbuster::kBlockThreadsAttrName,
+        rewriter.getI64IntegerAttr(slots * shape.warpsPerRow * kWarpSize));
+    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds).emit(ops, slots);
     for (Operation *op : llvm::reverse(ops))
       rewriter.eraseOp(op);
     // The tiles the generic path would have staged in shared memory.

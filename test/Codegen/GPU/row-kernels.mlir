@@ -1,4 +1,6 @@
 // RUN: bb-opt %s --gpu-row-kernels=threads=128 --canonicalize --cse | FileCheck %s
+// RUN: bb-opt %s --gpu-row-kernels="threads=128 max-row-elements-per-lane=8" \
+// RUN:   --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
 
 #wg = #gpu.address_space<workgroup>
 #id = affine_map<(m, n) -> (m, n)>
@@ -39,6 +41,34 @@
 // CHECK:   } {mapping = [#gpu.warp<linear_dim_0>]}
 // CHECK-NOT: linalg.
 // CHECK: } {blockbuster.block_threads = 64 : i64, mapping = [#gpu.block<x>]}
+// With at most 8 elements per lane, a row of 512 is split over 2 warps
+// (4 warps, 128 threads, for the 2 rows): lane l of warp p of a row owns
+// columns (32 p + l) * 8 + v; each reduction combines the two warps'
+// totals through shared memory after a barrier, in warp order.
+// SPLIT-LABEL: func.func @softmax
+// SPLIT:   %[[MAX:.*]] = memref.alloc() : memref<2x2xf32, #gpu.address_space<workgroup>>
+// SPLIT:   %[[SUM:.*]] = memref.alloc() : memref<2x2xf32, #gpu.address_space<workgroup>>
+// SPLIT:   scf.forall (%[[W:.*]]) in (4) {
+// SPLIT:     %[[LANE:.*]] = gpu.lane_id
+// SPLIT:     %[[ROW:.*]] = arith.divui %[[W]], %c2
+// SPLIT:     %[[P:.*]] = arith.remui %[[W]], %c2
+// SPLIT:     %[[P32:.*]] = arith.muli %[[P]], %c32
+// SPLIT:     %[[L:.*]] = arith.addi %[[P32]], %[[LANE]]
+// SPLIT:     %[[C:.*]] = arith.muli %[[L]], %c8
+// SPLIT:     vector.load %{{.*}}[%[[ROW]], %[[C]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// SPLIT-NOT: vector.load
+// SPLIT-COUNT-5: gpu.shuffle  xor
+// SPLIT:     scf.if
+// SPLIT-NEXT:  memref.store %{{.*}}, %[[MAX]][%[[ROW]], %[[P]]]
+// SPLIT:     gpu.barrier
+// SPLIT:     %[[M0:.*]] = memref.load %[[MAX]][%[[ROW]], %c0]
+// SPLIT:     %[[M1:.*]] = memref.load %[[MAX]][%[[ROW]], %c1]
+// SPLIT:     arith.maximumf %[[M0]], %[[M1]]
+// SPLIT-COUNT-5: gpu.shuffle  xor
+// SPLIT:     memref.store %{{.*}}, %[[SUM]][%[[ROW]], %[[P]]]
+// SPLIT:     gpu.barrier
+// SPLIT:     vector.store %{{.*}}, %{{.*}}[%[[ROW]], %[[C]]]
+// SPLIT: } {blockbuster.block_threads = 128 : i64, mapping = [#gpu.block<x>]}
 func.func @softmax(%x: memref<128x512xbf16>, %y: memref<128x512xbf16>) {
   %c2 = arith.constant 2 : index
   %ninf = arith.constant 0xFF800000 : f32
