@@ -118,13 +118,22 @@ func.func @softmax(%x: memref<128x512xbf16>, %y: memref<128x512xbf16>) {
 
 // RMS statistics of 8 rows of 256 f32 per block with a column weight and
 // a row-scalar op: 16-byte vectors are 4 f32, so a lane owns columns
-// l * 4 + v; the weight (a column operand) is loaded at the same columns;
-// 8 rows on 4 warps (128 threads), two per warp; the per-row result, a
-// row scalar in global memory, is stored by lane 0.
+// l * 4 + v; the weight (a column operand) is loaded at the same columns.
+// A block has at most 4 warps: each block of 8 rows becomes 2 blocks of 4
+// (grid 8 -> 16 along x, the old block id the new one / 2, the half its
+// remainder), warp w taking row half * 4 + w. The per-row result, a row
+// scalar in global memory, is stored by lane 0.
 // CHECK-LABEL: func.func @rms_scale
-// CHECK: scf.forall (%[[W:.*]]) in (4) {
-// CHECK:   %[[LANE:.*]] = gpu.lane_id
-// CHECK:   scf.for %[[R:.*]] = %[[W]] to %c8 step %c4 {
+// CHECK: scf.forall (%[[B:.*]]) in (16) {
+// CHECK:   %[[HALF:.*]] = arith.remui %[[B]], %c2
+// CHECK:   %[[OLD:.*]] = arith.divui %[[B]], %c2
+// CHECK:   %[[R0:.*]] = arith.muli %[[OLD]], %c8
+// CHECK:   memref.subview %{{.*}}[%[[R0]], 0] [8, 256]
+// CHECK:   scf.forall (%[[W:.*]]) in (4) {
+// CHECK:     %[[LANE:.*]] = gpu.lane_id
+// CHECK:     %[[H4:.*]] = arith.muli %[[HALF]], %c4
+// CHECK:     %[[R:.*]] = arith.addi %[[H4]], %[[W]]
+// CHECK-NOT: scf.for
 // CHECK:     %[[C0:.*]] = arith.muli %[[LANE]], %c4
 // CHECK:     vector.load %{{.*}}[%[[R]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
 // CHECK:     vector.load %{{.*}}[%[[R]], %{{.*}}] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
