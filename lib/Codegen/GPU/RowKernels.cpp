@@ -4,27 +4,31 @@
 // their full width (norms, softmax, elementwise chains and their fusions)
 // is a memory-bound stream; the generic path stages every tile in shared
 // memory and runs each tile op as a scalar loop nest between barriers. Here
-// such a block becomes one warp per row:
+// each row of such a block gets P warps (P = 1 unless a lane would hold
+// more than `max-row-elements-per-lane` of its elements):
 //
-//   - each lane owns the same `V` columns of every chunk of 32 x V columns
-//     (`V` elements are 16 bytes of the narrowest global element type), so
-//     one chunk of a row is one 16-byte load per lane, coalesced across the
-//     warp, and every load of a row is issued before its first use;
+//   - each lane owns the same `V` columns of every chunk of 32 x P x V
+//     columns (`V` elements are 16 bytes of the narrowest global element
+//     type, or fewer where the width needs it), so one chunk of a row is one
+//     16-byte load per lane, coalesced across the warp, and every load of a
+//     row is issued before its first use;
 //   - the row stays in registers (SSA values, one per element a lane owns)
 //     from its load through the statistics to its output: global memory is
 //     read once and written once;
 //   - a row reduction folds a lane's registers with its combiner, then a
-//     butterfly of five `gpu.shuffle xor` gives every lane the total: no
-//     shared memory, no barrier;
-//   - the output leaves in 16-byte stores.
+//     butterfly of five `gpu.shuffle xor` gives every lane its warp's
+//     total; the P totals meet in shared memory after one barrier;
+//   - the output leaves in 16-byte stores;
+//   - a block has at most 4 warps: a block of more rows becomes several
+//     blocks, one of fewer rows launches fewer threads.
 //
 // Taken: a block grid whose body, besides index arithmetic, subviews of the
 // kernel's arguments and workgroup allocations, is a sequence of
 // linalg.fill, linalg.generic and memref.copy ops over [R, N] rows (maps
-// (r, n), (r) and (n) with static R and N, N a multiple of 32 x V and at
-// most `max-row-elements-per-lane` x 32): elementwise ops, row reductions
-// (`yield combiner(out, f(...))` with an associative f32 combiner) and ops
-// on row scalars. Everything else keeps the generic path.
+// (r, n), (r) and (n) with static R and N, N a multiple of 32):
+// elementwise ops, row reductions (`yield combiner(out, f(...))` with an
+// associative f32 combiner) and ops on row scalars. Everything else keeps
+// the generic path.
 //
 //===----------------------------------------------------------------------===//
 
