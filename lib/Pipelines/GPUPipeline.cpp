@@ -59,6 +59,10 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUCarryLoopStateInPlace());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Whole-row blocks first: their rows stay in registers (kernel shape 3).
+  GPURowKernelsOptions rows;
+  rows.threads = options.threads;
+  pm.addPass(createGPURowKernels(rows));
   // The chooser of GEMM schedules: on sm_90a, 128 x 128 GEMM blocks get the
   // TMA + wgmma mainloop; every other dot stays with mma.sync.
   if (options.chip == "sm_90a") {

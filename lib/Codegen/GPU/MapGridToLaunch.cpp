@@ -29,6 +29,13 @@ struct GPUMapGridToLaunch
     : blockbuster::impl::GPUMapGridToLaunchBase<GPUMapGridToLaunch> {
   using Base::Base;
 
+  /// The threads of `grid`'s blocks: its own choice, else the option.
+  int64_t blockThreads(scf::ForallOp grid) {
+    auto chosen =
+        grid->getAttrOfType<IntegerAttr>(blockbuster::kBlockThreadsAttrName);
+    return chosen ? chosen.getInt() : threads.getValue();
+  }
+
   FailureOr<gpu::LaunchOp> createLaunch(RewriterBase &rewriter,
                                         scf::ForallOp grid) {
     if (grid.getNumResults() != 0)
@@ -59,7 +66,7 @@ struct GPUMapGridToLaunch
     };
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, index(gridSize[0]), index(gridSize[1]),
-        index(gridSize[2]), index(threads), index(1), index(1));
+        index(gridSize[2]), index(blockThreads(grid)), index(1), index(1));
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToEnd(&body);
     auto terminator = gpu::TerminatorOp::create(rewriter, loc);
@@ -68,8 +75,8 @@ struct GPUMapGridToLaunch
       rewriter.replaceAllUsesWith(
           iv, gpu::BlockIdOp::create(rewriter, loc, dim).getResult());
     Block *gridBody = grid.getBody();
-    for (Operation &op : llvm::make_early_inc_range(
-             gridBody->without_terminator()))
+    for (Operation &op :
+         llvm::make_early_inc_range(gridBody->without_terminator()))
       rewriter.moveOpBefore(&op, terminator);
     rewriter.eraseOp(grid);
     return launch;
@@ -83,13 +90,14 @@ struct GPUMapGridToLaunch
         grids.push_back(forall);
     });
     for (scf::ForallOp grid : grids) {
+      int64_t threadsOfGrid = blockThreads(grid);
       FailureOr<gpu::LaunchOp> launch = createLaunch(rewriter, grid);
       if (failed(launch))
         return signalPassFailure();
       rewriter.setInsertionPointToStart(&launch->getBody().front());
       DiagnosedSilenceableFailure mapped =
           transform::gpu::mapNestedForallToThreadsImpl(
-              rewriter, std::nullopt, *launch, {threads, 1, 1},
+              rewriter, std::nullopt, *launch, {threadsOfGrid, 1, 1},
               /*warpSize=*/32, /*syncAfterDistribute=*/true);
       if (!mapped.succeeded()) {
         launch->emitError("cannot map the block's thread loops to threads");

@@ -21,6 +21,7 @@
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
 #include "LinearForalls.h"
+#include "RowCombiners.h"
 
 #include "TileBounds.h"
 
@@ -37,20 +38,6 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kWarpSize = 32;
-
-/// The identity of the reassociable f32 combiner `op`, or none.
-std::optional<APFloat> combinerIdentity(Operation *op) {
-  const llvm::fltSemantics &f32 = APFloat::IEEEsingle();
-  if (isa<arith::AddFOp>(op))
-    return APFloat::getZero(f32);
-  if (isa<arith::MulFOp>(op))
-    return APFloat::getOne(f32);
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
-    return APFloat::getInf(f32, /*Negative=*/true);
-  if (isa<arith::MinimumFOp, arith::MinNumFOp>(op))
-    return APFloat::getInf(f32);
-  return std::nullopt;
-}
 
 struct RowReduction {
   linalg::GenericOp op;
@@ -91,7 +78,7 @@ std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
       combiner->getNumOperands() != 2 || !outArg.hasOneUse() ||
       outArg.getUses().begin()->getOwner() != combiner)
     return std::nullopt;
-  std::optional<APFloat> identity = combinerIdentity(combiner);
+  std::optional<APFloat> identity = blockbuster::combinerIdentity(combiner);
   if (!identity)
     return std::nullopt;
   // The reduced extent must fill a warp, else lanes would idle.
@@ -127,13 +114,6 @@ SmallVector<Value> operandIndices(AffineMap map, ArrayRef<Value> dimValues) {
   for (AffineExpr expr : map.getResults())
     indices.push_back(dimValues[cast<AffineDimExpr>(expr).getPosition()]);
   return indices;
-}
-
-Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
-              Value rhs) {
-  OperationState state(loc, combiner->getName().getStringRef(), {lhs, rhs},
-                       {lhs.getType()}, combiner->getAttrs());
-  return b.create(state)->getResult(0);
 }
 
 void lowerToWarps(RewriterBase &rewriter, const RowReduction &r,
@@ -181,9 +161,8 @@ void lowerToWarps(RewriterBase &rewriter, const RowReduction &r,
   // Each lane folds elements lane, lane + 32, ... by the op's own body.
   Value identity = arith::ConstantOp::create(
       rewriter, loc, rewriter.getF32FloatAttr(r.identity.convertToFloat()));
-  auto fold = scf::ForOp::create(rewriter, loc, lane,
-                                 extents[r.reductionDim], index(kWarpSize),
-                                 ValueRange{identity});
+  auto fold = scf::ForOp::create(rewriter, loc, lane, extents[r.reductionDim],
+                                 index(kWarpSize), ValueRange{identity});
   {
     OpBuilder::InsertionGuard foldGuard(rewriter);
     rewriter.setInsertionPointToStart(fold.getBody());
@@ -202,20 +181,13 @@ void lowerToWarps(RewriterBase &rewriter, const RowReduction &r,
       else
         rewriter.clone(bodyOp, mapping);
     }
-    scf::YieldOp::create(
-        rewriter, loc,
-        mapping.lookup(body->getTerminator()->getOperand(0)));
+    scf::YieldOp::create(rewriter, loc,
+                         mapping.lookup(body->getTerminator()->getOperand(0)));
   }
 
   // Butterfly: after offsets 16, 8, 4, 2, 1 every lane holds the total.
-  Value total = fold.getResult(0);
-  Value width = arith::ConstantIntOp::create(rewriter, loc, kWarpSize, 32);
-  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value offsetValue = arith::ConstantIntOp::create(rewriter, loc, offset, 32);
-    auto shuffle = gpu::ShuffleOp::create(rewriter, loc, total, offsetValue,
-                                          width, gpu::ShuffleMode::XOR);
-    total = combine(rewriter, loc, r.combiner, total, shuffle.getResult(0));
-  }
+  Value total = blockbuster::combineAcrossWarp(rewriter, loc, r.combiner,
+                                               fold.getResult(0));
   Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                       lane, index(0));
   auto store = scf::IfOp::create(rewriter, loc, first);
@@ -224,9 +196,10 @@ void lowerToWarps(RewriterBase &rewriter, const RowReduction &r,
   SmallVector<Value> outIndices =
       operandIndices(op.getIndexingMapsArray().back(), dims);
   Value old = memref::LoadOp::create(rewriter, loc, out, outIndices);
-  memref::StoreOp::create(rewriter, loc,
-                          combine(rewriter, loc, r.combiner, old, total), out,
-                          outIndices);
+  memref::StoreOp::create(
+      rewriter, loc,
+      blockbuster::combine(rewriter, loc, r.combiner, old, total), out,
+      outIndices);
   rewriter.eraseOp(op);
 }
 

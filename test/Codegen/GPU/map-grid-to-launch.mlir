@@ -27,6 +27,25 @@ func.func @kernel(%out: memref<3x2x64xf32>) {
 }
 
 // -----
+// A grid that chose its block's threads (blockbuster.block_threads, as
+// gpu-row-kernels sets it) launches that many, not the pass's `threads`,
+// and its warp forall maps onto them without a guard.
+// CHECK-LABEL: func.func @chosen_threads
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK-NOT: scf.if
+// CHECK: memref.store
+// CHECK: gpu.terminator
+func.func @chosen_threads(%out: memref<4x2xf32>) {
+  %c = arith.constant 1.0 : f32
+  scf.forall (%i) in (4) {
+    scf.forall (%w) in (2) {
+      memref.store %c, %out[%i, %w] : memref<4x2xf32>
+    } {mapping = [#gpu.warp<linear_dim_0>]}
+  } {blockbuster.block_threads = 64 : i64, mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
 
 func.func @dynamic_grid(%n: index) {
   // expected-error @below {{expected a block grid with static trip counts, lower bounds 0 and steps 1}}

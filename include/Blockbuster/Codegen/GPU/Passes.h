@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -27,6 +28,10 @@ inline constexpr llvm::StringLiteral kNumInputsAttrName =
     "blockbuster.num_inputs";
 /// Name of the module attribute holding the launch manifest (JSON).
 inline constexpr llvm::StringLiteral kManifestAttrName = "blockbuster.manifest";
+/// On a block grid: the threads of its blocks, where a pass chose them
+/// (gpu-row-kernels: one warp per row); otherwise the pipeline's `threads`.
+inline constexpr llvm::StringLiteral kBlockThreadsAttrName =
+    "blockbuster.block_threads";
 
 /// True if `forall` is a block grid (mapped to #gpu.block).
 bool isBlockGrid(mlir::scf::ForallOp forall);

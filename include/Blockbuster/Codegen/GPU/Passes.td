@@ -225,6 +225,47 @@ def GPUContractionsToFMA
   ];
 }
 
+def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
+  let summary = "Runs whole-row blocks one row per warp, rows in registers";
+  let description = [{
+    Kernel shape 3 of the fast-kernel design (docs/GPUPipeline.md, "Row
+    kernels"). A block grid whose body, besides index arithmetic, subviews
+    of kernel arguments and workgroup allocations, is a sequence of
+    `linalg.fill`, `linalg.generic` and `memref.copy` ops over [R, N] rows
+    (indexing maps (r, n), (r) and (n); R and N static, N a multiple of 32)
+    keeps its rows in registers. A row is split over P warps (a power of
+    two up to 8) so that a lane holds at most `max-row-elements-per-lane`
+    of its elements; a block runs at most 4 warps (and `threads`): blocks
+    of more rows are split into several blocks along x (or loop), blocks of
+    fewer rows launch fewer threads (`blockbuster.block_threads`). Each
+    lane owns V columns of every chunk of 32 P V (V elements = 16 bytes of
+    the narrowest global element type, or fewer where N needs it) and loads
+    them as one `vector.load`, all of a row's loads before their first use;
+    every buffer of the row is SSA values (no shared memory); the part of a
+    body that is the same for the whole row is emitted once per row, and a
+    division by it becomes a reciprocal per row and a multiplication per
+    element; a row reduction (`yield combiner(out, f(...))`, combiner
+    addf, mulf, maximumf, minimumf, maxnumf or minnumf on f32) folds a
+    lane's elements into 4 interleaved partials, then five `gpu.shuffle
+    xor` give every lane its warp's total, and the P totals of a row are
+    combined in warp order through shared memory after a barrier; results
+    leave in `vector.store`s (row scalars from lane 0). Every other body
+    keeps the generic path (shared-memory tiles).
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+    Option<"maxRowElementsPerLane", "max-row-elements-per-lane", "int64_t",
+           /*default=*/"32",
+           "The most elements of a row one lane keeps in registers">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GPUWarpRowReductions
     : Pass<"gpu-warp-row-reductions", "::mlir::ModuleOp"> {
   let summary = "Gives each row of a tile reduction to one warp (shuffles)";

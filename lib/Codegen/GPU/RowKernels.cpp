@@ -1,0 +1,779 @@
+//===- RowKernels.cpp - Whole-row kernels with rows in registers ----------===//
+//
+// Kernel shape 3 of design note 06: a block that covers a set of rows over
+// their full width (norms, softmax, elementwise chains and their fusions)
+// is a memory-bound stream; the generic path stages every tile in shared
+// memory and runs each tile op as a scalar loop nest between barriers. Here
+// each row of such a block gets P warps (P = 1 unless a lane would hold
+// more than `max-row-elements-per-lane` of its elements):
+//
+//   - each lane owns the same `V` columns of every chunk of 32 x P x V
+//     columns (`V` elements are 16 bytes of the narrowest global element
+//     type, or fewer where the width needs it), so one chunk of a row is one
+//     16-byte load per lane, coalesced across the warp, and every load of a
+//     row is issued before its first use;
+//   - the row stays in registers (SSA values, one per element a lane owns)
+//     from its load through the statistics to its output: global memory is
+//     read once and written once;
+//   - a row reduction folds a lane's registers with its combiner, then a
+//     butterfly of five `gpu.shuffle xor` gives every lane its warp's
+//     total; the P totals meet in shared memory after one barrier;
+//   - the output leaves in 16-byte stores;
+//   - a block has at most 4 warps: a block of more rows becomes several
+//     blocks, one of fewer rows launches fewer threads.
+//
+// Taken: a block grid whose body, besides index arithmetic, subviews of the
+// kernel's arguments and workgroup allocations, is a sequence of
+// linalg.fill, linalg.generic and memref.copy ops over [R, N] rows (maps
+// (r, n), (r) and (n) with static R and N, N a multiple of 32):
+// elementwise ops, row reductions (`yield combiner(out, f(...))` with an
+// associative f32 combiner) and ops on row scalars. Everything else keeps
+// the generic path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+
+#include "LinearForalls.h"
+#include "RowCombiners.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/Debug.h"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_GPUROWKERNELS
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kVectorBytes = 16;
+/// The warps of a block. Measured on an H100 (docs/performance.md, session
+/// 6): add+GELU+add+LayerNorm over rows of 4096 bf16 ran at 88% of the
+/// copy bandwidth with blocks of 4 warps on one row (32 elements per
+/// lane), 83% with 8 warps on two rows, 77% with 16 on four.
+constexpr int64_t kMaxWarps = 4;
+/// The most warps one row is split over: a block of 4 x 8 warps, the most
+/// threads a block has.
+constexpr int64_t kMaxWarpsPerRow = 8;
+
+/// How an operand of a row op is indexed: a whole row (r, n), one value per
+/// row (r), one value per column shared by all rows (n).
+enum class Access { Row, RowScalar, Column };
+
+/// The shape of a row kernel: R rows of N columns, P warps per row, V
+/// columns per lane and chunk, E = N / 32P elements per lane.
+struct RowShape {
+  int64_t rows = 0;
+  int64_t width = 0;
+  int64_t vector = 0;
+  int64_t warpsPerRow = 1;
+  int64_t perLane() const { return width / (kWarpSize * warpsPerRow); }
+  /// The columns of one chunk: V for each lane of the row's warps.
+  int64_t chunk() const { return kWarpSize * warpsPerRow * vector; }
+};
+
+std::optional<Access> classifyMap(AffineMap map, unsigned rank) {
+  MLIRContext *ctx = map.getContext();
+  AffineExpr r = getAffineDimExpr(0, ctx);
+  if (rank == 1)
+    return map.getNumResults() == 1 && map.getResult(0) == r
+               ? std::optional(Access::RowScalar)
+               : std::nullopt;
+  AffineExpr n = getAffineDimExpr(1, ctx);
+  if (map.getNumResults() == 2 && map.getResult(0) == r &&
+      map.getResult(1) == n)
+    return Access::Row;
+  if (map.getNumResults() == 1 && map.getResult(0) == r)
+    return Access::RowScalar;
+  if (map.getNumResults() == 1 && map.getResult(0) == n)
+    return Access::Column;
+  return std::nullopt;
+}
+
+bool isWorkgroupAlloc(Value v) {
+  auto alloc = v.getDefiningOp<memref::AllocOp>();
+  return alloc &&
+         gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(alloc.getType());
+}
+
+/// A memref of global memory the kernel may index directly: an argument of
+/// the enclosing function, or a subview of one.
+bool isGlobalView(Value v) {
+  if (auto subview = v.getDefiningOp<memref::SubViewOp>())
+    v = subview.getSource();
+  return isa<BlockArgument>(v) &&
+         isa<func::FuncOp>(cast<BlockArgument>(v).getOwner()->getParentOp());
+}
+
+/// Whether element (r, c) of `memref`, for c a multiple of `elements`, lies
+/// on a 16-byte boundary given a 16-byte aligned argument: the innermost
+/// stride is 1, the other strides and the static column offset of a subview
+/// are multiples of `elements`.
+bool isVectorAligned(Value memref, int64_t elements) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return false;
+  for (int64_t stride : ArrayRef(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % elements != 0)
+      return false;
+  if (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
+    if (!isVectorAligned(subview.getSource(), elements))
+      return false;
+    int64_t column = subview.getStaticOffsets().back();
+    return !ShapedType::isDynamic(column) && column % elements == 0;
+  }
+  return offset == 0;
+}
+
+/// The checks of one block body; `reason` says why it is not a row kernel.
+struct RowKernelMatcher {
+  int64_t maxPerLane;
+  RowShape shape;
+  std::string reason;
+  /// What each buffer holds, from its first access on.
+  DenseMap<Value, Access> kinds;
+  /// The workgroup buffers written so far: the only ones that may be read.
+  DenseSet<Value> written;
+  int64_t narrowestBytes = 4;
+
+  bool fail(const Twine &why) {
+    reason = why.str();
+    return false;
+  }
+
+  bool setRowShape(int64_t rows, int64_t width) {
+    if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(width))
+      return fail("a row operand of dynamic shape");
+    if (shape.rows == 0) {
+      shape.rows = rows;
+      shape.width = width;
+      return true;
+    }
+    if (shape.rows != rows || shape.width != width)
+      return fail("row operands of different shapes");
+    return true;
+  }
+
+  bool checkOperand(Value v, Access access) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type)
+      return fail("an operand that is not a buffer");
+    if (!isWorkgroupAlloc(v) && !isGlobalView(v))
+      return fail("an operand neither in workgroup memory nor a view of a "
+                  "kernel argument");
+    auto [it, inserted] = kinds.try_emplace(v, access);
+    if (!inserted && it->second != access)
+      return fail("a buffer accessed both as rows and as row scalars or "
+                  "columns");
+    Type element = type.getElementType();
+    if (!element.isF32() && !element.isBF16() && !element.isF16())
+      return fail("an element type other than f32, bf16 or f16");
+    if (access == Access::Column && isWorkgroupAlloc(v))
+      return fail("a column operand computed in the block");
+    if (access != Access::RowScalar && isGlobalView(v))
+      narrowestBytes = std::min<int64_t>(narrowestBytes,
+                                         element.getIntOrFloatBitWidth() / 8);
+    switch (access) {
+    case Access::Row:
+      if (type.getRank() != 2)
+        return fail("a row operand that is not 2-D");
+      return setRowShape(type.getDimSize(0), type.getDimSize(1));
+    case Access::RowScalar:
+    case Access::Column:
+      return type.getRank() == 1 ||
+             fail("a row-scalar or column operand that is not 1-D");
+    }
+    llvm_unreachable("all accesses handled");
+  }
+
+  bool checkReduction(linalg::GenericOp op) {
+    auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+    for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
+      BlockArgument out = op.getBlock()->getArgument(op.getNumDpsInputs() + i);
+      Operation *combiner = yield.getOperand(i).getDefiningOp();
+      if (!combiner || combiner->getBlock() != op.getBlock() ||
+          !blockbuster::combinerIdentity(combiner) || !out.hasOneUse() ||
+          out.getUses().begin()->getOwner() != combiner ||
+          !getElementTypeOrSelf(init.getType()).isF32())
+        return fail("a reduction that is not `yield combiner(out, f(...))` "
+                    "with an associative f32 combiner");
+    }
+    return true;
+  }
+
+  bool checkGeneric(linalg::GenericOp op) {
+    if (!op.hasPureBufferSemantics())
+      return fail("a linalg.generic on tensors");
+    unsigned rank = op.getNumLoops();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    if (rank < 1 || rank > 2 || iterators[0] != utils::IteratorType::parallel)
+      return fail("a linalg.generic that is not over rows, or rows and "
+                  "columns");
+    bool reduction =
+        rank == 2 && iterators[1] == utils::IteratorType::reduction;
+    for (OpOperand &operand : op->getOpOperands()) {
+      std::optional<Access> access =
+          classifyMap(op.getMatchingIndexingMap(&operand), rank);
+      if (!access)
+        return fail("an indexing map other than (r, n), (r) or (n)");
+      bool isInit = op.isDpsInit(&operand);
+      if (isInit && (reduction ? *access != Access::RowScalar
+                               : rank == 2 && *access != Access::Row))
+        return fail("an output that is not a row (elementwise) or a row "
+                    "scalar (reduction)");
+      if (!checkOperand(operand.get(), *access))
+        return false;
+      bool isRead = !isInit || reduction;
+      if (isRead && isWorkgroupAlloc(operand.get()) &&
+          !written.contains(operand.get()))
+        return fail("a read of a workgroup buffer before it is written");
+    }
+    for (Value init : op.getDpsInits())
+      written.insert(init);
+    if (rank == 2 && !reduction)
+      for (BlockArgument out : op.getRegionOutputArgs())
+        if (!out.use_empty())
+          return fail("an elementwise op that reads its output");
+    if (rank == 1)
+      for (BlockArgument out : op.getRegionOutputArgs())
+        if (!out.use_empty())
+          return fail("a row-scalar op that reads its output");
+    for (Operation &bodyOp : op.getBlock()->without_terminator())
+      if (bodyOp.getNumRegions() != 0)
+        return fail("a body op with regions");
+    return !reduction || checkReduction(op);
+  }
+
+  bool check(scf::ForallOp grid) {
+    for (Operation &op : grid.getBody()->without_terminator()) {
+      if (isa<memref::SubViewOp>(op)) {
+        if (!isGlobalView(op.getResult(0)))
+          return fail("a subview of a buffer in workgroup memory");
+        continue;
+      }
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        if (!isWorkgroupAlloc(alloc))
+          return fail("an allocation outside workgroup memory");
+        continue;
+      }
+      if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+        if (!fill.hasPureBufferSemantics() ||
+            !isWorkgroupAlloc(fill.getOutputs()[0]))
+          return fail("a fill of a buffer outside workgroup memory");
+        auto type = cast<MemRefType>(fill.getOutputs()[0].getType());
+        if (!checkOperand(fill.getOutputs()[0], type.getRank() == 2
+                                                    ? Access::Row
+                                                    : Access::RowScalar))
+          return false;
+        written.insert(fill.getOutputs()[0]);
+        continue;
+      }
+      if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+        if (!checkGeneric(generic))
+          return false;
+        continue;
+      }
+      if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        if (!isWorkgroupAlloc(copy.getSource()) ||
+            !isGlobalView(copy.getTarget()))
+          return fail("a copy other than a block result to global memory");
+        auto type = cast<MemRefType>(copy.getSource().getType());
+        Access access = type.getRank() == 2 ? Access::Row : Access::RowScalar;
+        if (!checkOperand(copy.getSource(), access) ||
+            !checkOperand(copy.getTarget(), access))
+          return false;
+        if (!written.contains(copy.getSource()))
+          return fail("a copy of a workgroup buffer before it is written");
+        continue;
+      }
+      if (isPure(&op) && op.getNumRegions() == 0 &&
+          llvm::all_of(op.getResultTypes(),
+                       [](Type t) { return t.isIntOrIndexOrFloat(); }))
+        continue;
+      reason = ("an op that is not part of a row kernel: " +
+                op.getName().getStringRef())
+                   .str();
+      return false;
+    }
+    if (shape.rows == 0)
+      return fail("no row operand");
+    // Row scalars and columns have the extents of the rows.
+    for (auto [buffer, access] : kinds) {
+      auto type = cast<MemRefType>(buffer.getType());
+      int64_t expected = access == Access::Row      ? shape.rows
+                         : access == Access::Column ? shape.width
+                                                    : shape.rows;
+      if (type.getDimSize(0) != expected)
+        return fail("a row-scalar or column operand of another extent");
+    }
+    // 16 bytes of the narrowest type per lane and chunk where the width
+    // allows; narrower vectors (down to one element) where it does not.
+    shape.vector = kVectorBytes / narrowestBytes;
+    while (shape.vector > 1 && shape.width % (kWarpSize * shape.vector) != 0)
+      shape.vector /= 2;
+    // Wide rows are split over several warps (up to kMaxWarpsPerRow), so
+    // that a lane keeps at most maxPerLane elements.
+    while (shape.perLane() > maxPerLane &&
+           shape.warpsPerRow < kMaxWarpsPerRow &&
+           shape.width % (2 * shape.chunk()) == 0)
+      shape.warpsPerRow *= 2;
+    if (shape.width % kWarpSize != 0)
+      return fail("rows of " + Twine(shape.width) +
+                  " elements, not a multiple of 32");
+    if (shape.perLane() > maxPerLane)
+      return fail("rows of " + Twine(shape.width) + " elements, more than " +
+                  Twine(maxPerLane) + " per lane");
+    return true;
+  }
+};
+
+/// Emits the row schedule of one block grid: the values of every buffer for
+/// the current row live here, as SSA values, never in shared memory.
+class RowEmitter {
+public:
+  RowEmitter(RewriterBase &rewriter, Location loc, const RowShape &shape,
+             const DenseMap<Value, Access> &kinds)
+      : b(rewriter), loc(loc), shape(shape), kinds(kinds) {}
+
+  /// Emits `ops` (in order) for every row of the block, `slots` rows at a
+  /// time (P warps each): warps w P .. w P + P - 1 take row w when there
+  /// are as many slots as rows, else rows w, w + slots, ... in a loop.
+  void emit(ArrayRef<Operation *> ops, int64_t slots, Value part) {
+    this->slots = slots;
+    auto forall =
+        blockbuster::createWarpForall(b, loc, slots * shape.warpsPerRow);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forall.getBody()->getTerminator());
+    lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+    Value warp = forall.getInductionVar(0);
+    slot = arith::DivUIOp::create(b, loc, warp, index(shape.warpsPerRow));
+    warpInRow = arith::RemUIOp::create(b, loc, warp, index(shape.warpsPerRow));
+    row = slot;
+    if (part) {
+      // Block `part` of a split block: rows part * slots + slot.
+      row = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, part, index(slots)), slot);
+    } else if (slots < shape.rows) {
+      // Without a loop, the loads of column operands (weights shared by all
+      // rows) are not loop-invariant: nothing hoists them to stay live, in
+      // registers, beside the row.
+      auto rowLoop =
+          scf::ForOp::create(b, loc, row, index(shape.rows), index(slots));
+      b.setInsertionPointToStart(rowLoop.getBody());
+      row = rowLoop.getInductionVar();
+      looping = true;
+    }
+    // Lane l of the row's warp p owns columns c * 32PV + (32p + l) V + v of
+    // chunk c.
+    Value rowLane = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, warpInRow, index(kWarpSize)),
+        lane);
+    laneColumn = arith::MulIOp::create(b, loc, rowLane, index(shape.vector));
+    for (Operation *op : ops) {
+      if (auto fill = dyn_cast<linalg::FillOp>(op))
+        emitFill(fill);
+      else if (auto copy = dyn_cast<memref::CopyOp>(op))
+        write(copy.getTarget(), llvm::to_vector(read(copy.getSource())));
+      else
+        emitGeneric(cast<linalg::GenericOp>(op));
+    }
+  }
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  int64_t count(Access access) const {
+    return access == Access::RowScalar ? 1 : shape.perLane();
+  }
+
+  /// The column of element `e` of a lane's row.
+  Value column(int64_t e) {
+    int64_t chunk = e / shape.vector, within = e % shape.vector;
+    return arith::AddIOp::create(b, loc, laneColumn,
+                                 index(chunk * shape.chunk() + within));
+  }
+
+  /// The elements of type `element` one load or store moves: a chunk's V
+  /// columns, at most 16 bytes of them.
+  int64_t vectorElements(Type element) const {
+    return std::min(shape.vector,
+                    kVectorBytes / (element.getIntOrFloatBitWidth() / 8));
+  }
+  uint64_t vectorBytes(Type element) const {
+    return vectorElements(element) * element.getIntOrFloatBitWidth() / 8;
+  }
+
+  /// Loads or stores a lane's elements of a row or column of `memref` in
+  /// vectors of up to 16 bytes (aligned where the layout proves it).
+  SmallVector<Value> loadVectors(Value memref, Access access) {
+    auto type = cast<MemRefType>(memref.getType());
+    Type element = type.getElementType();
+    int64_t piece = vectorElements(element);
+    bool aligned = isVectorAligned(memref, piece);
+    auto vectorType = VectorType::get({piece}, element);
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < shape.perLane(); e += piece) {
+      SmallVector<Value> indices;
+      if (access == Access::Row)
+        indices.push_back(row);
+      indices.push_back(column(e));
+      auto load = vector::LoadOp::create(b, loc, vectorType, memref, indices);
+      if (aligned)
+        load.setAlignment(vectorBytes(element));
+      for (int64_t i = 0; i < piece; ++i)
+        elements.push_back(vector::ExtractOp::create(b, loc, load, i));
+    }
+    return elements;
+  }
+
+  void storeVectors(Value memref, ArrayRef<Value> elements) {
+    auto type = cast<MemRefType>(memref.getType());
+    Type element = type.getElementType();
+    int64_t piece = vectorElements(element);
+    bool aligned = isVectorAligned(memref, piece);
+    auto vectorType = VectorType::get({piece}, element);
+    for (int64_t e = 0; e < shape.perLane(); e += piece) {
+      Value vector = vector::FromElementsOp::create(b, loc, vectorType,
+                                                    elements.slice(e, piece));
+      auto store = vector::StoreOp::create(b, loc, vector, memref,
+                                           ValueRange{row, column(e)});
+      if (aligned)
+        store.setAlignment(vectorBytes(element));
+    }
+  }
+
+  /// The current row's elements of `buffer` (one for a row scalar).
+  ArrayRef<Value> read(Value buffer) {
+    auto it = values.find(buffer);
+    if (it != values.end())
+      return it->second;
+    Access access = kinds.lookup(buffer);
+    SmallVector<Value> loaded;
+    if (access == Access::RowScalar)
+      loaded.push_back(memref::LoadOp::create(b, loc, buffer, row));
+    else
+      loaded = loadVectors(buffer, access);
+    return values[buffer] = std::move(loaded);
+  }
+
+  void write(Value buffer, SmallVector<Value> elements) {
+    if (!isWorkgroupAlloc(buffer)) {
+      if (kinds.lookup(buffer) == Access::Row) {
+        storeVectors(buffer, elements);
+      } else {
+        // Every lane holds the row scalar; one of them stores it.
+        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            lane, index(0));
+        auto ifOp = scf::IfOp::create(b, loc, first);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        memref::StoreOp::create(b, loc, elements.front(), buffer, row);
+      }
+    }
+    values[buffer] = std::move(elements);
+  }
+
+  void emitFill(linalg::FillOp fill) {
+    Value buffer = fill.getOutputs()[0];
+    write(buffer,
+          SmallVector<Value>(count(kinds.lookup(buffer)), fill.getInputs()[0]));
+  }
+
+  /// The part of `op`'s body that is the same for every element of a row,
+  /// emitted once per row: row-scalar inputs, the row index and what is
+  /// computed from them alone (a norm's rsqrt(var + eps)). A division by
+  /// such a value becomes a multiplication by its reciprocal, one division
+  /// per row instead of one per element (within 1 ulp of the quotient; the
+  /// division is most of a softmax's instructions otherwise).
+  struct RowPart {
+    IRMapping mapping;
+    DenseSet<Operation *> ops;
+    DenseMap<Value, Value> reciprocals;
+  };
+
+  RowPart emitRowPart(linalg::GenericOp op) {
+    RowPart part;
+    Block *body = op.getBlock();
+    Region *region = &op.getRegion();
+    DenseSet<Value> uniform;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (classifyMap(op.getMatchingIndexingMap(input), op.getNumLoops()) !=
+          Access::RowScalar)
+        continue;
+      Value arg = body->getArgument(input->getOperandNumber());
+      uniform.insert(arg);
+      part.mapping.map(arg, element(op, *input, 0));
+    }
+    auto isUniform = [&](Value v) {
+      return uniform.contains(v) || !region->isAncestor(v.getParentRegion());
+    };
+    for (Operation &bodyOp : body->without_terminator()) {
+      auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp);
+      if (loopIndex ? loopIndex.getDim() != 0
+                    : !llvm::all_of(bodyOp.getOperands(), isUniform))
+        continue;
+      part.ops.insert(&bodyOp);
+      uniform.insert_range(bodyOp.getResults());
+      if (loopIndex)
+        part.mapping.map(loopIndex.getResult(), row);
+      else
+        b.clone(bodyOp, part.mapping);
+    }
+    for (Operation &bodyOp : body->without_terminator()) {
+      auto div = dyn_cast<arith::DivFOp>(bodyOp);
+      if (!div || part.ops.contains(div) || !isUniform(div.getRhs()) ||
+          part.reciprocals.count(div.getRhs()))
+        continue;
+      Value one =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(div.getType(), 1.0));
+      part.reciprocals[div.getRhs()] = arith::DivFOp::create(
+          b, loc, one, part.mapping.lookupOrDefault(div.getRhs()),
+          div.getFastmathAttr());
+    }
+    return part;
+  }
+
+  /// The body of `op` for element `e` besides its row part, inputs and
+  /// outputs bound in `mapping`; returns the yielded values.
+  SmallVector<Value> cloneBody(linalg::GenericOp op, const RowPart &part,
+                               IRMapping &mapping, int64_t e) {
+    for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+      if (part.ops.contains(&bodyOp))
+        continue;
+      auto div = dyn_cast<arith::DivFOp>(bodyOp);
+      if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp))
+        mapping.map(loopIndex.getResult(), column(e));
+      else if (div && part.reciprocals.count(div.getRhs()))
+        mapping.map(div.getResult(),
+                    arith::MulFOp::create(b, loc,
+                                          mapping.lookupOrDefault(div.getLhs()),
+                                          part.reciprocals.lookup(div.getRhs()),
+                                          div.getFastmathAttr()));
+      else
+        b.clone(bodyOp, mapping);
+    }
+    SmallVector<Value> results;
+    for (Value v : op.getBlock()->getTerminator()->getOperands())
+      results.push_back(mapping.lookupOrDefault(v));
+    return results;
+  }
+
+  /// Element `e` of operand `operand` of `op`.
+  Value element(linalg::GenericOp op, OpOperand &operand, int64_t e) {
+    ArrayRef<Value> elements = read(operand.get());
+    return elements.size() == 1 ? elements.front() : elements[e];
+  }
+
+  void emitGeneric(linalg::GenericOp op) {
+    bool reduction = op.getNumReductionLoops() == 1;
+    // Row-scalar ops compute one value per row; the others one per element.
+    int64_t n = op.getNumLoops() == 1 ? 1 : shape.perLane();
+    Block *body = op.getBlock();
+    RowPart part = emitRowPart(op);
+    if (!reduction) {
+      SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
+      for (int64_t e = 0; e < n; ++e) {
+        IRMapping mapping = part.mapping;
+        for (OpOperand *input : op.getDpsInputOperands())
+          mapping.map(body->getArgument(input->getOperandNumber()),
+                      element(op, *input, e));
+        for (auto [i, value] : llvm::enumerate(cloneBody(op, part, mapping, e)))
+          results[i].push_back(value);
+      }
+      for (auto [init, elements] : llvm::zip(op.getDpsInits(), results))
+        write(init, std::move(elements));
+      return;
+    }
+    // A lane folds its elements into kAccumulators interleaved partial
+    // results (independent chains), then the partials, then the lanes.
+    constexpr int64_t kAccumulators = 4;
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    SmallVector<Operation *> combiners;
+    SmallVector<SmallVector<Value>> partials;
+    for (Value yielded : yield.getOperands()) {
+      Operation *combiner = yielded.getDefiningOp();
+      combiners.push_back(combiner);
+      Value identity = arith::ConstantOp::create(
+          b, loc,
+          b.getF32FloatAttr(
+              blockbuster::combinerIdentity(combiner)->convertToFloat()));
+      partials.push_back(
+          SmallVector<Value>(std::min(kAccumulators, n), identity));
+    }
+    for (int64_t e = 0; e < n; ++e) {
+      IRMapping mapping = part.mapping;
+      for (OpOperand *input : op.getDpsInputOperands())
+        mapping.map(body->getArgument(input->getOperandNumber()),
+                    element(op, *input, e));
+      for (auto [i, out] : llvm::enumerate(op.getRegionOutputArgs()))
+        mapping.map(out, partials[i][e % kAccumulators]);
+      for (auto [i, value] : llvm::enumerate(cloneBody(op, part, mapping, e)))
+        partials[i][e % kAccumulators] = value;
+    }
+    for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
+      Operation *combiner = combiners[i];
+      Value total = partials[i].front();
+      for (Value partial : ArrayRef(partials[i]).drop_front())
+        total = blockbuster::combine(b, loc, combiner, total, partial);
+      total = blockbuster::combineAcrossWarp(b, loc, combiner, total);
+      if (shape.warpsPerRow > 1)
+        total = combineAcrossRowWarps(combiner, total);
+      Value old = read(init).front();
+      write(init, {blockbuster::combine(b, loc, combiner, old, total)});
+    }
+  }
+
+  /// The combination of a row's warp totals, in every lane of its warps:
+  /// lane 0 of each writes its total to shared memory, and after a barrier
+  /// every lane combines them in warp order (deterministic).
+  Value combineAcrossRowWarps(Operation *combiner, Value total) {
+    Value scratch;
+    {
+      // One buffer per reduction: no barrier needed before the next one
+      // writes, except before the next row of a loop.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(
+          row.getParentRegion()->getParentOfType<scf::ForallOp>());
+      auto type = MemRefType::get(
+          {slots, shape.warpsPerRow}, b.getF32Type(), AffineMap(),
+          gpu::AddressSpaceAttr::get(b.getContext(),
+                                     gpu::AddressSpace::Workgroup));
+      scratch = memref::AllocOp::create(b, loc, type);
+    }
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+    auto ifOp = scf::IfOp::create(b, loc, first);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(b, loc, total, scratch,
+                              ValueRange{slot, warpInRow});
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value combined;
+    for (int64_t p = 0; p < shape.warpsPerRow; ++p) {
+      Value part =
+          memref::LoadOp::create(b, loc, scratch, ValueRange{slot, index(p)});
+      combined = combined
+                     ? blockbuster::combine(b, loc, combiner, combined, part)
+                     : part;
+    }
+    if (looping)
+      gpu::BarrierOp::create(b, loc);
+    return combined;
+  }
+
+  RewriterBase &b;
+  Location loc;
+  const RowShape &shape;
+  const DenseMap<Value, Access> &kinds;
+  int64_t slots = 1;
+  bool looping = false;
+  Value lane, row, slot, warpInRow, laneColumn;
+  DenseMap<Value, SmallVector<Value>> values;
+};
+
+struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
+  using Base::Base;
+
+  /// Splits each block of `grid` into `parts` blocks along its x
+  /// dimension; returns the new grid and, in it, the index of the part
+  /// (the old block id is the new one divided by `parts`). Null where the
+  /// x dimension is not static from 0 by 1.
+  std::pair<scf::ForallOp, Value>
+  splitBlocks(RewriterBase &rewriter, scf::ForallOp grid, int64_t parts) {
+    std::optional<unsigned> x;
+    for (auto [d, attr] : llvm::enumerate(*grid.getMapping()))
+      if (cast<gpu::GPUBlockMappingAttr>(attr).getBlock() ==
+          gpu::MappingId::DimX)
+        x = d;
+    if (!x || grid.getNumResults() != 0 ||
+        grid.getStaticLowerBound()[*x] != 0 || grid.getStaticStep()[*x] != 1 ||
+        ShapedType::isDynamic(grid.getStaticUpperBound()[*x]))
+      return {nullptr, nullptr};
+    Location loc = grid.getLoc();
+    rewriter.setInsertionPoint(grid);
+    SmallVector<OpFoldResult> ubs = grid.getMixedUpperBound();
+    ubs[*x] = rewriter.getIndexAttr(grid.getStaticUpperBound()[*x] * parts);
+    auto split = scf::ForallOp::create(rewriter, loc, ubs, ValueRange{},
+                                       grid.getMapping());
+    Block *body = split.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, parts);
+    SmallVector<Value> ids(split.getInductionVars());
+    Value part = arith::RemUIOp::create(rewriter, loc, ids[*x], count);
+    ids[*x] = arith::DivUIOp::create(rewriter, loc, ids[*x], count);
+    rewriter.mergeBlocks(grid.getBody(), body, ids);
+    rewriter.eraseOp(grid);
+    return {split, part};
+  }
+
+  void lower(scf::ForallOp grid, const RowKernelMatcher &matched) {
+    IRRewriter rewriter(&getContext());
+    SmallVector<Operation *> ops;
+    for (Operation &op : grid.getBody()->without_terminator())
+      if (isa<linalg::FillOp, linalg::GenericOp, memref::CopyOp>(op))
+        ops.push_back(&op);
+    // A block of at most kMaxWarps warps: one row per warp, or fewer rows
+    // at once when a row spans P warps. A block of fewer rows launches
+    // fewer threads rather than idle warps; a block of more rows is split
+    // into blocks of `slots` rows each where its grid allows, else loops.
+    const RowShape &shape = matched.shape;
+    int64_t warps = std::min(threads / kWarpSize, kMaxWarps);
+    int64_t slots =
+        std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
+    Value part;
+    if (shape.rows > slots && shape.rows % slots == 0) {
+      auto [split, index] = splitBlocks(rewriter, grid, shape.rows / slots);
+      if (split) {
+        grid = split;
+        part = index;
+      }
+    }
+    rewriter.setInsertionPoint(grid.getBody()->getTerminator());
+    grid->setAttr(
+        blockbuster::kBlockThreadsAttrName,
+        rewriter.getI64IntegerAttr(slots * shape.warpsPerRow * kWarpSize));
+    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds)
+        .emit(ops, slots, part);
+    for (Operation *op : llvm::reverse(ops))
+      rewriter.eraseOp(op);
+    // The tiles the generic path would have staged in shared memory.
+    SmallVector<memref::AllocOp> allocs(
+        grid.getBody()->getOps<memref::AllocOp>());
+    for (memref::AllocOp alloc : allocs)
+      if (alloc.use_empty())
+        rewriter.eraseOp(alloc);
+  }
+
+  void runOnOperation() override {
+    if (threads < kWarpSize || threads % kWarpSize != 0)
+      return;
+    SmallVector<std::pair<scf::ForallOp, RowKernelMatcher>> kernels;
+    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
+      if (!blockbuster::isBlockGrid(grid))
+        return WalkResult::advance();
+      RowKernelMatcher matcher{maxRowElementsPerLane};
+      if (matcher.check(grid))
+        kernels.emplace_back(grid, std::move(matcher));
+      else
+        DEBUG_WITH_TYPE("gpu-row-kernels",
+                        llvm::dbgs()
+                            << "not a row kernel: " << matcher.reason << "\n");
+      return WalkResult::skip();
+    });
+    for (auto &[grid, matched] : kernels)
+      lower(grid, matched);
+  }
+};
+
+} // namespace

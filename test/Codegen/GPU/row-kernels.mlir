@@ -1,0 +1,231 @@
+// RUN: bb-opt %s --gpu-row-kernels=threads=128 --canonicalize --cse | FileCheck %s
+// RUN: bb-opt %s --gpu-row-kernels="threads=128 max-row-elements-per-lane=8" \
+// RUN:   --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
+
+#wg = #gpu.address_space<workgroup>
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (m)>
+#col = affine_map<(m, n) -> (n)>
+#r = affine_map<(m) -> (m)>
+
+// The softmax of 2 rows of 512 bf16 per block, as bufferization leaves it:
+// tiles in shared memory. It becomes one warp per row (2 warps, 64
+// threads; warp w takes row w, no loop); lane l owns columns l * 8 + v and 256 + l * 8 + v of its row,
+// loaded as two 16-byte vectors before any use; the max and the sum are
+// folded in registers (4 partials) and then over the warp by five xor
+// shuffles; the division by the row's sum is one reciprocal per row and a
+// multiplication per element; the quotients leave as two 16-byte stores. No tile is left in
+// shared memory.
+// CHECK-LABEL: func.func @softmax
+// CHECK: scf.forall (%[[B:.*]]) in (64) {
+// CHECK-NOT: memref.alloc
+// CHECK:   %[[X:.*]] = memref.subview %{{.*}}[%{{.*}}, 0] [2, 512]
+// CHECK:   %[[Y:.*]] = memref.subview %{{.*}}[%{{.*}}, 0] [2, 512]
+// CHECK:   scf.forall (%[[W:.*]]) in (2) {
+// CHECK:     %[[LANE:.*]] = gpu.lane_id
+// CHECK-NOT:   scf.for
+// CHECK:       %[[C0:.*]] = arith.muli %[[LANE]], %c8
+// CHECK:       %[[V0:.*]] = vector.load %[[X]][%[[W]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK:       %[[C1:.*]] = arith.addi %[[C0]], %c256
+// CHECK:       %[[V1:.*]] = vector.load %[[X]][%[[W]], %[[C1]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK-NOT:   vector.load
+// CHECK:       arith.maximumf
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK:       math.exp
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK:       %[[RCP:.*]] = arith.divf %cst{{.*}}, %{{.*}} : f32
+// CHECK-NOT:   arith.divf
+// CHECK:       arith.mulf %{{.*}}, %[[RCP]] : f32
+// CHECK:       vector.store %{{.*}}, %[[Y]][%[[W]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK:       vector.store %{{.*}}, %[[Y]][%[[W]], %[[C1]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// CHECK:   } {mapping = [#gpu.warp<linear_dim_0>]}
+// CHECK-NOT: linalg.
+// CHECK: } {blockbuster.block_threads = 64 : i64, mapping = [#gpu.block<x>]}
+// With at most 8 elements per lane, a row of 512 is split over 2 warps
+// (4 warps, 128 threads, for the 2 rows): lane l of warp p of a row owns
+// columns (32 p + l) * 8 + v; each reduction combines the two warps'
+// totals through shared memory after a barrier, in warp order.
+// SPLIT-LABEL: func.func @softmax
+// SPLIT:   %[[MAX:.*]] = memref.alloc() : memref<2x2xf32, #gpu.address_space<workgroup>>
+// SPLIT:   %[[SUM:.*]] = memref.alloc() : memref<2x2xf32, #gpu.address_space<workgroup>>
+// SPLIT:   scf.forall (%[[W:.*]]) in (4) {
+// SPLIT:     %[[LANE:.*]] = gpu.lane_id
+// SPLIT:     %[[ROW:.*]] = arith.divui %[[W]], %c2
+// SPLIT:     %[[P:.*]] = arith.remui %[[W]], %c2
+// SPLIT:     %[[P32:.*]] = arith.muli %[[P]], %c32
+// SPLIT:     %[[L:.*]] = arith.addi %[[P32]], %[[LANE]]
+// SPLIT:     %[[C:.*]] = arith.muli %[[L]], %c8
+// SPLIT:     vector.load %{{.*}}[%[[ROW]], %[[C]]] {alignment = 16 : i64} : {{.*}}, vector<8xbf16>
+// SPLIT-NOT: vector.load
+// SPLIT-COUNT-5: gpu.shuffle  xor
+// SPLIT:     scf.if
+// SPLIT-NEXT:  memref.store %{{.*}}, %[[MAX]][%[[ROW]], %[[P]]]
+// SPLIT:     gpu.barrier
+// SPLIT:     %[[M0:.*]] = memref.load %[[MAX]][%[[ROW]], %c0]
+// SPLIT:     %[[M1:.*]] = memref.load %[[MAX]][%[[ROW]], %c1]
+// SPLIT:     arith.maximumf %[[M0]], %[[M1]]
+// SPLIT-COUNT-5: gpu.shuffle  xor
+// SPLIT:     memref.store %{{.*}}, %[[SUM]][%[[ROW]], %[[P]]]
+// SPLIT:     gpu.barrier
+// SPLIT:     vector.store %{{.*}}, %{{.*}}[%[[ROW]], %[[C]]]
+// SPLIT: } {blockbuster.block_threads = 128 : i64, mapping = [#gpu.block<x>]}
+func.func @softmax(%x: memref<128x512xbf16>, %y: memref<128x512xbf16>) {
+  %c2 = arith.constant 2 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%b) in (64) {
+    %r0 = arith.muli %b, %c2 : index
+    %xs = memref.subview %x[%r0, 0] [2, 512] [1, 1] : memref<128x512xbf16> to memref<2x512xbf16, strided<[512, 1], offset: ?>>
+    %mx = memref.alloc() : memref<2xf32, #wg>
+    linalg.fill ins(%ninf : f32) outs(%mx : memref<2xf32, #wg>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xs : memref<2x512xbf16, strided<[512, 1], offset: ?>>) outs(%mx : memref<2xf32, #wg>) {
+    ^bb0(%a: bf16, %acc: f32):
+      %af = arith.extf %a : bf16 to f32
+      %m = arith.maximumf %acc, %af : f32
+      linalg.yield %m : f32
+    }
+    %e = memref.alloc() : memref<2x512xf32, #wg>
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xs, %mx : memref<2x512xbf16, strided<[512, 1], offset: ?>>, memref<2xf32, #wg>) outs(%e : memref<2x512xf32, #wg>) {
+    ^bb0(%a: bf16, %m: f32, %o: f32):
+      %af = arith.extf %a : bf16 to f32
+      %d = arith.subf %af, %m : f32
+      %ex = math.exp %d : f32
+      linalg.yield %ex : f32
+    }
+    %l = memref.alloc() : memref<2xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%l : memref<2xf32, #wg>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%e : memref<2x512xf32, #wg>) outs(%l : memref<2xf32, #wg>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %acc, %a : f32
+      linalg.yield %s : f32
+    }
+    %p = memref.alloc() : memref<2x512xbf16, #wg>
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%e, %l : memref<2x512xf32, #wg>, memref<2xf32, #wg>) outs(%p : memref<2x512xbf16, #wg>) {
+    ^bb0(%a: f32, %s: f32, %o: bf16):
+      %q = arith.divf %a, %s : f32
+      %t = arith.truncf %q : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    %ys = memref.subview %y[%r0, 0] [2, 512] [1, 1] : memref<128x512xbf16> to memref<2x512xbf16, strided<[512, 1], offset: ?>>
+    memref.copy %p, %ys : memref<2x512xbf16, #wg> to memref<2x512xbf16, strided<[512, 1], offset: ?>>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// RMS statistics of 8 rows of 256 f32 per block with a column weight and
+// a row-scalar op: 16-byte vectors are 4 f32, so a lane owns columns
+// l * 4 + v; the weight (a column operand) is loaded at the same columns.
+// A block has at most 4 warps: each block of 8 rows becomes 2 blocks of 4
+// (grid 8 -> 16 along x, the old block id the new one / 2, the half its
+// remainder), warp w taking row half * 4 + w. The per-row result, a row
+// scalar in global memory, is stored by lane 0.
+// CHECK-LABEL: func.func @rms_scale
+// CHECK: scf.forall (%[[B:.*]]) in (16) {
+// CHECK:   %[[HALF:.*]] = arith.remui %[[B]], %c2
+// CHECK:   %[[OLD:.*]] = arith.divui %[[B]], %c2
+// CHECK:   %[[R0:.*]] = arith.muli %[[OLD]], %c8
+// CHECK:   memref.subview %{{.*}}[%[[R0]], 0] [8, 256]
+// CHECK:   scf.forall (%[[W:.*]]) in (4) {
+// CHECK:     %[[LANE:.*]] = gpu.lane_id
+// CHECK:     %[[H4:.*]] = arith.muli %[[HALF]], %c4
+// CHECK:     %[[R:.*]] = arith.addi %[[H4]], %[[W]]
+// CHECK-NOT: scf.for
+// CHECK:     %[[C0:.*]] = arith.muli %[[LANE]], %c4
+// CHECK:     vector.load %{{.*}}[%[[R]], %[[C0]]] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
+// CHECK:     vector.load %{{.*}}[%[[R]], %{{.*}}] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK:     %[[MS:.*]] = arith.divf
+// CHECK:     %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK:     scf.if %[[FIRST]] {
+// CHECK:       memref.store %[[MS]], %{{.*}}[%[[R]]]
+// CHECK:     vector.load %{{.*}}[%[[C0]]] {alignment = 16 : i64} : memref<256xf32>, vector<4xf32>
+// CHECK:     vector.store
+// CHECK:     vector.store
+// CHECK: } {blockbuster.block_threads = 128 : i64, mapping = [#gpu.block<x>]}
+func.func @rms_scale(%x: memref<64x256xf32>, %w: memref<256xf32>, %ms: memref<64xf32>, %y: memref<64x256xf32>) {
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 256.0 : f32
+  scf.forall (%b) in (8) {
+    %r0 = arith.muli %b, %c8 : index
+    %xs = memref.subview %x[%r0, 0] [8, 256] [1, 1] : memref<64x256xf32> to memref<8x256xf32, strided<[256, 1], offset: ?>>
+    %ss = memref.alloc() : memref<8xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%ss : memref<8xf32, #wg>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xs : memref<8x256xf32, strided<[256, 1], offset: ?>>) outs(%ss : memref<8xf32, #wg>) {
+    ^bb0(%a: f32, %acc: f32):
+      %sq = arith.mulf %a, %a : f32
+      %s = arith.addf %acc, %sq : f32
+      linalg.yield %s : f32
+    }
+    %mss = memref.subview %ms[%r0] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [#r, #r], iterator_types = ["parallel"]}
+        ins(%ss : memref<8xf32, #wg>) outs(%mss : memref<8xf32, strided<[1], offset: ?>>) {
+    ^bb0(%s: f32, %o: f32):
+      %q = arith.divf %s, %n : f32
+      linalg.yield %q : f32
+    }
+    %ys = memref.subview %y[%r0, 0] [8, 256] [1, 1] : memref<64x256xf32> to memref<8x256xf32, strided<[256, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xs, %mss, %w : memref<8x256xf32, strided<[256, 1], offset: ?>>, memref<8xf32, strided<[1], offset: ?>>, memref<256xf32>)
+        outs(%ys : memref<8x256xf32, strided<[256, 1], offset: ?>>) {
+    ^bb0(%a: f32, %q: f32, %g: f32, %o: f32):
+      %rs = math.rsqrt %q : f32
+      %nn = arith.mulf %a, %rs : f32
+      %r = arith.mulf %nn, %g : f32
+      linalg.yield %r : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// Rows of 100 elements do not split into 16-byte vectors over 32 lanes, and
+// a block with a loop in it is not a row kernel: both keep the generic path.
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK-NOT: gpu.lane_id
+// CHECK: linalg.generic
+// CHECK-NOT: blockbuster.block_threads
+func.func @narrow_rows(%x: memref<64x100xf32>, %y: memref<64x100xf32>) {
+  %c8 = arith.constant 8 : index
+  scf.forall (%b) in (8) {
+    %r0 = arith.muli %b, %c8 : index
+    %xs = memref.subview %x[%r0, 0] [8, 100] [1, 1] : memref<64x100xf32> to memref<8x100xf32, strided<[100, 1], offset: ?>>
+    %ys = memref.subview %y[%r0, 0] [8, 100] [1, 1] : memref<64x100xf32> to memref<8x100xf32, strided<[100, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xs : memref<8x100xf32, strided<[100, 1], offset: ?>>) outs(%ys : memref<8x100xf32, strided<[100, 1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// CHECK-LABEL: func.func @loop_in_block
+// CHECK-NOT: gpu.lane_id
+// CHECK: scf.for
+// CHECK: linalg.generic
+// CHECK-NOT: blockbuster.block_threads
+func.func @loop_in_block(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.forall (%b) in (8) {
+    %r0 = arith.muli %b, %c8 : index
+    %xs = memref.subview %x[%r0, 0] [8, 256] [1, 1] : memref<64x256xf32> to memref<8x256xf32, strided<[256, 1], offset: ?>>
+    %ys = memref.subview %y[%r0, 0] [8, 256] [1, 1] : memref<64x256xf32> to memref<8x256xf32, strided<[256, 1], offset: ?>>
+    scf.for %i = %c0 to %c8 step %c1 {
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+          ins(%xs : memref<8x256xf32, strided<[256, 1], offset: ?>>) outs(%ys : memref<8x256xf32, strided<[256, 1], offset: ?>>) {
+      ^bb0(%a: f32, %o: f32):
+        %e = math.exp %a : f32
+        linalg.yield %e : f32
+      }
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
