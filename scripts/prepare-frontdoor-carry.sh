@@ -15,12 +15,13 @@
 #       torch-mlir's wheel for the machine's Python (PyPI, cp312-abi3): the
 #       package without torch-mlir-opt and the StableHLO bindings, its MLIR
 #       library stripped.
-#   OUT/torch-mlir/python/blockbuster, OUT/torch-mlir/scripts/
+#   OUT/code/python/blockbuster, OUT/code/scripts/
 #       this checkout's Python package and the scripts the device runs.
 #
-# Each folder must stay under the device's 64 MiB carry (the script fails
-# otherwise); the two travel in two calls (the machine keeps what the first
-# unpacked while it stays warm).
+# The two archives do not fit one call's 64 MiB carry together: the first
+# call takes torch-mlir and code and unpacks torch-mlir outside the checkout,
+# the second, while the machine is still warm, capi and code (the script
+# fails when a part alone is over 60 MiB).
 #
 #   scripts/prepare-frontdoor-carry.sh [OUT]     (default .device-carry/frontdoor)
 #
@@ -39,8 +40,8 @@ limit=$((60 * 1024 * 1024))
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-rm -rf "$out/capi" "$out/torch-mlir"
-mkdir -p "$out/capi" "$out/torch-mlir/scripts"
+rm -rf "$out/capi" "$out/torch-mlir" "$out/code"
+mkdir -p "$out/capi" "$out/torch-mlir" "$out/code/python" "$out/code/scripts"
 
 echo "prepare-frontdoor-carry: linking libBlockbusterCAPI.so statically"
 ninja -C "$build" BlockbusterCAPI >/dev/null
@@ -77,15 +78,13 @@ strip --strip-unneeded "$work/site/torch_mlir/_mlir_libs/libTorchMLIRAggregateCA
 tar -C "$work/site" -cf - torch_mlir "$(cd "$work/site" && echo torch_mlir-*.dist-info)" |
   xz -T1 -6 >"$out/torch-mlir/torch_mlir-slim.tar.xz"
 
-cp -r "$repo/python/blockbuster" "$out/torch-mlir/python-blockbuster"
-mkdir -p "$out/torch-mlir/python"
-mv "$out/torch-mlir/python-blockbuster" "$out/torch-mlir/python/blockbuster"
-find "$out/torch-mlir/python" -name __pycache__ -prune -exec rm -rf {} +
+cp -r "$repo/python/blockbuster" "$out/code/python/"
+find "$out/code/python" -name __pycache__ -prune -exec rm -rf {} +
 cp "$repo/scripts/torch-frontdoor-device.py" \
-  "$repo/scripts/export-torch-corpus.py" "$out/torch-mlir/scripts/"
+  "$repo/scripts/export-torch-corpus.py" "$out/code/scripts/"
 
 status=0
-for part in capi torch-mlir; do
+for part in capi torch-mlir code; do
   bytes=$(du -sb "$out/$part" | cut -f1)
   echo "prepare-frontdoor-carry: $out/$part: $bytes bytes"
   if [ "$bytes" -gt "$limit" ]; then

@@ -12,9 +12,10 @@ there (docs/RealInputs.md, "The front door on the H100"):
   unpack ARCHIVE... --into DIR
       NAME.tar.xz is extracted into DIR/site (torch_mlir), NAME.xz
       decompressed into DIR/NAME.
-  export [--only NAME...]
+  export [--only NAME...] [--out DIR]
       torch-mlir alone: exports each module with blockbuster.torch.export
-      (the machine's torch, torch.export) and prints the size of its Linalg.
+      (the machine's torch, torch.export) and prints the size of its Linalg
+      (written to DIR/NAME.mlir with --out).
   run [--only NAME...] [--device cuda|cpu]
       for the Llama block and nn.TransformerEncoderLayer of
       scripts/export-torch-corpus.py (each size and batch): model(x) in
@@ -103,6 +104,10 @@ def export(args):
             continue
         print("%s: exported, %d lines of Linalg (%.1f s)" % (
             name, text.count("\n"), time.time() - start), flush=True)
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+            with open(os.path.join(args.out, name + ".mlir"), "w") as f:
+                f.write(text)
     return 1 if failed else 0
 
 
@@ -203,6 +208,8 @@ def main():
         if command == "run":
             p.add_argument("--device", default="cuda",
                            choices=("cuda", "cpu"))
+        else:
+            p.add_argument("--out")
     args = parser.parse_args()
     return {"unpack": unpack, "export": export, "run": run}[args.command](
         args)

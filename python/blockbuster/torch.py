@@ -124,16 +124,24 @@ def export(module, *example_inputs, name="forward"):
     except ImportError as error:
         raise ImportError("blockbuster.torch needs torch-mlir: run "
                           "scripts/setup-torch.sh (%s)" % error) from error
+    from torch.nn.attention import SDPBackend, sdpa_kernel
     try:
-        program = torch.export.export(module, tuple(example_inputs),
-                                      strict=False)
-        names = _weight_names(module)
-        for key, tensor in program.constants.items():
-            if isinstance(tensor, torch.Tensor):
-                names.setdefault(id(tensor), key)
-        mlir = fx.export_and_import(program, output_type="linalg-on-tensors",
-                                    func_name=name,
-                                    hooks=_naming_hooks(names))
+        # SDPA decomposes by the kernel it would dispatch to on the inputs'
+        # device: on CUDA tensors `_scaled_dot_product_efficient_attention`
+        # or flash attention, which torch-mlir cannot lower. Its math form
+        # is the same program on every device (and what a CPU export
+        # writes), whatever backends the caller has enabled.
+        with sdpa_kernel([SDPBackend.MATH]):
+            program = torch.export.export(module, tuple(example_inputs),
+                                          strict=False)
+            names = _weight_names(module)
+            for key, tensor in program.constants.items():
+                if isinstance(tensor, torch.Tensor):
+                    names.setdefault(id(tensor), key)
+            mlir = fx.export_and_import(program,
+                                        output_type="linalg-on-tensors",
+                                        func_name=name,
+                                        hooks=_naming_hooks(names))
     except Exception as error:
         raise ExportError("torch-mlir cannot export %s: %s: %s" % (
             name, type(error).__name__, _first_line(error))) from error

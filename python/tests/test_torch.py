@@ -186,6 +186,26 @@ def test_torch_compile_backend_falls_back_per_graph(caplog):
 
 
 @needs_torch
+def test_export_uses_sdpa_math_form():
+    """SDPA is exported in its math form whatever backends the caller
+    enabled: on CUDA tensors the default decomposes it into
+    `_scaled_dot_product_efficient_attention`, which torch-mlir cannot
+    lower. Here, on the CPU, a caller's context that allows only the
+    efficient kernel (none on the CPU) stood for it; before, the export
+    failed ("No viable backend for scaled_dot_product_attention")."""
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    import blockbuster.torch as bbt
+
+    c = corpus()
+    model, inputs = c.build("sdpa_causal", "tiny", 2)
+    with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION]):
+        fn = bbt.compile(model, *inputs, target="cpu")
+    with torch.no_grad():
+        assert normwise_error(fn(*inputs), model(*inputs)) <= 1e-5
+
+
+@needs_torch
 def test_torch_compile_backend_encoder_layer_fast_path():
     """nn.TransformerEncoderLayer in eval mode under no_grad takes PyTorch's
     fast path: Dynamo records one fused `_transformer_encoder_layer_fwd`,
