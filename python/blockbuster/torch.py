@@ -35,6 +35,7 @@ module without them raises ImportError with that hint. The backend is
 registered with Dynamo when this module is imported.
 """
 
+import copy
 import logging
 import os
 import re
@@ -114,6 +115,24 @@ def _naming_hooks(names):
     return NamingHooks()
 
 
+def _on_cpu(module, example_inputs):
+    """`module` and `example_inputs` with every tensor on the CPU: a copy
+    where one is elsewhere. The Linalg program does not depend on the
+    device, but torch-mlir lowers tensor creation only on the CPU (SDPA's
+    causal mask on CUDA tensors is an `aten.empty.memory_format` with a
+    CUDA device that it refuses). The weights stay bound by name to
+    `module`'s own tensors."""
+    tensors = [t for t in pytree.tree_leaves(example_inputs)
+               if isinstance(t, torch.Tensor)]
+    if isinstance(module, torch.nn.Module):
+        tensors += list(module.parameters()) + list(module.buffers())
+    if all(t.device.type == "cpu" for t in tensors):
+        return module, example_inputs
+    return copy.deepcopy(module).cpu(), pytree.tree_map(
+        lambda t: t.cpu() if isinstance(t, torch.Tensor) else t,
+        example_inputs)
+
+
 def export(module, *example_inputs, name="forward"):
     """Exports ``module`` (an nn.Module or fx.GraphModule) called on
     ``example_inputs`` to Linalg on tensors with torch-mlir. Returns
@@ -125,12 +144,13 @@ def export(module, *example_inputs, name="forward"):
         raise ImportError("blockbuster.torch needs torch-mlir: run "
                           "scripts/setup-torch.sh (%s)" % error) from error
     from torch.nn.attention import SDPBackend, sdpa_kernel
+    module, example_inputs = _on_cpu(module, example_inputs)
     try:
-        # SDPA decomposes by the kernel it would dispatch to on the inputs'
-        # device: on CUDA tensors `_scaled_dot_product_efficient_attention`
-        # or flash attention, which torch-mlir cannot lower. Its math form
-        # is the same program on every device (and what a CPU export
-        # writes), whatever backends the caller has enabled.
+        # SDPA decomposes into the kernel it would dispatch to: a caller's
+        # sdpa_kernel context (or CUDA tensors, before _on_cpu) can select
+        # `_scaled_dot_product_efficient_attention`, which torch-mlir
+        # cannot lower. It lowers the math form, whatever the caller
+        # enabled.
         with sdpa_kernel([SDPBackend.MATH]):
             program = torch.export.export(module, tuple(example_inputs),
                                           strict=False)
