@@ -457,10 +457,11 @@ LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind,
     candidates.select = select;
     if (failed(convertAndSelect(module, candidates)))
       return failure();
-  } else if (failed(runPipeline(module, (fuseStep.empty() ? "" : fuseStep +
-                                                                     ",") +
-                                            select))) {
-    return failure();
+  } else {
+    std::string pipeline =
+        fuseStep.empty() ? select : fuseStep + "," + select;
+    if (failed(runPipeline(module, pipeline)))
+      return failure();
   }
   PassManager pm(module.getContext());
   buildCPUPipeline(pm);
