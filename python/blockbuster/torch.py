@@ -144,8 +144,8 @@ def export(module, *example_inputs, name="forward"):
         raise ImportError("blockbuster.torch needs torch-mlir: run "
                           "scripts/setup-torch.sh (%s)" % error) from error
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    module, example_inputs = _on_cpu(module, example_inputs)
     try:
+        module, example_inputs = _on_cpu(module, example_inputs)
         # SDPA decomposes into the kernel it would dispatch to: a caller's
         # sdpa_kernel context (or CUDA tensors, before _on_cpu) can select
         # `_scaled_dot_product_efficient_attention`, which torch-mlir
