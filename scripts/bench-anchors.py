@@ -23,7 +23,7 @@ workload). Needs PyTorch and a CUDA device; no MLIR. In index order
    error is printed: the baselines compute the same function).
 3. Contenders: Blockbuster (outputs preallocated, no synchronisation),
    PyTorch eager and torch.compile (dynamic=False) of the PyTorch code of
-   ../shared/anchors/torch_baselines.py at the workload's shape, and the
+   docs/design/torch_baselines.py at the workload's shape, and the
    library kernel: cuBLAS's matmul(s) alone for GEMM-shaped workloads (for
    the FFN the three matmuls on the same operand shapes), SDPA for
    attention; none for row kernels. Decode shapes (M <= 128), or all with

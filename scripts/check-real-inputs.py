@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Runs `bb-run --check` on every public function of third-party Linalg inputs.
 
-For every `.mlir` file of a directory (default: ../shared/real-inputs relative
-to the repository root), sorted by name: split it on lines that are exactly
-`// -----` (as mlir-opt --split-input-file does), write each chunk to a
-temporary file, find its public `func.func @NAME` definitions (private
-functions and declarations are skipped), and run
+For every `.mlir` file of a directory (default: test/Inputs/real of the
+repository), sorted by name: split it on lines that are exactly `// -----`
+(as mlir-opt --split-input-file does), write each chunk to a temporary file,
+find its public `func.func @NAME` definitions (private functions and
+declarations are skipped), and run
 
     bb-run CHUNK --entry NAME --check
 
@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_DIR = os.path.join(os.path.dirname(REPO), "shared", "real-inputs")
+DEFAULT_DIR = os.path.join(REPO, "test", "Inputs", "real")
 DEFAULT_BB_RUN = os.path.join(REPO, "build", "bin", "bb-run")
 TIMEOUT_S = 300
 SPLIT_MARKER = "// -----"

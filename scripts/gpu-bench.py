@@ -49,7 +49,7 @@ def graphed(torch, fn):
 def library_baseline(torch, ref_name, inputs):
     """("sdpa", fn) for the attention examples: PyTorch's
     scaled_dot_product_attention with the example's scale and mask (the
-    "best library" column of ../shared/anchors/performance.md); else None."""
+    "best library" column of docs/design/performance-anchors.md); else None."""
     if ref_name not in ("attention", "mha", "causal_attention"):
         return None
     import math

@@ -25,11 +25,12 @@ on. -j J runs J workers at once (default 1); the lines come in program order.
 import argparse
 import concurrent.futures
 import os
-import queue
 import re
 import subprocess
 import sys
 import threading
+
+from child_processes import lines_with_deadline, run_in_children
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -117,46 +118,33 @@ def program_dirs(root):
 
 
 def run_worker(root, names, timeout):
-    """Runs a worker on NAMES; yields (name, ok, line) for each program it
+    """Runs a worker on NAMES; yields (name, (ok, line)) for each program it
     finished, then for the one it died or hung on."""
     proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), root,
                              "--worker"] + names,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # The worker's lines through a thread, so each program gets a deadline.
-    lines = queue.Queue()
-
-    def read():
-        for line in proc.stdout:
-            lines.put(line.rstrip("\n"))
-        lines.put(None)
-    threading.Thread(target=read, daemon=True).start()
     stderr = []
     errors = threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True)
     errors.start()
     running = None
-    while True:
-        try:
-            line = lines.get(timeout=timeout)
-        except queue.Empty:
-            proc.kill()
-            proc.wait()
-            if running:
-                yield running, False, "FAIL %s timed out after %g s" % (running, timeout)
-            return
-        if line is None:
-            break
-        if line.startswith("RUNNING "):
-            running = line.split(" ", 1)[1]
-        elif line.startswith(("PASS ", "FAIL ")):
-            yield line.split(" ", 2)[1], line.startswith("PASS "), line
-            running = None
+    try:
+        for line in lines_with_deadline(proc, timeout):
+            if line.startswith("RUNNING "):
+                running = line.split(" ", 1)[1]
+            elif line.startswith(("PASS ", "FAIL ")):
+                yield line.split(" ", 2)[1], (line.startswith("PASS "), line)
+                running = None
+    except TimeoutError:
+        if running:
+            yield running, (False, "FAIL %s timed out after %g s" % (running, timeout))
+        return
     code = proc.wait()
     errors.join(5)
     if running:
         why = ("signal %d" % -code) if code < 0 else ("exit status %d" % code)
         last = [l.strip() for l in stderr if l.strip()]
-        yield running, False, "FAIL %s worker died (%s)%s" % (
-            running, why, (": " + last[-1]) if last else "")
+        yield running, (False, "FAIL %s worker died (%s)%s" % (
+            running, why, (": " + last[-1]) if last else ""))
 
 
 def main():
@@ -179,19 +167,9 @@ def main():
 
     def run_batch(names):
         """Lines of a batch, restarting workers after lost contexts."""
-        results, workers = [], 0
-        while names:
-            workers += 1
-            done = set()
-            for name, ok, line in run_worker(args.root, names, args.timeout):
-                results.append((ok, line))
-                done.add(name)
-            rest = [n for n in names if n not in done]
-            if len(rest) == len(names):  # the worker could not start at all
-                results += [(False, "FAIL %s worker reported nothing" % n) for n in rest]
-                rest = []
-            names = rest
-        return results, workers
+        return run_in_children(
+            names, lambda rest: run_worker(args.root, rest, args.timeout),
+            lambda name: (False, "FAIL %s worker reported nothing" % name))
 
     passed = failed = workers = 0
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:

@@ -31,12 +31,12 @@ import argparse
 import concurrent.futures
 import hashlib
 import os
-import queue
 import re
 import shutil
 import subprocess
 import sys
-import threading
+
+from child_processes import lines_with_deadline, run_in_children
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -111,42 +111,31 @@ def sanitize(sanitizer, tool, paths, timeout):
     cmd += [sys.executable, os.path.abspath(__file__), "--run"] + paths
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             errors="replace")
-    lines = queue.Queue()
-
-    def read():
-        for line in proc.stdout:
-            lines.put(line.rstrip("\n"))
-        lines.put(None)
-    threading.Thread(target=read, daemon=True).start()
     current, reports, pending_reports, text = None, [], [], []
-    while True:
-        try:
-            line = lines.get(timeout=timeout)
-        except queue.Empty:
-            proc.kill()
-            proc.wait()
-            if current:
-                yield current, reports, "timed out after %g s" % timeout, text
-            return
-        if line is None:
-            break
-        if line.startswith("BEGIN "):
-            current, reports, text = line[6:], pending_reports, []
-            pending_reports = []
-        elif line.startswith("END ") and current:
-            note = line[5 + len(current):].strip()
-            yield current, reports, "" if note == "ok" else note, text
-            current, reports = None, []
-        elif line.startswith("=========") and current:
-            text.append(line)
-            if REPORT.match(line):
-                reports.append(line[10:].strip())
-        elif REPORT.match(line):
-            # Reports printed between artifacts (at exit) belong to the last.
-            (reports if current else pending_reports).append(line[10:].strip())
-        elif SUMMARY.match(line) and pending_reports:
-            yield "(after the last artifact)", pending_reports, "", []
-            pending_reports = []
+    try:
+        for line in lines_with_deadline(proc, timeout):
+            if line.startswith("BEGIN "):
+                current, reports, text = line[6:], pending_reports, []
+                pending_reports = []
+            elif line.startswith("END ") and current:
+                note = line[5 + len(current):].strip()
+                yield current, reports, "" if note == "ok" else note, text
+                current, reports = None, []
+            elif line.startswith("=========") and current:
+                text.append(line)
+                if REPORT.match(line):
+                    reports.append(line[10:].strip())
+            elif REPORT.match(line):
+                # Reports printed between artifacts (at exit) belong to the
+                # last.
+                (reports if current else pending_reports).append(line[10:].strip())
+            elif SUMMARY.match(line) and pending_reports:
+                yield "(after the last artifact)", pending_reports, "", []
+                pending_reports = []
+    except TimeoutError:
+        if current:
+            yield current, reports, "timed out after %g s" % timeout, text
+        return
     code = proc.wait()
     if current:
         yield current, reports, "the sanitized process died (status %d)" % code, text
@@ -185,23 +174,20 @@ def main():
         the process after a lost context; outcome 0 clean, 1 reports, 2 the
         artifact did not run."""
         tool, batch = job
-        results = []
-        while batch:
-            done = set()
-            for path, reports, note, text in sanitize(args.sanitizer, tool, batch,
+
+        def run_child(paths):
+            for path, reports, note, text in sanitize(args.sanitizer, tool, paths,
                                                       args.timeout):
-                done.add(path)
                 outcome = 1 if reports else 2 if note else 0
                 first = ("; first: " + reports[0]) if reports else ""
-                results.append(("%s %s %s: %d reports%s%s" % (
+                yield path, ("%s %s %s: %d reports%s%s" % (
                     "PASS" if outcome == 0 else "FAIL", tool, path, len(reports),
-                    ("; " + note) if note else "", first), outcome, text if reports else []))
-            rest = [p for p in batch if p not in done]
-            if len(rest) == len(batch):
-                results += [("FAIL %s %s: the sanitized process reported nothing"
-                             % (tool, p), 2, []) for p in rest]
-                rest = []
-            batch = rest
+                    ("; " + note) if note else "", first), outcome,
+                    text if reports else [])
+        results, _ = run_in_children(
+            batch, run_child,
+            lambda path: ("FAIL %s %s: the sanitized process reported nothing"
+                          % (tool, path), 2, []))
         return tool, results
 
     counts = {t: [0, 0, 0] for t in tools}  # clean, with reports, not run

@@ -71,18 +71,19 @@ else:
     lit_config.note("ptxas not found (no CUDA toolkit): tests that assemble PTX "
                     "for sm_90 (REQUIRES: ptxas) are skipped")
 
-# Third-party Linalg programs (docs/RealInputs.md) live outside the repository,
-# in ../shared/real-inputs beside the checkout; tests that run them
-# (REQUIRES: real-inputs) read the directory as %real_inputs. %python (the
+# cuobjdump disassembles cubins to SASS (tests that check HGMMA, UTMALDG):
+# from PATH or $CUOBJDUMP (pip's nvidia-cuda-cuobjdump has one).
+cuobjdump = os.environ.get("CUOBJDUMP") or shutil.which("cuobjdump")
+if cuobjdump and os.path.exists(cuobjdump):
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
+
+# Third-party Linalg programs (docs/RealInputs.md, with their sources and
+# licences in test/Inputs/real/SOURCES.txt) are %real_inputs. %python (the
 # Python running lit) comes from llvm_config.use_default_substitutions().
-real_inputs = os.path.join(os.path.dirname(config.blockbuster_src_root),
-                           "shared", "real-inputs")
-if os.path.isdir(real_inputs):
-    config.available_features.add("real-inputs")
-    config.substitutions.append(("%real_inputs", real_inputs))
-else:
-    lit_config.note("%s not found: tests of third-party Linalg inputs "
-                    "(REQUIRES: real-inputs) are skipped" % real_inputs)
+config.substitutions.append(
+    ("%real_inputs", os.path.join(config.blockbuster_src_root, "test",
+                                  "Inputs", "real")))
 
 # python/tests (test/Python/pytest.test) needs pytest and NumPy for the Python
 # running lit (Debian: python3-pytest, python3-numpy; scripts/install-deps.sh).

@@ -3,6 +3,7 @@
 #include "Blockbuster/Pipelines/GPUArtifact.h"
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Pipelines/ConvertAndSelect.h"
 #include "Blockbuster/Pipelines/GPUPipeline.h"
 
@@ -39,11 +40,13 @@ using namespace blockbuster;
 static constexpr int64_t kWholeThresholds[] = {0, 16384};
 
 /// Fuses and selects `module` (block programs, or Linalg converted at
-/// `wholeThreshold`, 0: the candidates of convertAndSelect), then lowers it
+/// `wholeThreshold`, 0: the candidates of convertAndSelect) with
+/// `localMemoryBytes` on chip per block (0: the target's), then lowers it
 /// with blockbuster-gpu-pipeline.
 static LogicalResult compileOnce(ModuleOp module,
                                  const GPUCompileOptions &options,
                                  int64_t wholeThreshold,
+                                 int64_t localMemoryBytes,
                                  std::string *fusedProgram) {
   std::string fuseStep =
       options.fuse
@@ -52,6 +55,8 @@ static LogicalResult compileOnce(ModuleOp module,
   std::string select = "block-select{target=" + options.target;
   if (!options.blockSizes.empty())
     select += " block-sizes=" + options.blockSizes;
+  if (localMemoryBytes)
+    select += " local-memory-bytes=" + std::to_string(localMemoryBytes);
   select += "}";
   if (hasBlockPrograms(module)) {
     if (failed(runPipeline(module,
@@ -82,6 +87,8 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.chip = options.chip;
   gpu.features = options.features;
   gpu.threads = options.threads;
+  gpu.wgmmaStages = options.wgmmaStages;
+  gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }
@@ -93,12 +100,26 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
   // no block sizes given), a form that block-select accepted but whose
   // tiles the lowering cannot fit (block-select's shared-memory figure is
   // an estimate; the lowering packs the real buffers) is not the end: the
-  // program is compiled again with ever more axes tiled, and the first
-  // diagnostics are reported only if no form fits.
+  // program is compiled again, first with the same axes whole and less
+  // on-chip memory for block-select (smaller blocks of the same fused
+  // form: the lowering's padded operand tiles and the buffers it keeps
+  // until the next barrier take a few KB more than the estimate), then with
+  // ever more axes tiled; the first diagnostics are reported only if no
+  // form fits.
   bool canRetry = !hasBlockPrograms(module) && options.wholeThreshold <= 0 &&
                   options.blockSizes.empty();
   if (!canRetry)
-    return compileOnce(module, options, options.wholeThreshold, fusedProgram);
+    return compileOnce(module, options, options.wholeThreshold, 0,
+                       fusedProgram);
+  const block::TargetDescription *target =
+      block::lookupTargetDescription(options.target);
+  SmallVector<std::pair<int64_t, int64_t>> retries; // (threshold, bytes)
+  if (target)
+    for (int64_t sixteenths : {15, 14, 12})
+      retries.push_back({0, target->localMemoryBytes * sixteenths / 16});
+  for (int64_t threshold : getTiledWholeThresholds())
+    retries.push_back({threshold, 0});
+
   OwningOpRef<ModuleOp> original = module.clone();
   SmallVector<Diagnostic> firstErrors;
   {
@@ -106,10 +127,10 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
       firstErrors.push_back(std::move(d));
       return success();
     });
-    if (succeeded(compileOnce(module, options, 0, fusedProgram)))
+    if (succeeded(compileOnce(module, options, 0, 0, fusedProgram)))
       return success();
   }
-  for (int64_t threshold : getTiledWholeThresholds()) {
+  for (auto [threshold, localMemoryBytes] : retries) {
     module.getBody()->getOperations().clear();
     OwningOpRef<ModuleOp> copy = original->clone();
     module.getBody()->getOperations().splice(module.getBody()->end(),
@@ -119,7 +140,8 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
       ignored.push_back(std::move(d));
       return success();
     });
-    if (succeeded(compileOnce(module, options, threshold, fusedProgram)))
+    if (succeeded(compileOnce(module, options, threshold, localMemoryBytes,
+                              fusedProgram)))
       return success();
   }
   for (Diagnostic &diag : firstErrors)

@@ -59,6 +59,15 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUCarryLoopStateInPlace());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // The chooser of GEMM schedules: on sm_90a, 128 x 128 GEMM blocks get the
+  // TMA + wgmma mainloop; every other dot stays with mma.sync.
+  if (options.chip == "sm_90a") {
+    GPUWarpgroupMatmulOptions wgmma;
+    wgmma.threads = options.threads;
+    wgmma.stages = options.wgmmaStages;
+    wgmma.groupRows = options.wgmmaGroupRows;
+    pm.addPass(createGPUWarpgroupMatmul(wgmma));
+  }
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));
@@ -85,6 +94,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createSymbolDCEPass());
+  pm.addPass(createGPUTensorMapParams());
   pm.addPass(createGPUKernelArgAttrs());
   GPULaunchManifestOptions manifest;
   manifest.chip = options.chip;
@@ -107,6 +117,9 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops that are PTX strings (mbarrier waits, TMA copies, wgmma) become
+  // inline assembly; LLVM translation has no lowering for them.
+  kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -86,7 +86,7 @@ std::string Buffer::describe() const {
 }
 
 int64_t Param::getBytes() const {
-  return isBuffer() ? 8 : getDTypeBytes(scalarType);
+  return isBuffer() || isTensorMap() ? 8 : getDTypeBytes(scalarType);
 }
 
 //===----------------------------------------------------------------------===//
@@ -406,6 +406,81 @@ static std::string joinDims(ArrayRef<int64_t> dims, StringRef separator) {
     return var##OrError.takeError();                                           \
   auto var = std::move(*var##OrError);
 
+/// The `tensor_map` of a launch parameter, checked against its buffer (the
+/// same rules and messages as python/blockbuster/artifact.py): the dtype and
+/// global shape are the buffer's, the box has 1..256 elements along each of
+/// the shape's dimensions, and its inner row fits the swizzle span.
+static Error parseTensorMap(const Checker &c, const json::Value &value,
+                            const std::string &field, const Artifact &artifact,
+                            const std::map<std::string, int> &bufferIndex,
+                            Param &p) {
+  const json::Object *object = value.getAsObject();
+  if (!object)
+    return c.fail(field, "expected an object");
+  TRY(name, c.getString(*object, "buffer", field));
+  auto found = bufferIndex.find(name);
+  if (found == bufferIndex.end())
+    return c.fail(field, "unknown buffer \"" + name + "\"");
+  const Buffer &buffer = artifact.buffers[found->second];
+  TRY(dtype, c.getString(*object, "dtype", field));
+  TRY(shape, c.getArray(*object, "global_shape", field));
+  std::vector<int64_t> extents;
+  for (const json::Value &extent : *shape)
+    extents.push_back(extent.getAsInteger().value_or(-1));
+  auto joined = [](ArrayRef<int64_t> values) {
+    std::string text;
+    ListSeparator x("x");
+    for (int64_t v : values)
+      text += (StringRef(x) + Twine(v)).str();
+    return text;
+  };
+  if (dtype != getDTypeName(buffer.dtype) || extents != buffer.shape)
+    return c.fail(field, "describes a " + joined(extents) + " " + dtype +
+                             " array, but buffer '" + name + "' is " +
+                             joined(buffer.shape) + " " +
+                             getDTypeName(buffer.dtype));
+  TRY(box, c.getArray(*object, "box", field));
+  TensorMap map;
+  for (const json::Value &size : *box)
+    map.box.push_back(size.getAsInteger().value_or(0));
+  if (map.box.size() != extents.size() || map.box.empty() ||
+      map.box.size() > 5 ||
+      llvm::any_of(map.box, [](int64_t b) { return b < 1 || b > 256; }))
+    return c.fail(field + ".box",
+                  formatv("must give 1..256 elements for each of the {0} "
+                          "dimensions",
+                          extents.size()));
+  struct Option {
+    StringRef key;
+    std::vector<StringRef> allowed;
+    int *value;
+  } options[] = {{"swizzle", {"none", "32B", "64B", "128B"}, &map.swizzle},
+                 {"l2_promotion", {"none", "64B", "128B", "256B"},
+                  &map.l2Promotion},
+                 {"oob_fill", {"zero", "nan"}, &map.oobFill}};
+  for (Option &option : options) {
+    TRY(text, c.getString(*object, option.key, field));
+    auto it = llvm::find(option.allowed, text);
+    if (it == option.allowed.end())
+      return c.fail(field + "." + option.key,
+                    "\"" + text + "\" is not one of " +
+                        llvm::join(option.allowed, " "));
+    *option.value = it - option.allowed.begin();
+  }
+  int64_t rowBytes = map.box.back() * getDTypeBytes(buffer.dtype);
+  int64_t span = map.swizzle ? int64_t(16) << map.swizzle : 0;
+  if (span && rowBytes > span)
+    return c.fail(field + ".box",
+                  formatv("an inner box row of {0} bytes exceeds the {1} "
+                          "swizzle",
+                          rowBytes, options[0].allowed[map.swizzle]));
+  if ((extents.back() * getDTypeBytes(buffer.dtype)) % 16 || rowBytes % 16)
+    return c.fail(field, "TMA needs rows of a multiple of 16 bytes");
+  p.bufferIndex = found->second;
+  p.tensorMap = std::move(map);
+  return Error::success();
+}
+
 Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
   Artifact artifact;
   artifact.directory = directory.str();
@@ -666,13 +741,22 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
     for (auto [j, paramValue] : llvm::enumerate(*params)) {
       std::string paramField = formatv("{0}.params[{1}]", field, j);
       const json::Object *param = paramValue.getAsObject();
-      if (!param || (param->get("buffer") != nullptr) ==
-                        (param->get("scalar") != nullptr))
+      if (!param || int(param->get("buffer") != nullptr) +
+                            int(param->get("scalar") != nullptr) +
+                            int(param->get("tensor_map") != nullptr) !=
+                        1)
         return c.fail(paramField,
-                      "expected {\"buffer\": NAME} or {\"scalar\": DTYPE, "
-                      "\"value\": V}, got " +
+                      "expected {\"buffer\": NAME}, {\"scalar\": DTYPE, "
+                      "\"value\": V} or {\"tensor_map\": {...}}, got " +
                           dump(paramValue));
       Param p;
+      if (const json::Value *map = param->get("tensor_map")) {
+        if (Error e = parseTensorMap(c, *map, paramField + ".tensor_map",
+                                     artifact, bufferIndex, p))
+          return std::move(e);
+        launch.params.push_back(p);
+        continue;
+      }
       if (const json::Value *buffer = param->get("buffer")) {
         std::optional<StringRef> name = buffer->getAsString();
         auto found = name ? bufferIndex.find(name->str()) : bufferIndex.end();
@@ -730,6 +814,9 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
           p.isBuffer()
               ? "buffer '" + artifact.buffers[p.bufferIndex].name +
                     "' (a device pointer, 8 bytes)"
+          : p.isTensorMap()
+              ? "a tensor map of '" + artifact.buffers[p.bufferIndex].name +
+                    "' (a device pointer, 8 bytes)"
               : formatv("a {0} scalar ({1} bytes)",
                         getDTypeName(p.scalarType), p.getBytes())
                     .str();
@@ -746,6 +833,15 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
   }
   if (artifact.launches.empty())
     return c.fail("launches", "an artifact needs at least one launch");
+  bool usesTensorMaps = llvm::any_of(artifact.launches, [](const Launch &l) {
+    return llvm::any_of(l.params,
+                        [](const Param &p) { return p.isTensorMap(); });
+  });
+  if (usesTensorMaps && !StringRef(artifact.chip).ends_with("a"))
+    return c.fail("target.chip",
+                  artifact.chip + ", but tensor-map (TMA) kernels are "
+                                  "compiled for an architecture-specific "
+                                  "chip such as sm_90a");
   for (auto [index, buffer] : llvm::enumerate(artifact.buffers))
     if (buffer.kind == BufferKind::Output && buffer.bytes &&
         !written.count(index))

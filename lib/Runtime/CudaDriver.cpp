@@ -86,6 +86,9 @@ static Loaded load() {
   bind(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   bind(d.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   bind(d.cuMemsetD8, "cuMemsetD8_v2");
+  d.cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(d.cuTensorMapEncodeTiled)>(
+          dlsym(library, "cuTensorMapEncodeTiled"));
   if (!ok)
     return loaded;
   if (Error error = d.check(d.cuInit(0),

@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cstring>
+#include <map>
 
 using namespace llvm;
 using namespace blockbuster::runtime;
@@ -102,13 +103,23 @@ Expected<std::unique_ptr<CudaProgram>> CudaProgram::load(Artifact artifact,
   d.cuDeviceGetName(name, sizeof(name) - 1, program->handle);
   program->deviceDescription = formatv("{0} (sm_{1}{2})", name, major, minor);
   StringRef chip = a.chip;
-  unsigned wanted;
+  unsigned wanted = 0;
   if (chip.consume_front("sm_") && chip.size() >= 2 &&
       !chip.take_front(2).getAsInteger(10, wanted) &&
       static_cast<unsigned>(major * 10 + minor) < wanted)
     return makeError(formatv("{0}: the artifact targets {1}, device {2} is "
                              "{3}",
                              a.directory, a.chip, device,
+                             program->deviceDescription));
+  // sm_90a code (wgmma, TMA multicast, setmaxnreg) runs on that architecture
+  // only, not on later ones.
+  if (StringRef(a.chip).ends_with("a") && wanted != 0 &&
+      static_cast<unsigned>(major * 10 + minor) != wanted)
+    return makeError(formatv("{0}: the artifact targets {1}, whose "
+                             "instructions run only on sm_{2} devices; "
+                             "device {3} is {4} (compile with --chip for this "
+                             "device)",
+                             a.directory, a.chip, wanted, device,
                              program->deviceDescription));
 
   for (const Module &module : a.modules) {
@@ -212,6 +223,84 @@ private:
 };
 } // namespace
 
+// cuda.h's CUtensorMapDataType of each dtype (-1: none).
+static int tensorMapDataType(DType dtype) {
+  switch (dtype) {
+  case DType::I8:
+    return 0;
+  case DType::I16:
+    return 1;
+  case DType::I32:
+    return 3;
+  case DType::I64:
+    return 5;
+  case DType::F16:
+    return 6;
+  case DType::F32:
+    return 7;
+  case DType::F64:
+    return 8;
+  case DType::BF16:
+    return 9;
+  case DType::I1:
+    return -1;
+  }
+  return -1;
+}
+
+/// Encodes the tensor map of parameter `param` of launch `launch` over the
+/// buffer at `address` with cuTensorMapEncodeTiled (innermost dimension
+/// first) and copies its 128 bytes to a new device allocation in `owner`.
+static Expected<cu::DevicePtr>
+encodeTensorMap(const CudaDriver &d, const Artifact &a, size_t launch,
+                size_t param, const Param &p, cu::DevicePtr address,
+                DeviceBuffers &owner) {
+  const Buffer &buffer = a.buffers[p.bufferIndex];
+  const TensorMap &map = *p.tensorMap;
+  std::string doing = formatv("launch {0}: encoding the tensor map of '{1}' "
+                              "(parameter {2})",
+                              launch, buffer.name, param);
+  if (!d.cuTensorMapEncodeTiled)
+    return makeError(doing + ": the CUDA driver library has no "
+                             "cuTensorMapEncodeTiled (CUDA 12 or later is "
+                             "needed for tensor maps)");
+  int dataType = tensorMapDataType(buffer.dtype);
+  if (dataType < 0)
+    return makeError(doing + ": no tensor map of " +
+                     getDTypeName(buffer.dtype) + " elements");
+  size_t rank = buffer.shape.size();
+  int64_t elementBytes = getDTypeBytes(buffer.dtype);
+  std::vector<uint64_t> dims, strides;
+  std::vector<uint32_t> box, elementStrides(rank, 1);
+  uint64_t stride = elementBytes;
+  for (size_t i = rank; i-- > 0;) {
+    dims.push_back(buffer.shape[i]);
+    box.push_back(static_cast<uint32_t>(map.box[i]));
+    if (i + 1 < rank)
+      strides.push_back(stride);
+    stride *= buffer.shape[i];
+  }
+  // cuTensorMapEncodeTiled wants the 128-byte CUtensorMap 64-byte aligned.
+  alignas(64) unsigned char encoded[128] = {};
+  if (Error e = d.check(
+          d.cuTensorMapEncodeTiled(
+              encoded, dataType, static_cast<unsigned>(rank),
+              reinterpret_cast<void *>(static_cast<uintptr_t>(address)),
+              dims.data(), strides.empty() ? nullptr : strides.data(),
+              box.data(), elementStrides.data(), /*interleave=*/0,
+              map.swizzle, map.l2Promotion, map.oobFill),
+          doing))
+    return std::move(e);
+  cu::DevicePtr device = 0;
+  if (Error e = d.check(d.cuMemAlloc(&device, sizeof(encoded)), doing))
+    return std::move(e);
+  owner.pointers.push_back(device);
+  if (Error e = d.check(d.cuMemcpyHtoD(device, encoded, sizeof(encoded)),
+                        doing))
+    return std::move(e);
+  return device;
+}
+
 Error CudaProgram::run(ArrayRef<HostArrayRef> inputs,
                        ArrayRef<HostArrayRef> outputs) {
   const Artifact &a = artifact;
@@ -254,14 +343,32 @@ Error CudaProgram::run(ArrayRef<HostArrayRef> inputs,
       return e;
   }
 
+  // The tensor maps: encoded for this run's buffers and copied to device
+  // memory (freed with the buffers).
+  DeviceBuffers tensorMaps(d);
+  std::map<std::pair<size_t, size_t>, cu::DevicePtr> tensorMapOf;
+  for (auto [index, launch] : llvm::enumerate(a.launches))
+    for (auto [j, param] : llvm::enumerate(launch.params)) {
+      if (!param.isTensorMap())
+        continue;
+      Expected<cu::DevicePtr> map =
+          encodeTensorMap(d, a, index, j, param,
+                          buffers.pointers[param.bufferIndex], tensorMaps);
+      if (!map)
+        return map.takeError();
+      tensorMapOf[{index, j}] = *map;
+    }
+
   for (auto [index, launch] : llvm::enumerate(a.launches)) {
     // Parameter storage: 8 bytes per parameter, pointers or scalars.
     std::vector<uint64_t> storage(launch.params.size(), 0);
     std::vector<void *> arguments;
     for (auto [j, param] : llvm::enumerate(launch.params)) {
       void *slot = &storage[j];
-      if (param.isBuffer()) {
-        cu::DevicePtr pointer = buffers.pointers[param.bufferIndex];
+      if (param.isBuffer() || param.isTensorMap()) {
+        cu::DevicePtr pointer = param.isTensorMap()
+                                    ? tensorMapOf.at({index, j})
+                                    : buffers.pointers[param.bufferIndex];
         std::memcpy(slot, &pointer, sizeof(pointer));
       } else {
         switch (param.scalarType) {

@@ -71,17 +71,43 @@ class Buffer:
         return "Buffer(%r, %s, %s)" % (self.name, self.kind, self.describe())
 
 
+# The enumerations of cuTensorMapEncodeTiled that a `tensor_map` parameter
+# names (cuda.h's CUtensorMapSwizzle and CUtensorMapL2promotion, in order).
+TENSOR_MAP_SWIZZLES = ("none", "32B", "64B", "128B")
+TENSOR_MAP_L2_PROMOTIONS = ("none", "64B", "128B", "256B")
+TENSOR_MAP_OOB_FILLS = ("zero", "nan")
+# A box is at most 256 elements along each dimension (cuTensorMapEncodeTiled).
+TENSOR_MAP_MAX_BOX = 256
+
+
+@dataclass
+class TensorMap:
+    """A TMA descriptor (CUtensorMap) of a buffer that the runtime encodes on
+    the host and passes as a device pointer to its 128 bytes. Shapes and the
+    box are outermost dimension first, as buffer shapes."""
+
+    buffer: Buffer
+    box: Tuple[int, ...]
+    swizzle: str
+    l2_promotion: str
+    oob_fill: str
+
+
 @dataclass
 class Param:
-    """A kernel parameter: a buffer (one device pointer) or a scalar by value."""
+    """A kernel parameter: a buffer (one device pointer), a scalar by value,
+    or a TMA descriptor (a device pointer to the encoded CUtensorMap)."""
 
     buffer: Optional[Buffer] = None
     scalar: Optional[str] = None   # a dtype name
     value: Union[int, float, None] = None
+    tensor_map: Optional[TensorMap] = None
 
     @property
     def nbytes(self) -> int:
-        return 8 if self.buffer is not None else DTYPE_BYTES[self.scalar]
+        if self.buffer is not None or self.tensor_map is not None:
+            return 8
+        return DTYPE_BYTES[self.scalar]
 
 
 @dataclass
@@ -196,6 +222,46 @@ def parse_ptx_entries(ptx):
 # ---------------------------------------------------------------------------
 # Validation
 # ---------------------------------------------------------------------------
+
+def _tensor_map(c, t, field, buffers) -> TensorMap:
+    """The `tensor_map` of a launch parameter, checked against its buffer:
+    the dtype and global shape must be the buffer's (the runtime encodes the
+    map from the buffer's address), the box fits the shape's rank, each box
+    size is 1..256, and the box's inner row fits the swizzle span."""
+    if not isinstance(t, dict):
+        c.fail(field, "expected an object")
+    name = c.get(t, "buffer", field, "string")
+    if name not in buffers:
+        c.fail(field, "unknown buffer %s" % json.dumps(name))
+    buffer = buffers[name]
+    dtype = c.get(t, "dtype", field, "string")
+    shape = c.get(t, "global_shape", field, "array")
+    if dtype != buffer.dtype or tuple(shape) != buffer.shape:
+        c.fail(field, "describes a %s %s array, but buffer '%s' is %s %s"
+               % ("x".join(map(str, shape)), dtype, name,
+                  "x".join(map(str, buffer.shape)), buffer.dtype))
+    box = c.get(t, "box", field, "array")
+    if (len(box) != len(shape) or not 1 <= len(box) <= 5 or
+            not all(_is_int(b) and 1 <= b <= TENSOR_MAP_MAX_BOX for b in box)):
+        c.fail(field + ".box", "must give 1..%d elements for each of the %d "
+               "dimensions" % (TENSOR_MAP_MAX_BOX, len(shape)))
+    options = {}
+    for key, allowed in (("swizzle", TENSOR_MAP_SWIZZLES),
+                         ("l2_promotion", TENSOR_MAP_L2_PROMOTIONS),
+                         ("oob_fill", TENSOR_MAP_OOB_FILLS)):
+        options[key] = c.get(t, key, field, "string")
+        if options[key] not in allowed:
+            c.fail("%s.%s" % (field, key), "%s is not one of %s"
+                   % (json.dumps(options[key]), " ".join(allowed)))
+    row_bytes = box[-1] * DTYPE_BYTES[dtype]
+    span = {"none": None, "32B": 32, "64B": 64, "128B": 128}[options["swizzle"]]
+    if span is not None and row_bytes > span:
+        c.fail(field + ".box", "an inner box row of %d bytes exceeds the %s "
+               "swizzle" % (row_bytes, options["swizzle"]))
+    if (shape[-1] * DTYPE_BYTES[dtype]) % 16 or row_bytes % 16:
+        c.fail(field, "TMA needs rows of a multiple of 16 bytes")
+    return TensorMap(buffer, tuple(box), **options)
+
 
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
@@ -397,9 +463,15 @@ def load(path):
         params = []
         for j, p in enumerate(c.get(l, "params", field, "array")):
             pfield = "%s.params[%d]" % (field, j)
-            if not isinstance(p, dict) or ("buffer" in p) == ("scalar" in p):
-                c.fail(pfield, "expected {\"buffer\": NAME} or {\"scalar\": "
-                       "DTYPE, \"value\": V}, got %s" % json.dumps(p))
+            if (not isinstance(p, dict) or
+                    [k in p for k in ("buffer", "scalar", "tensor_map")].count(True) != 1):
+                c.fail(pfield, "expected {\"buffer\": NAME}, {\"scalar\": "
+                       "DTYPE, \"value\": V} or {\"tensor_map\": {...}}, got %s"
+                       % json.dumps(p))
+            if "tensor_map" in p:
+                params.append(Param(tensor_map=_tensor_map(
+                    c, p["tensor_map"], pfield + ".tensor_map", buffers)))
+                continue
             if "buffer" in p:
                 name = p["buffer"]
                 if name not in buffers:
@@ -433,6 +505,8 @@ def load(path):
             if size is not None and size != p.nbytes:
                 what = ("buffer '%s' (a device pointer, 8 bytes)" % p.buffer.name
                         if p.buffer is not None
+                        else "a tensor map of '%s' (a device pointer, 8 bytes)"
+                        % p.tensor_map.buffer.name if p.tensor_map is not None
                         else "a %s scalar (%d bytes)" % (p.scalar, p.nbytes))
                 hint = (" (a memref descriptor? kernels must use the "
                         "bare-pointer calling convention)"
@@ -448,6 +522,10 @@ def load(path):
             c.fail("launches", "output '%s' is passed to no kernel, so nothing "
                    "would write it" % b.name)
 
+    if any(p.tensor_map is not None for l in launches for p in l.params) \
+            and not chip.endswith("a"):
+        c.fail("target.chip", "%s, but tensor-map (TMA) kernels are compiled "
+               "for an architecture-specific chip such as sm_90a" % chip)
     result = Artifact(path, manifest, entry, chip, features, modules, ordered,
                       launches)
     result.source = source

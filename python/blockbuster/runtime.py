@@ -121,7 +121,20 @@ _API = [
     ("cuMemsetD8", "cuMemsetD8_v2", [_u64, ctypes.c_ubyte, _sz]),
     ("cuMemsetD8Async", "cuMemsetD8Async", [_u64, ctypes.c_ubyte, _sz, _vp]),
     ("cuPointerGetAttribute", "cuPointerGetAttribute", [_vp, _i, _u64]),
+    ("cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled",
+     [_vp, _i, _u, _vp, _P(_u64), _P(_u64), _P(ctypes.c_uint32),
+      _P(ctypes.c_uint32), _i, _i, _i, _i]),
 ]
+
+# Needed only by some artifacts (tensor maps: drivers of CUDA 12 and later);
+# their absence is an error when such an artifact is run.
+_OPTIONAL_API = ("cuTensorMapEncodeTiled",)
+
+# cuda.h's CUtensorMapDataType for the dtypes a tensor map can describe.
+_TENSOR_MAP_DTYPES = {"i8": 0, "i16": 1, "i32": 3, "i64": 5, "f16": 6,
+                      "f32": 7, "f64": 8, "bf16": 9}
+# sizeof(CUtensorMap); cuTensorMapEncodeTiled wants it 64-byte aligned.
+_TENSOR_MAP_BYTES = 128
 
 
 class Driver:
@@ -147,6 +160,9 @@ class Driver:
             try:
                 fn = getattr(self.lib, symbol)
             except AttributeError:
+                if symbol in _OPTIONAL_API:
+                    setattr(self, pyname, None)
+                    continue
                 raise CudaError("the CUDA driver library %s has no %s"
                                 % (self.path, symbol))
             fn.argtypes = argtypes
@@ -465,6 +481,14 @@ class Program:
             if self.compute_capability < need:
                 raise CudaError("%s: the artifact targets %s, device %d is sm_%d%d"
                                 % (artifact.path, chip, device, *self.compute_capability))
+            # sm_90a code (wgmma, TMA multicast, setmaxnreg) runs on that
+            # architecture only, not on later ones.
+            if chip.endswith("a") and self.compute_capability != need:
+                raise CudaError("%s: the artifact targets %s, whose instructions "
+                                "run only on sm_%d%d devices; device %d is sm_%d%d "
+                                "(compile with --chip for this device)"
+                                % (artifact.path, chip, *need, device,
+                                   *self.compute_capability))
 
         self._modules = {}
         for name, module in artifact.modules.items():
@@ -518,6 +542,10 @@ class Program:
                     % (doing, launch.dynamic_smem))
             self._functions.append(fn)
         self._intermediates = None
+        # (launch, parameter, address) -> the device copy of its CUtensorMap.
+        # Encoded and uploaded when an address is first seen (the warm-up
+        # call before a CUDA graph is captured), then reused.
+        self._tensor_maps = {}
 
     # -- calling ------------------------------------------------------------
 
@@ -612,8 +640,12 @@ class Program:
                             "poisoning output '%s'" % b.name)
         for index, (launch, fn) in enumerate(zip(a.launches, self._functions)):
             holders = []
-            for p in launch.params:
-                if p.buffer is not None:
+            for j, p in enumerate(launch.params):
+                if p.tensor_map is not None:
+                    holders.append(ctypes.c_uint64(self._tensor_map(
+                        index, j, p.tensor_map,
+                        addresses[p.tensor_map.buffer.name])))
+                elif p.buffer is not None:
                     holders.append(ctypes.c_uint64(addresses[p.buffer.name]))
                 elif p.scalar in ("f16", "bf16"):
                     holders.append(ctypes.c_uint16(_half_bits(p.value, p.scalar)))
@@ -633,6 +665,45 @@ class Program:
                                 % (index, launch.kernel, list(launch.grid),
                                    list(launch.block), launch.dynamic_smem, doing,
                                    d.error_text(code)))
+
+    def _tensor_map(self, launch, param, tensor_map, address):
+        """The device address of the CUtensorMap of ``tensor_map`` over the
+        buffer at ``address`` (encoded with cuTensorMapEncodeTiled and copied
+        to device memory the first time)."""
+        key = (launch, param, address)
+        if key in self._tensor_maps:
+            return self._tensor_maps[key].ptr
+        d, t = self._driver, tensor_map
+        b = t.buffer
+        if d.cuTensorMapEncodeTiled is None:
+            raise CudaError("launch %d: the CUDA driver library %s has no "
+                            "cuTensorMapEncodeTiled (CUDA 12 or later is needed "
+                            "for tensor maps)" % (launch, d.path))
+        elem = b.nbytes // max(1, b.numel)
+        rank = len(b.shape)
+        dims = (ctypes.c_uint64 * rank)(*reversed(b.shape))
+        strides, stride = [], elem
+        for extent in reversed(b.shape[1:]):
+            stride *= extent
+            strides.append(stride)
+        global_strides = (ctypes.c_uint64 * max(1, rank - 1))(*strides)
+        box = (ctypes.c_uint32 * rank)(*reversed(t.box))
+        element_strides = (ctypes.c_uint32 * rank)(*([1] * rank))
+        storage = ctypes.create_string_buffer(_TENSOR_MAP_BYTES + 64)
+        aligned = (ctypes.addressof(storage) + 63) // 64 * 64
+        code = d.cuTensorMapEncodeTiled(
+            aligned, _TENSOR_MAP_DTYPES[b.dtype], rank, address, dims,
+            global_strides, box, element_strides, 0,
+            _artifact.TENSOR_MAP_SWIZZLES.index(t.swizzle),
+            _artifact.TENSOR_MAP_L2_PROMOTIONS.index(t.l2_promotion),
+            _artifact.TENSOR_MAP_OOB_FILLS.index(t.oob_fill))
+        d.check(code, "launch %d: encoding the tensor map of '%s' (parameter %d)"
+                % (launch, b.name, param))
+        device = DeviceArray((_TENSOR_MAP_BYTES,), "i8", self.device)
+        d.check(d.cuMemcpyHtoD(device.ptr, aligned, _TENSOR_MAP_BYTES),
+                "launch %d: copying the tensor map of '%s'" % (launch, b.name))
+        self._tensor_maps[key] = device
+        return device.ptr
 
     def run_numpy(self, *inputs, poison=True, sync_each=False):
         """Host NumPy arrays in (bf16 as uint16 bits), NumPy arrays out:
@@ -661,6 +732,9 @@ class Program:
             for array in self._intermediates.values():
                 array.free()
         self._intermediates = None
+        for array in self._tensor_maps.values():
+            array.free()
+        self._tensor_maps = {}
         for handle in self._modules.values():
             self._driver.cuModuleUnload(handle)
         self._modules = {}

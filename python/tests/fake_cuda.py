@@ -40,6 +40,8 @@ class FakeDriver(runtime.Driver):
         self.functions = {}
         self.calls = []
         self.launches = []
+        self.tensor_maps = []
+        self.capability = (9, 0)
         self.path = "fake"
 
     # -- helpers ----------------------------------------------------------
@@ -90,8 +92,8 @@ class FakeDriver(runtime.Driver):
         return self._result("cuCtxSetCurrent")
 
     def _cuDeviceGetAttribute(self, out, attribute, device):
-        out[0] = {runtime.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: 9,
-                          runtime.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: 0,
+        out[0] = {runtime.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: self.capability[0],
+                  runtime.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: self.capability[1],
                           runtime.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
                               232448}[attribute]
         return self._result("cuDeviceGetAttribute")
@@ -172,6 +174,29 @@ class FakeDriver(runtime.Driver):
     def _cuStreamSynchronize(self, stream):
         return self._result("cuStreamSynchronize")
 
+    TENSOR_MAP_TAG = b"TMAPFAKE"
+
+    def _cuTensorMapEncodeTiled(self, out, dtype, rank, address, dims, strides,
+                                box, element_strides, interleave, swizzle, l2, oob):
+        """A tensor map: the tag, then the global address (a kernel reads
+        through it, as TMA would); the arguments are recorded."""
+        code = self._result("cuTensorMapEncodeTiled")
+        if code:
+            return code
+        self.tensor_maps.append(dict(
+            dtype=dtype, address=address, aligned=out % 64 == 0,
+            dims=[dims[i] for i in range(rank)],
+            strides=[strides[i] for i in range(rank - 1)],
+            box=[box[i] for i in range(rank)], swizzle=swizzle, l2=l2, oob=oob))
+        ctypes.memmove(out, self.TENSOR_MAP_TAG + address.to_bytes(8, "little"), 16)
+        return 0
+
+    def _through_tensor_map(self, address):
+        data = self.view(address, np.uint8, 16).tobytes()
+        if data[:8] == self.TENSOR_MAP_TAG:
+            return int.from_bytes(data[8:], "little")
+        return address
+
     def _cuLaunchKernel(self, function, gx, gy, gz, bx, by, bz, smem, stream, args, extra):
         code = self._result("cuLaunchKernel")
         if code:
@@ -180,6 +205,7 @@ class FakeDriver(runtime.Driver):
         u64 = lambda i: ctypes.c_uint64.from_address(args[i]).value  # noqa: E731
         if name == "scale":
             x, tmp, n = u64(0), u64(1), ctypes.c_int64.from_address(args[2]).value
+            x = self._through_tensor_map(x)
             a = ctypes.c_float.from_address(args[3]).value
             count = min(n, gx * bx)
             self.view(tmp, np.float32, count)[:] = (

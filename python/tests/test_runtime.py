@@ -12,6 +12,7 @@ from fake_cuda import FakeCudaArray, FakeDriver
 from blockbuster import runtime
 
 SCALE_ADD = os.path.join(ARTIFACTS, "scale_add")
+SCALE_ADD_TMA = os.path.join(ARTIFACTS, "scale_add_tma")
 
 
 @pytest.fixture
@@ -183,3 +184,38 @@ def test_real_driver_over_fake_libcuda(monkeypatch):
     monkeypatch.setenv("FAKE_CUDA_FAIL", "cuLaunchKernel")
     with pytest.raises(runtime.CudaError, match=r"launch 0 \(scale.*CUDA_ERROR_OUT_OF_MEMORY"):
         prog.run_numpy(x, y)
+
+
+def test_tensor_maps_encoded_once_per_address(fake):
+    # scale_add_tma's first kernel reads x through a tensor map: encoded for
+    # x's address (innermost dimension first, 64-byte aligned), copied to
+    # the device and passed as a pointer; a second call with the same arrays
+    # reuses it (a captured CUDA graph replays it), new arrays get a new one.
+    x, y = inputs()
+    prog = runtime.Program(SCALE_ADD_TMA)
+    xd, yd = runtime.DeviceArray.from_numpy(x), runtime.DeviceArray.from_numpy(y)
+    out = runtime.DeviceArray((10, 100), "f32")
+    for _ in range(2):
+        prog(xd, yd, outputs=[out])
+        np.testing.assert_array_equal(out.numpy(), np.float32(2.5) * x + y)
+    assert len(fake.tensor_maps) == 1
+    assert fake.tensor_maps[0] == dict(
+        dtype=7, address=xd.ptr, aligned=True, dims=[100, 10], strides=[400],
+        box=[32, 8], swizzle=3, l2=3, oob=0)
+    (result,) = prog.run_numpy(2 * x, y)
+    np.testing.assert_array_equal(result, np.float32(5) * x + y)
+    assert len(fake.tensor_maps) == 2
+    prog.close()
+
+
+def test_tensor_map_needs_the_driver_entry_point(fake, monkeypatch):
+    monkeypatch.setattr(fake, "cuTensorMapEncodeTiled", None)
+    prog = runtime.Program(SCALE_ADD_TMA)
+    with pytest.raises(runtime.CudaError, match="has no cuTensorMapEncodeTiled"):
+        prog.run_numpy(*inputs())
+
+
+def test_architecture_specific_chip_refused_elsewhere(fake):
+    fake.capability = (10, 0)
+    with pytest.raises(runtime.CudaError, match="run only on sm_90 devices"):
+        runtime.Program(SCALE_ADD_TMA)

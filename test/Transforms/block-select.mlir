@@ -34,6 +34,31 @@
 // RUN: not bb-opt %t/huge.mlir --block-select 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: huge.mlir:{{[0-9]+}}:1: error: block-select: no block size fits @huge on target 'h100': with block size 1 on every open axis its shared_bytes_peak 8000000 bytes > 232448
 
+// Multi-head attention, fused (two reduces over the keys a3, bf16 dots):
+// [a0 batch, a1 heads, a2 queries, a3 keys, a4 = a5 = 64 whole]. From the
+// best common size (4 on every axis) each axis alone only loses: a block of
+// 128 queries fits only with few batches and heads, so one start stopped at
+// 8 x 8 x 4 x 4, a dot of 4 rows on tensor cores that compute 16. Every
+// common size that fits is a start now; the lowest end wins: 128 queries,
+// 64 keys, one head.
+// RUN: bb-opt %t/heads.mlir --block-select | FileCheck %s --check-prefix=HEADS
+// HEADS: axes(a0 = 8 tiled block 2, a1 = 16 tiled block 1, a2 = 1024 tiled block 128, a3 = 1024 tiled block 64, a4 = 64 whole, a5 = 64 whole)
+// The matrix units pad a block's dot to whole m16 x n8 x k16 tiles: 8
+// queries cost the FLOPs of 16.
+// RUN: bb-opt %t/heads.mlir --block-report='block-sizes=a0=1,a1=1,a2=8,a3=64' -o /dev/null | FileCheck %s --check-prefix=PAD8
+// PAD8: "matrix_flops": 51539607552,
+// PAD8-NEXT: "matrix_tile_flops": 103079215104,
+// RUN: bb-opt %t/heads.mlir --block-report='block-sizes=a0=1,a1=1,a2=128,a3=64' -o /dev/null | FileCheck %s --check-prefix=PAD128
+// PAD128: "matrix_flops": 51539607552,
+// PAD128-NEXT: "matrix_tile_flops": 51539607552,
+// local-memory-bytes lowers the target's on-chip budget (bb-compile's retry
+// when the lowering packs more than the estimate): smaller blocks of the
+// same program; a budget above the target's is an error.
+// RUN: bb-opt %t/heads.mlir --block-select=local-memory-bytes=100000 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: axes(a0 = 8 tiled block 2, a1 = 16 tiled block 1, a2 = 1024 tiled block 64, a3 = 1024 tiled block 32,
+// RUN: not bb-opt %t/heads.mlir --block-select=local-memory-bytes=999999 2>&1 | FileCheck %s --check-prefix=BUDGET-ERROR
+// BUDGET-ERROR: error: block-select: local-memory-bytes 999999 is not between 0 and 232448, the h100's
+
 // Registers. Eight accumulators [M, D] (D = 640 whole, f32) are 20480 bytes
 // per row of M in registers; the tiles in shared memory are a quarter of
 // that. At M = 8 the registers need 163840 bytes (> 131072) while everything
@@ -206,4 +231,56 @@ block.program @g axes(M = 64 tiled, N = 100000 whole)
     block.yield %e : !block.tile<[M, N], f32>
   }
   block.return %y : !block.array<64x100000xf32>
+}
+
+//--- heads.mlir
+block.program @attention_b8_h16_s1024_d64 axes(a0 = 8 tiled, a1 = 16 tiled, a2 = 1024 tiled, a3 = 1024 tiled, a4 = 64 whole, a5 = 64 whole) (%arg0: !block.array<8x16x1024x64xbf16>, %arg1: !block.array<8x16x1024x64xbf16>, %arg2: !block.array<8x16x1024x64xbf16>) -> !block.array<8x16x1024x64xbf16> {
+  %0 = block.map [a0, a1, a2] -> !block.array<8x16x1024x64xbf16> {
+    %1 = block.constant [] 1.250000e-01 : f32
+    %2 = block.load %arg0 [a0, a1, a2, a4] : !block.array<8x16x1024x64xbf16> -> !block.tile<[a0, a1, a2, a4], bf16>
+    %3 = block.constant [a0, a1, a2] 0xFF800000 : f32
+    %4 = block.constant [a0, a1, a2] 0.000000e+00 : f32
+    %5 = block.constant [] 0xFF800000 : f32
+    %6 = block.constant [] 0.000000e+00 : f32
+    %7:2 = block.reduce a3 init(%3, %4 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>) -> !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32> {
+      %10 = block.load %arg1 [a0, a1, a3, a4] : !block.array<8x16x1024x64xbf16> -> !block.tile<[a0, a1, a3, a4], bf16>
+      %11 = block.dot %2, %10 contract [a4] : !block.tile<[a0, a1, a2, a4], bf16>, !block.tile<[a0, a1, a3, a4], bf16>
+      %12 = block.mul %11, %1 : !block.tile<[a0, a1, a2, a3], f32>, !block.tile<[], f32>
+      %13 = block.tile_reduce max %12 over [a3] : !block.tile<[a0, a1, a2, a3], f32>
+      %14 = block.compare eq %13, %5 : !block.tile<[a0, a1, a2], f32>, !block.tile<[], f32>
+      %15 = block.select %14, %6, %13 : !block.tile<[a0, a1, a2], i1>, !block.tile<[], f32>, !block.tile<[a0, a1, a2], f32>
+      %16 = block.sub %12, %15 : !block.tile<[a0, a1, a2, a3], f32>, !block.tile<[a0, a1, a2], f32>
+      %17 = block.exp %16 : !block.tile<[a0, a1, a2, a3], f32>
+      %18 = block.tile_reduce add %17 over [a3] : !block.tile<[a0, a1, a2, a3], f32>
+      block.yield %13, %18 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+    } combine {
+    ^bb0(%arg3: !block.tile<[a0, a1, a2], f32>, %arg4: !block.tile<[a0, a1, a2], f32>, %arg5: !block.tile<[a0, a1, a2], f32>, %arg6: !block.tile<[a0, a1, a2], f32>):
+      %10 = block.max %arg3, %arg5 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+      %11 = block.compare eq %10, %5 : !block.tile<[a0, a1, a2], f32>, !block.tile<[], f32>
+      %12 = block.select %11, %6, %10 : !block.tile<[a0, a1, a2], i1>, !block.tile<[], f32>, !block.tile<[a0, a1, a2], f32>
+      %13 = block.sub %arg3, %12 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+      %14 = block.exp %13 : !block.tile<[a0, a1, a2], f32>
+      %15 = block.sub %arg5, %12 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+      %16 = block.exp %15 : !block.tile<[a0, a1, a2], f32>
+      %17 = block.mul %arg4, %14 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+      %18 = block.mul %arg6, %16 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+      %19 = block.add %17, %18 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+      block.yield %10, %19 : !block.tile<[a0, a1, a2], f32>, !block.tile<[a0, a1, a2], f32>
+    }
+    %8 = block.reduce a3 combiners [add] -> !block.tile<[a0, a1, a2, a5], f32> {
+      %10 = block.load %arg1 [a0, a1, a3, a4] : !block.array<8x16x1024x64xbf16> -> !block.tile<[a0, a1, a3, a4], bf16>
+      %11 = block.dot %2, %10 contract [a4] : !block.tile<[a0, a1, a2, a4], bf16>, !block.tile<[a0, a1, a3, a4], bf16>
+      %12 = block.mul %11, %1 : !block.tile<[a0, a1, a2, a3], f32>, !block.tile<[], f32>
+      %13 = block.sub %12, %7#0 : !block.tile<[a0, a1, a2, a3], f32>, !block.tile<[a0, a1, a2], f32>
+      %14 = block.exp %13 : !block.tile<[a0, a1, a2, a3], f32>
+      %15 = block.div %14, %7#1 : !block.tile<[a0, a1, a2, a3], f32>, !block.tile<[a0, a1, a2], f32>
+      %16 = block.cast %15 : !block.tile<[a0, a1, a2, a3], f32> to !block.tile<[a0, a1, a2, a3], bf16>
+      %17 = block.load %arg2 [a0, a1, a3, a5] : !block.array<8x16x1024x64xbf16> -> !block.tile<[a0, a1, a3, a5], bf16>
+      %18 = block.dot %16, %17 contract [a3] : !block.tile<[a0, a1, a2, a3], bf16>, !block.tile<[a0, a1, a3, a5], bf16>
+      block.yield %18 : !block.tile<[a0, a1, a2, a5], f32>
+    }
+    %9 = block.cast %8 : !block.tile<[a0, a1, a2, a5], f32> to !block.tile<[a0, a1, a2, a5], bf16>
+    block.yield %9 : !block.tile<[a0, a1, a2, a5], bf16>
+  }
+  block.return %0 : !block.array<8x16x1024x64xbf16>
 }

@@ -3,6 +3,7 @@
 //   bb-compile FILE -o DIR [--entry NAME] [--whole-threshold N] [--no-fuse]
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
+//              [--wgmma-stages 3] [--wgmma-group-rows 8]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -31,43 +32,68 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+// Only these show in --help: the LLVM and MLIR options the tool links in
+// (hundreds of backend flags) are no part of its interface.
+static cl::OptionCategory bbCompileCategory("bb-compile options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<input .mlir>"));
+                                      cl::desc("<input .mlir>"),
+                                      cl::cat(bbCompileCategory));
 static cl::opt<std::string> outputDir("o", cl::Required,
                                       cl::desc("Artifact directory"),
-                                      cl::value_desc("dir"));
+                                      cl::value_desc("dir"),
+                                      cl::cat(bbCompileCategory));
 static cl::opt<std::string> entry("entry", cl::init(""),
                                   cl::desc("Function to compile (default: "
-                                           "the only one)"));
+                                           "the only one)"),
+                                  cl::cat(bbCompileCategory));
 static cl::opt<int64_t> wholeThreshold(
     "whole-threshold", cl::init(0),
     cl::desc("convert-linalg-to-block's whole-threshold: reduced and feature "
              "axes up to this extent are whole (default: the fastest form "
-             "that fits the target)"));
+             "that fits the target)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     target("target", cl::init("h100"),
            cl::desc("Machine block-fuse and block-select estimate for (h100, "
-                    "h200)"));
+                    "h200)"),
+           cl::cat(bbCompileCategory));
 static cl::opt<bool> noFuse("no-fuse", cl::init(false),
                             cl::desc("Skip block-fuse (one kernel per "
-                                     "operator)"));
+                                     "operator)"),
+                            cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     blockSizes("block-sizes", cl::init(""),
-               cl::desc("Block sizes AXIS=SIZE,... given to block-select"));
+               cl::desc("Block sizes AXIS=SIZE,... given to block-select"),
+               cl::cat(bbCompileCategory));
 static cl::opt<std::string> chip("chip", cl::init("sm_90"),
-                                 cl::desc("Target chip"));
+                                 cl::desc("Target chip"),
+                                 cl::cat(bbCompileCategory));
 static cl::opt<std::string> features("features", cl::init("+ptx80"),
-                                     cl::desc("PTX features"));
+                                     cl::desc("PTX features"),
+                                     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> threadsPerBlock("threads-per-block", cl::init(128),
-                                cl::desc("Threads per block"));
+                                        cl::desc("Threads per block"),
+                                        cl::cat(bbCompileCategory));
+static cl::opt<int64_t> wgmmaStages(
+    "wgmma-stages", cl::init(3),
+    cl::desc("sm_90a GEMM blocks: slots of the TMA ring"),
+    cl::cat(bbCompileCategory));
+static cl::opt<int64_t> wgmmaGroupRows(
+    "wgmma-group-rows", cl::init(8),
+    cl::desc("sm_90a GEMM blocks: rows of tiles per group of the launch "
+             "order (0: row by row)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
-              cl::desc("Also write the selected block program to this file"));
+              cl::desc("Also write the selected block program to this file"),
+              cl::cat(bbCompileCategory));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
   blockbuster::registerAllPasses();
+  cl::HideUnrelatedOptions(bbCompileCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Blockbuster: compile to a PTX artifact\n");
 
@@ -101,6 +127,8 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.features = features;
   options.threads = threadsPerBlock;
+  options.wgmmaStages = wgmmaStages;
+  options.wgmmaGroupRows = wgmmaGroupRows;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

@@ -19,6 +19,16 @@ struct GPUPipelineOptions
   Option<int64_t> threads{*this, "threads",
                           llvm::cl::desc("Threads per block"),
                           llvm::cl::init(128)};
+  Option<int64_t> wgmmaStages{
+      *this, "wgmma-stages",
+      llvm::cl::desc("sm_90a GEMM blocks: shared-memory slots of the TMA "
+                     "ring (3: two blocks per SM)"),
+      llvm::cl::init(3)};
+  Option<int64_t> wgmmaGroupRows{
+      *this, "wgmma-group-rows",
+      llvm::cl::desc("sm_90a GEMM blocks: rows of tiles per group of the "
+                     "launch order (0: row by row)"),
+      llvm::cl::init(8)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

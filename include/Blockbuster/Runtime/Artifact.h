@@ -57,16 +57,34 @@ struct Buffer {
   std::string describe() const;
 };
 
-/// One kernel parameter: a buffer (a device pointer) or a scalar by value.
+/// A TMA descriptor (CUtensorMap) of a whole buffer, which the runtime
+/// encodes with cuTensorMapEncodeTiled and passes as a device pointer to its
+/// 128 bytes. The box is outermost dimension first, as buffer shapes; the
+/// enumerations are cuda.h's values.
+struct TensorMap {
+  std::vector<int64_t> box;
+  /// CUtensorMapSwizzle: none, 32B, 64B, 128B.
+  int swizzle = 0;
+  /// CUtensorMapL2promotion: none, 64B, 128B, 256B.
+  int l2Promotion = 0;
+  /// CUtensorMapFloatOOBfill: zero (NONE), nan (NAN_REQUEST_ZERO_FMA).
+  int oobFill = 0;
+};
+
+/// One kernel parameter: a buffer (a device pointer), a scalar by value, or
+/// a tensor map of a buffer (a device pointer to the encoded descriptor).
 struct Param {
-  /// Index into Artifact::buffers, or -1 for a scalar.
+  /// Index into Artifact::buffers (the buffer, or the tensor map's buffer),
+  /// or -1 for a scalar.
   int bufferIndex = -1;
+  std::optional<TensorMap> tensorMap;
   DType scalarType = DType::I64;
   /// The scalar's value: integers in `intValue`, floats in `floatValue`.
   int64_t intValue = 0;
   double floatValue = 0;
 
-  bool isBuffer() const { return bufferIndex >= 0; }
+  bool isBuffer() const { return bufferIndex >= 0 && !tensorMap; }
+  bool isTensorMap() const { return tensorMap.has_value(); }
   /// Bytes the kernel parameter occupies: 8 for a pointer.
   int64_t getBytes() const;
 };

@@ -72,6 +72,12 @@ struct CudaDriver {
   cu::Result (*cuMemcpyHtoD)(cu::DevicePtr, const void *, size_t);
   cu::Result (*cuMemcpyDtoH)(void *, cu::DevicePtr, size_t);
   cu::Result (*cuMemsetD8)(cu::DevicePtr, unsigned char, size_t);
+  /// Optional (drivers of CUDA 12 and later): null when the library lacks
+  /// it; needed by artifacts with tensor maps only.
+  cu::Result (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                       const uint64_t *, const uint64_t *,
+                                       const uint32_t *, const uint32_t *, int,
+                                       int, int, int) = nullptr;
 
   /// "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory".
   std::string describe(cu::Result result) const;

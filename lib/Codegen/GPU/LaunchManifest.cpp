@@ -12,6 +12,7 @@
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/JSON.h"
@@ -42,6 +43,34 @@ std::optional<std::string> dtypeName(Type type) {
   return std::nullopt;
 }
 
+std::string swizzleName(nvgpu::TensorMapSwizzleKind kind) {
+  switch (kind) {
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+    return "none";
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+    return "32B";
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+    return "64B";
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+    return "128B";
+  }
+  llvm_unreachable("unknown swizzle");
+}
+
+std::string l2PromotionName(nvgpu::TensorMapL2PromoKind kind) {
+  switch (kind) {
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_NONE:
+    return "none";
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_64B:
+    return "64B";
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_128B:
+    return "128B";
+  case nvgpu::TensorMapL2PromoKind::L2PROMO_256B:
+    return "256B";
+  }
+  llvm_unreachable("unknown L2 promotion");
+}
+
 struct GPULaunchManifest
     : blockbuster::impl::GPULaunchManifestBase<GPULaunchManifest> {
   using Base::Base;
@@ -68,6 +97,40 @@ struct GPULaunchManifest
         {"dtype", *dtype},
         {"bytes", type.getNumElements() * elementBytes}};
     return buffer;
+  }
+
+  /// The `tensor_map` parameter of docs/Artifact.md: the buffer, its
+  /// shape, the box copied per load (outermost dimension first, as the
+  /// shapes) and the swizzle.
+  FailureOr<llvm::json::Object>
+  describeTensorMap(nvgpu::TmaCreateDescriptorOp descriptor,
+                    const DenseMap<Value, std::string> &names) {
+    auto ranked = descriptor.getTensor().getDefiningOp<memref::CastOp>();
+    auto it = names.find(descriptor.getTensor());
+    if (!ranked || it == names.end())
+      return descriptor.emitError("a TMA descriptor of a value that is not "
+                                  "a buffer");
+    auto type = cast<MemRefType>(ranked.getSource().getType());
+    nvgpu::TensorMapDescriptorType map = descriptor.getTensorMap().getType();
+    if (map.getInterleave() != nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE)
+      return descriptor.emitError("interleaved TMA descriptors are not "
+                                  "supported by the runtimes");
+    llvm::json::Array box;
+    for (Value size : descriptor.getBoxDimensions()) {
+      std::optional<int64_t> value = getConstantIntValue(size);
+      if (!value)
+        return descriptor.emitError("TMA box sizes must be constants");
+      box.push_back(*value);
+    }
+    return llvm::json::Object{
+        {"buffer", it->second},
+        {"dtype", *dtypeName(type.getElementType())},
+        {"global_shape", llvm::json::Array(type.getShape())},
+        {"box", std::move(box)},
+        {"swizzle", swizzleName(map.getSwizzle())},
+        {"l2_promotion", l2PromotionName(map.getL2promo())},
+        {"oob_fill",
+         map.getOob() == nvgpu::TensorMapOOBKind::OOB_ZERO ? "zero" : "nan"}};
   }
 
   FailureOr<llvm::json::Object> describe(func::FuncOp func) {
@@ -108,6 +171,7 @@ struct GPULaunchManifest
       return getConstantIntValue(v).value_or(-1);
     };
     unsigned numTemporaries = 0;
+    DenseMap<Value, llvm::json::Object> tensorMaps;
     for (Operation &op : func.getBody().front()) {
       if (isa<arith::ConstantOp, memref::DeallocOp, func::ReturnOp>(op))
         continue;
@@ -130,6 +194,23 @@ struct GPULaunchManifest
         names[op.getResult(0)] = it->second;
         continue;
       }
+      // A TMA descriptor of a buffer, passed to kernels as a pointer
+      // (gpu-tensor-map-params): the runtime encodes it.
+      if (auto descriptor = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
+        FailureOr<llvm::json::Object> map =
+            describeTensorMap(descriptor, names);
+        if (failed(map))
+          return failure();
+        tensorMaps.try_emplace(descriptor.getResult(), std::move(*map));
+        continue;
+      }
+      if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+          cast && cast->getNumOperands() == 1 &&
+          tensorMaps.count(cast->getOperand(0))) {
+        tensorMaps.try_emplace(cast->getResult(0),
+                               tensorMaps.lookup(cast->getOperand(0)));
+        continue;
+      }
       auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
       if (!launch)
         return op.emitError("the GPU runtime cannot execute this host "
@@ -142,6 +223,11 @@ struct GPULaunchManifest
         auto it = names.find(operand);
         if (it != names.end()) {
           params.push_back(llvm::json::Object{{"buffer", it->second}});
+          continue;
+        }
+        if (auto map = tensorMaps.find(operand); map != tensorMaps.end()) {
+          params.push_back(llvm::json::Object{
+              {"tensor_map", llvm::json::Object(map->second)}});
           continue;
         }
         std::optional<int64_t> value = getConstantIntValue(operand);

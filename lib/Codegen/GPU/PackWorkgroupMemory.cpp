@@ -47,6 +47,7 @@ struct Buffer {
   int64_t bytes = 0;
   unsigned first = 0, last = 0; // lifetime in program order
   int64_t offset = 0;
+  int64_t align = 0; // of the offset
 };
 
 struct GPUPackWorkgroupMemory
@@ -115,6 +116,9 @@ struct GPUPackWorkgroupMemory
       Buffer buffer;
       buffer.alloc = alloc;
       buffer.bytes = llvm::alignTo(*bytes, alignment);
+      // A larger alignment asked for by the allocation (1024 bytes for the
+      // 128-byte swizzled tiles that TMA writes) is kept.
+      buffer.align = std::max<int64_t>(alignment, alloc.getAlignment().value_or(0));
       // The lifetime ends with the last op of the allocation's block that
       // contains a use (a use inside a loop keeps the buffer for the whole
       // loop), followed through views.
@@ -166,7 +170,7 @@ struct GPUPackWorkgroupMemory
       for (auto [begin, end] : taken) {
         if (offset + b->bytes <= begin)
           break;
-        offset = std::max(offset, end);
+        offset = llvm::alignTo(std::max(offset, end), b->align);
       }
       b->offset = offset;
       total = std::max(total, offset + b->bytes);

@@ -106,3 +106,26 @@ func.func @index_bytes(%n: index) {
   }
   return
 }
+
+// -----
+
+// An allocation's own alignment is kept: the 1024-byte aligned ring of a
+// TMA pipeline (128-byte swizzled tiles need it) that is placed after a
+// 1152-byte buffer starts at 2048, not at 1152.
+// CHECK-LABEL: func.func @alignment
+// CHECK: %[[SIZE:.*]] = arith.constant 3072 : i32
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %[[SIZE]]
+// CHECK:   memref.view %{{.*}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1100xi8, #gpu.address_space<workgroup>>
+// CHECK:   memref.view %{{.*}}[%c2048{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1024xi8, #gpu.address_space<workgroup>>
+func.func @alignment() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = memref.alloc() : memref<1100xi8, #gpu.address_space<workgroup>>
+    %ring = memref.alloc() {alignment = 1024 : i64} : memref<1024xi8, #gpu.address_space<workgroup>>
+    linalg.copy ins(%a : memref<1100xi8, #gpu.address_space<workgroup>>) outs(%a : memref<1100xi8, #gpu.address_space<workgroup>>)
+    linalg.copy ins(%ring : memref<1024xi8, #gpu.address_space<workgroup>>) outs(%ring : memref<1024xi8, #gpu.address_space<workgroup>>)
+    gpu.terminator
+  }
+  return
+}

@@ -13,6 +13,10 @@
 |* "makes an illegal access": it returns success, and every later call     *|
 |* returns CUDA_ERROR_ILLEGAL_ADDRESS, as a real fault loses the context    *|
 |* (scripts/gpu-difftest.py's isolation is tested with it).                *|
+|* $FAKE_CUDA_CC=MN makes the device sm_MN (default 90). A tensor map      *|
+|* (cuTensorMapEncodeTiled, logged) holds a tag and the global address; a   *|
+|* kernel parameter pointing at a copy of one reads through it, as TMA      *|
+|* would.                                                                   *|
 |*                                                                          *|
 \*===----------------------------------------------------------------------===*/
 
@@ -22,6 +26,7 @@
 #include <string.h>
 
 typedef int CUresult;
+static const char TENSOR_MAP_TAG[8] = "TMAPFAKE";
 typedef unsigned long long CUdeviceptr;
 
 static int fails(const char *name) {
@@ -41,7 +46,8 @@ static int contextLost;
 CUresult cuInit(unsigned flags) { FAIL_AS("cuInit", 3); return 0; }
 
 CUresult cuGetErrorName(CUresult code, const char **name) {
-  *name = code == 2   ? "CUDA_ERROR_OUT_OF_MEMORY"
+  *name = code == 1   ? "CUDA_ERROR_INVALID_VALUE"
+          : code == 2 ? "CUDA_ERROR_OUT_OF_MEMORY"
           : code == 3 ? "CUDA_ERROR_NOT_INITIALIZED"
           : code == 218 ? "CUDA_ERROR_INVALID_PTX"
           : code == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS"
@@ -51,7 +57,8 @@ CUresult cuGetErrorName(CUresult code, const char **name) {
 }
 
 CUresult cuGetErrorString(CUresult code, const char **text) {
-  *text = code == 2   ? "out of memory"
+  *text = code == 1   ? "invalid argument"
+          : code == 2 ? "out of memory"
           : code == 3 ? "initialization error"
           : code == 218 ? "a PTX JIT compilation failed"
           : code == 700 ? "an illegal memory access was encountered"
@@ -67,7 +74,12 @@ CUresult cuDeviceGetName(char *name, int length, int device) {
   return 0;
 }
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
-  *value = attribute == 75 ? 9 : attribute == 76 ? 0 : attribute == 97 ? 232448 : 0;
+  const char *cc = getenv("FAKE_CUDA_CC");
+  int capability = cc ? atoi(cc) : 90;
+  *value = attribute == 75   ? capability / 10
+           : attribute == 76 ? capability % 10
+           : attribute == 97 ? 232448
+                             : 0;
   return 0;
 }
 CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
@@ -152,6 +164,8 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
           (uintptr_t)function == 1 ? "scale" : "add", gx, gy, gz, bx, by, bz);
   if ((uintptr_t)function == 1) { /* scale(x, tmp, n, a): tmp = a * x */
     const float *x = *(float **)params[0];
+    if (memcmp(x, TENSOR_MAP_TAG, 8) == 0) /* x through a tensor map */
+      memcpy(&x, (const char *)x + 8, sizeof(x));
     float *tmp = *(float **)params[1];
     long long n = *(long long *)params[2];
     float a = *(float *)params[3];
@@ -165,6 +179,31 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
     for (long long i = 0; i < threads && i < n; ++i)
       out[i] = tmp[i] + y[i];
   }
+  return 0;
+}
+
+/* A tensor map: TENSOR_MAP_TAG, then the global address. */
+CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank,
+                                void *address, const uint64_t *dims,
+                                const uint64_t *strides, const uint32_t *box,
+                                const uint32_t *elementStrides, int interleave,
+                                int swizzle, int l2, int oob) {
+  FAIL_AS("cuTensorMapEncodeTiled", 1);
+  fprintf(stderr, "fake-cuda: cuTensorMapEncodeTiled(dtype %d, rank %u, dims",
+          dtype, rank);
+  for (unsigned i = 0; i < rank; ++i)
+    fprintf(stderr, " %llu", (unsigned long long)dims[i]);
+  fprintf(stderr, ", strides");
+  for (unsigned i = 0; i + 1 < rank; ++i)
+    fprintf(stderr, " %llu", (unsigned long long)strides[i]);
+  fprintf(stderr, ", box");
+  for (unsigned i = 0; i < rank; ++i)
+    fprintf(stderr, " %u", box[i]);
+  fprintf(stderr, ", swizzle %d, l2 %d, oob %d, aligned %d)\n", swizzle, l2,
+          oob, (int)((uintptr_t)map % 64 == 0));
+  memset(map, 0, 128);
+  memcpy(map, TENSOR_MAP_TAG, 8);
+  memcpy((char *)map + 8, &address, sizeof(address));
   return 0;
 }
 

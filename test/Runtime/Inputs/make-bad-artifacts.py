@@ -79,7 +79,7 @@ case("descriptor-abi", "launches[1] ('add').params[0]: binds buffer 'tmp0' (a de
      ptx_edit={"add.ptx": lambda s: s.replace(".param .u64 add_param_0", ".param .align 8 .b8 add_param_0[56]")})
 case("scalar-range", "launches[0] ('scale').params[2]: value 1.5 is not a valid i64",
      edit=setp(["launches", 0, "params", 2], {"scalar": "i64", "value": 1.5}))
-case("param-form", 'launches[0] (\'scale\').params[0]: expected {"buffer": NAME} or {"scalar": DTYPE, "value": V}',
+case("param-form", 'launches[0] (\'scale\').params[0]: expected {"buffer": NAME}, {"scalar": DTYPE, "value": V} or {"tensor_map": {...}}',
      edit=setp(["launches", 0, "params", 0], {"buffer": "arg0", "scalar": "i64"}))
 case("block-too-large", "launches[0] ('scale').block: [64, 32, 1] is 2048 threads; at most 1024",
      edit=setp(["launches", 0, "block"], [64, 32, 1]))
@@ -89,5 +89,26 @@ case("reqntid", "launches[0] ('scale').block: [128, 1, 1], but the PTX requires 
      ptx_edit={"scale.ptx": lambda s: s.replace(")\n{", ")\n.reqntid 256, 1, 1\n{", 1)})
 case("unwritten-output", "launches: output 'res0' is passed to no kernel, so nothing would write it",
      edit=setp(["launches", 1, "params", 2], {"buffer": "tmp0"}))
+TMAP = {"buffer": "arg0", "dtype": "f32", "global_shape": [10, 100],
+        "box": [8, 32], "swizzle": "128B", "l2_promotion": "none", "oob_fill": "zero"}
+
+
+def tensor_map(chip="sm_90a", **changes):
+    def edit(m):
+        m["target"]["chip"] = chip
+        m["launches"][0]["params"][0] = {"tensor_map": dict(TMAP, **changes)}
+    return edit
+
+
+case("tensor-map-chip", "target.chip: sm_90, but tensor-map (TMA) kernels are compiled for an architecture-specific chip such as sm_90a",
+     edit=tensor_map(chip="sm_90"))
+case("tensor-map-shape", "launches[0] ('scale').params[0].tensor_map: describes a 100x10 f32 array, but buffer 'arg0' is 10x100 f32",
+     edit=tensor_map(global_shape=[100, 10]))
+case("tensor-map-box", "launches[0] ('scale').params[0].tensor_map.box: must give 1..256 elements for each of the 2 dimensions",
+     edit=tensor_map(box=[8, 512]))
+case("tensor-map-swizzle", "launches[0] ('scale').params[0].tensor_map.box: an inner box row of 256 bytes exceeds the 128B swizzle",
+     edit=tensor_map(box=[8, 64]))
+case("tensor-map-option", 'launches[0] (\'scale\').params[0].tensor_map.l2_promotion: "512B" is not one of none 64B 128B 256B',
+     edit=tensor_map(l2_promotion="512B"))
 case("no-manifest", "manifest.json: cannot read", text=None, files=True)
 os.remove(os.path.join(out, "no-manifest", "manifest.json"))

@@ -126,6 +126,76 @@ def GPUContractionsToMMA
   ];
 }
 
+def GPUWarpgroupMatmul
+    : Pass<"gpu-warpgroup-matmul", "::mlir::ModuleOp"> {
+  let summary = "Runs 128 x 128 GEMM blocks on Hopper: a TMA ring and wgmma";
+  let description = [{
+    The sm_90a schedule of a block that computes one 128 x 128 tile of
+    `A[M, K] * B[K, N]` (f16 or bf16 arrays in global memory, rows 16-byte
+    aligned, f32 accumulation), whatever the block's own k step (a k loop
+    of one dot added into a zero-filled accumulator tile, or one whole-k
+    dot into it). The block's reduce becomes:
+
+    1. on the host, one TMA descriptor per operand
+       (`nvgpu.tma.create.descriptor`, 128-byte swizzle, out-of-bounds
+       elements read as zero): boxes of 128 x 64 elements of A and 64 x 64
+       of B, which become `tensor_map` kernel parameters in the manifest;
+    2. in the block, a ring of `stages` shared-memory slots of one k step of
+       64 (A 128 x 64, B 64 x 128 as two swizzled 64 x 64 boxes), one
+       mbarrier each; thread 0 fills the first `stages - 1` slots, and in
+       step i the warpgroup waits for slot i, runs `nvgpu.warpgroup.mma`
+       (f32 accumulators in registers across the whole loop, wgmma groups
+       left in flight one step), then thread 0 refills the slot step i - 1
+       read with step i + stages - 1;
+    3. after the loop, the accumulator fragments stored into a 128 x 128 f32
+       tile that replaces the old accumulator (a view of its corner at
+       partial edge blocks), so the epilogue is lowered as before;
+    4. with `group-rows` G > 0, the block's tile is taken in grouped order
+       (the block ids of a two-dimensional grid renumbered so that
+       consecutive blocks sweep G rows of tiles column by column): the
+       blocks resident at one time share A rows and B columns in L2.
+
+    The default 3 stages (96 KB) let two blocks share an SM, so that one's
+    epilogue overlaps the other's mainloop.
+
+    Other contractions are left to `gpu-contractions-to-mma`. The GPU
+    pipeline runs this pass for `chip=sm_90a` only, before that one;
+    `threads` must be 128 (one warpgroup), otherwise the pass does nothing.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+    Option<"stages", "stages", "int64_t", /*default=*/"3",
+           "Shared-memory slots of the copy ring">,
+    Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
+           "Rows of tiles per group of the launch order (0: row by row)">,
+  ];
+  let dependentDialects = [
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def GPUTensorMapParams
+    : Pass<"gpu-tensor-map-params", "::mlir::ModuleOp"> {
+  let summary = "Passes TMA descriptors to kernels as pointers";
+  let description = [{
+    After outlining, a kernel that uses a TMA descriptor made on the host
+    (`nvgpu.tma.create.descriptor`) takes it as a
+    `!nvgpu.tensormap.descriptor` parameter, which `convert-gpu-to-nvvm`
+    cannot lower (design note 05, gotcha 6). The runtime passes a device
+    pointer to the 128-byte CUtensorMap it encoded (docs/Artifact.md,
+    `tensor_map` parameters), so each such parameter becomes `!llvm.ptr`,
+    cast back to the descriptor type at the kernel's entry, and each launch
+    passes the descriptor through the inverse cast, which the launch
+    manifest reads through.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GPUContractionsToFMA
     : Pass<"gpu-contractions-to-fma", "::mlir::ModuleOp"> {
   let summary = "Runs the other tile contractions register-tiled on FMA units";

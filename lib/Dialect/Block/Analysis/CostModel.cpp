@@ -8,8 +8,8 @@
 //   occupancy = B / (W x P x min(k, ceil(B / P)))
 //   memory = bytes / bandwidth, or, when the arrays the kernel reads fit in
 //            L2, max(first reads and writes / bandwidth, bytes / L2 rate)
-//   time = max(memory, matrix FLOPs / matrix rate + other FLOPs / vector
-//              rate) / occupancy + launch cost
+//   time = max(memory, matrix FLOPs padded to whole matrix tiles / matrix
+//              rate + other FLOPs / vector rate) / occupancy + launch cost
 //
 // Occupancy is the wave quantisation of a grid: a grid smaller than the
 // processors leaves some idle (a decode GEMV of 32 blocks on 132 SMs runs
@@ -81,7 +81,7 @@ KernelEstimate blockbuster::block::estimateKernel(
                  bytes / target.l2BytesPerSecond);
   }
   estimate.computeSeconds =
-      kernel.matrixFlops / target.matrixFlopsPerSecond +
+      kernel.matrixTileFlops / target.matrixFlopsPerSecond +
       (kernel.flops - kernel.matrixFlops) / target.vectorFlopsPerSecond;
   estimate.seconds =
       std::max(estimate.memorySeconds, estimate.computeSeconds) /

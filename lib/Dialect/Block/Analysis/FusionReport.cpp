@@ -157,6 +157,52 @@ public:
     return isHalf(dot.getLhs()) && isHalf(dot.getRhs()) ? countFlops(op) : 0;
   }
 
+  /// The matrix FLOPs of `op` as the matrix units execute them, with each
+  /// instance's dot padded to whole matrix tiles.
+  int64_t countMatrixTileFlops(Operation *op) const {
+    int64_t flops = countMatrixFlops(op);
+    if (!flops)
+      return 0;
+    return static_cast<int64_t>(flops *
+                                getMatrixTilePadding(cast<DotOp>(op)));
+  }
+
+  /// How much more a dot's instance computes on the matrix units than it
+  /// needs: they work in m16 x n8 x k16 tiles (mma.sync m16n8k16; wgmma's
+  /// m64nNk16 is made of them), so a block with fewer rows (M: the free
+  /// axes of the lhs), columns (N: those of the rhs) or reduced elements
+  /// (K) than a tile fills the rest with zeros. Without it, blocks of 8
+  /// queries looked as fast on the tensor cores as blocks of 128.
+  double getMatrixTilePadding(DotOp dot) const {
+    SmallVector<StringAttr> iterated = getIteratedAxes(dot);
+    auto blockExtent = [&](StringAttr axis) {
+      return llvm::is_contained(iterated, axis) ? sizes.getBlockSize(axis)
+                                                : sizes.getExtent(axis);
+    };
+    auto lhs = cast<TileType>(dot.getLhs().getType()).getAxes();
+    auto rhs = cast<TileType>(dot.getRhs().getType()).getAxes();
+    auto contracted = [&](StringAttr axis) {
+      return llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
+                                axis);
+    };
+    int64_t m = 1, n = 1, k = 1;
+    for (StringAttr axis : lhs) {
+      if (contracted(axis))
+        k *= blockExtent(axis);
+      else if (!llvm::is_contained(rhs, axis))
+        m *= blockExtent(axis);
+    }
+    for (StringAttr axis : rhs)
+      if (!contracted(axis) && !llvm::is_contained(lhs, axis))
+        n *= blockExtent(axis);
+    if (m < 1 || n < 1 || k < 1)
+      return 1;
+    auto padded = [](int64_t extent, int64_t tile) {
+      return static_cast<double>(llvm::alignTo(extent, tile)) / extent;
+    };
+    return padded(m, 16) * padded(n, 8) * padded(k, 16);
+  }
+
   /// FLOPs of one compute op over all its runs.
   int64_t countFlops(Operation *op) const {
     if (auto dot = dyn_cast<DotOp>(op)) {
@@ -286,6 +332,7 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
       }
       kernel.flops += counter.countFlops(op);
       kernel.matrixFlops += counter.countMatrixFlops(op);
+      kernel.matrixTileFlops += counter.countMatrixTileFlops(op);
     });
     for (auto [source, bytes] : bytesPerArray) {
       auto array = cast<ArrayType>(source.getType());
@@ -395,6 +442,7 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
                          kernel.globalBytesFirstRead);
           json.attribute("flops", kernel.flops);
           json.attribute("matrix_flops", kernel.matrixFlops);
+          json.attribute("matrix_tile_flops", kernel.matrixTileFlops);
           json.attribute("local_bytes_peak", kernel.localBytesPeak);
           json.attribute("register_bytes_peak", kernel.registerBytesPeak);
           json.attribute("shared_bytes_peak", kernel.sharedBytesPeak);

@@ -13,7 +13,7 @@ using namespace blockbuster::block;
 // resident block, so one block can have at most 227 KB: the limit of a
 // block's tiles, cudaDevAttrMaxSharedMemoryPerBlockOptin = 232448), 65536 32-bit registers, at most 255 per thread, 2048
 // threads and 32 blocks. Rates measured on the device machine's H100 80GB
-// HBM3 (../shared/anchors/performance.md, 2026-11-21): copy bandwidth 3.00
+// HBM3 (docs/design/performance-anchors.md, 2026-11-21): copy bandwidth 3.00
 // TB/s (a 1 GiB device-to-device copy), bf16 GEMM 685-720 TFLOP/s (8192^3,
 // cuBLAS): 700 here. The f32 FMA rate is the data sheet's (128 FP32 lanes per
 // SM x 132 SMs x 2 FLOPs x 1.98 GHz boost = 67 TFLOP/s): the kernels that use

@@ -31,8 +31,8 @@ struct BlockSelectPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const TargetDescription *targetDesc = lookupTargetDescription(target);
-    if (!targetDesc) {
+    const TargetDescription *known = lookupTargetDescription(target);
+    if (!known) {
       InFlightDiagnostic diag = module.emitError()
                                 << "block-select: unknown target '" << target
                                 << "'; known targets:";
@@ -40,6 +40,18 @@ struct BlockSelectPass
         diag << " " << known.name;
       return signalPassFailure();
     }
+    TargetDescription limited = *known;
+    int64_t budget = localMemoryBytes;
+    if (budget < 0 || budget > known->localMemoryBytes) {
+      module.emitError() << "block-select: local-memory-bytes " << budget
+                         << " is not between 0 and "
+                         << known->localMemoryBytes << ", the "
+                         << known->name << "'s";
+      return signalPassFailure();
+    }
+    if (budget > 0)
+      limited.localMemoryBytes = budget;
+    const TargetDescription *targetDesc = &limited;
 
     llvm::StringMap<int64_t> explicitSizes;
     for (const std::string &entry : blockSizeOverrides) {
@@ -160,55 +172,68 @@ struct BlockSelectPass
 
     llvm::StringMap<int64_t> chosen = fixed;
     if (!open.empty()) {
-      // First one common size for all open axes (the smallest tried last,
-      // so `why` is about block size 1 when none fits)...
-      int64_t best = 0;
-      double bestSeconds = 0;
-      for (int64_t size = targetDesc.maxBlockSize; size >= 1; size /= 2) {
-        std::optional<double> seconds = estimate(fixed, size);
-        // Strictly lower to win: ties keep the larger size.
-        if (seconds && (!best || *seconds < bestSeconds)) {
-          best = size;
-          bestSeconds = *seconds;
-        }
-      }
-      if (best < 1) {
+      // Each common size for all open axes that fits is a start (the
+      // smallest tried last, so `why` is about block size 1 when none
+      // fits)...
+      SmallVector<std::pair<int64_t, double>> starts;
+      for (int64_t size = targetDesc.maxBlockSize; size >= 1; size /= 2)
+        if (std::optional<double> seconds = estimate(fixed, size))
+          starts.push_back({size, *seconds});
+      if (starts.empty()) {
         program.emitError()
             << "block-select: no block size fits @" << program.getSymName()
             << " on target '" << targetDesc.name
             << "': with block size 1 on every open axis its " << why;
         return failure();
       }
-      for (AxisAttr axis : open)
-        chosen[axis.getName().getValue()] = best;
-      // ...then each open axis on its own, in table order, to the size with
-      // the lowest estimate (ties: the larger size, fewer loop trips): a
-      // decode GEMV wants narrow output blocks (more blocks on the chip)
-      // but long reduction blocks. Each round is one pass over the axes; a
-      // round that changes nothing ends the search (each change lowers the
-      // estimate, or keeps it and grows a block).
-      for (bool changed = true; changed;) {
-        changed = false;
-        for (AxisAttr axis : open) {
-          StringRef name = axis.getName().getValue();
-          int64_t current = std::min(chosen[name], axis.getExtent());
-          for (int64_t size = targetDesc.maxBlockSize; size >= 1; size /= 2) {
-            // Sizes past the extent all clamp to it: the same program.
-            int64_t clamped = std::min(size, axis.getExtent());
-            if (clamped == current ||
-                (size > axis.getExtent() && size / 2 >= axis.getExtent()))
-              continue;
-            llvm::StringMap<int64_t> trial = chosen;
-            trial[name] = size;
-            std::optional<double> seconds = estimate(trial, best);
-            if (!seconds || *seconds > bestSeconds ||
-                (*seconds == bestSeconds && clamped < current))
-              continue;
-            chosen[name] = size;
-            current = clamped;
-            bestSeconds = *seconds;
-            changed = true;
+      // ...from which each open axis moves on its own, in table order, to
+      // the size with the lowest estimate (ties: the larger size, fewer
+      // loop trips): a decode GEMV wants narrow output blocks (more blocks
+      // on the chip) but long reduction blocks. Each round is one pass over
+      // the axes; a round that changes nothing ends the descent (each
+      // change lowers the estimate, or keeps it and grows a block). One
+      // start is not enough: from a common size that fits, the way to a
+      // block of 128 queries and one head of attention goes through sizes
+      // that do not fit, so every start descends and the lowest end wins
+      // (ties: the earlier start, the larger common size).
+      auto descend = [&](int64_t common, double seconds,
+                         llvm::StringMap<int64_t> &sizes) {
+        for (AxisAttr axis : open)
+          sizes[axis.getName().getValue()] = common;
+        for (bool changed = true; changed;) {
+          changed = false;
+          for (AxisAttr axis : open) {
+            StringRef name = axis.getName().getValue();
+            int64_t current = std::min(sizes[name], axis.getExtent());
+            for (int64_t size = targetDesc.maxBlockSize; size >= 1;
+                 size /= 2) {
+              // Sizes past the extent all clamp to it: the same program.
+              int64_t clamped = std::min(size, axis.getExtent());
+              if (clamped == current ||
+                  (size > axis.getExtent() && size / 2 >= axis.getExtent()))
+                continue;
+              llvm::StringMap<int64_t> trial = sizes;
+              trial[name] = size;
+              std::optional<double> trialSeconds = estimate(trial, common);
+              if (!trialSeconds || *trialSeconds > seconds ||
+                  (*trialSeconds == seconds && clamped < current))
+                continue;
+              sizes[name] = size;
+              current = clamped;
+              seconds = *trialSeconds;
+              changed = true;
+            }
           }
+        }
+        return seconds;
+      };
+      double bestSeconds = 0;
+      for (auto [index, start] : llvm::enumerate(starts)) {
+        llvm::StringMap<int64_t> sizes = fixed;
+        double seconds = descend(start.first, start.second, sizes);
+        if (index == 0 || seconds < bestSeconds) {
+          chosen = std::move(sizes);
+          bestSeconds = seconds;
         }
       }
     }

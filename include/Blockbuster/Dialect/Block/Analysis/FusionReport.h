@@ -64,6 +64,9 @@ struct KernelReport {
   int64_t flops = 0;
   /// The part of `flops` in dots on 16-bit float operands (matrix units).
   int64_t matrixFlops = 0;
+  /// `matrixFlops` as the matrix units run them: each instance's dot
+  /// padded to whole m16 x n8 x k16 tiles (a block of 8 rows runs 16).
+  int64_t matrixTileFlops = 0;
   int64_t localBytesPeak = 0;      // Peak bytes of live tiles in one instance.
   /// The same peak split by where values live: reduce states (loop-carried
   /// accumulators and the results they become) in registers, every other

@@ -109,7 +109,12 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
                "heuristic">,
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
            "Target whose limits and rates the cost model uses: h100, "
-           "h200 or cpu">
+           "h200 or cpu">,
+    Option<"localMemoryBytes", "local-memory-bytes", "int64_t",
+           /*default=*/"0",
+           "On-chip bytes a block may use, below the target's (0: the "
+           "target's); bb-compile lowers it when the lowering packs a "
+           "block's tiles into more than the estimate">
   ];
 }
 

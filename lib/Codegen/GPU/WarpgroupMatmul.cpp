@@ -1,0 +1,517 @@
+//===- WarpgroupMatmul.cpp - Tiled GEMMs on Hopper: TMA ring + wgmma ------===//
+//
+// The sm_90a schedule of a kernel whose block is one 128 x 128 tile of a
+// matrix product read from global memory (design note 06, section 3.1):
+//
+//   C_tile = sum over k of A[m0 : m0 + 128, k] * B[k, n0 : n0 + 128]
+//
+// with 16-bit A and B, an f32 accumulator and any epilogue after the reduce
+// loop. The block's own reduce loop (a k loop of the block program, or one
+// whole-k dot) and the zero fill of its accumulator tile are replaced by:
+//
+//  - on the host, one TMA descriptor per operand
+//    (`nvgpu.tma.create.descriptor`, 128-byte swizzle, zero fill out of
+//    bounds): a box of 128 x 64 elements of A, and of 64 x 64 elements of B
+//    (the swizzle spans 128 bytes, so a 128-wide row of B is two boxes);
+//  - in the kernel, a ring of `stages` shared-memory slots, each holding the
+//    A and B tiles of one k step of 64, guarded by one mbarrier per slot.
+//    Thread 0 fills the first `stages - 1` slots before the loop; in step i
+//    the warpgroup waits for slot i, issues `nvgpu.warpgroup.mma` (128 x 128
+//    x 64 as 8 wgmma.m64n128k16 with f32 accumulators in registers across
+//    the whole loop), waits until only that group is in flight (so step
+//    i - 1's reads of its slot are done), and thread 0 then refills that
+//    slot with step i + stages - 1: copies stay in flight while the tensor
+//    cores work;
+//  - after the loop, the accumulator fragments stored into a fresh 128 x 128
+//    f32 tile that replaces the old accumulator, so the epilogue (the bf16
+//    cast, bias, activation; edge tiles are views of its top-left corner)
+//    is lowered as before.
+//
+// Partial edge tiles need no special case: TMA fills the out-of-bounds part
+// of a box with zeros, and the epilogue only reads the tile's valid corner.
+// Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
+// (the pipeline adds this pass for sm_90a only), other block sizes, batched
+// dots, operands staged in shared memory (a normalised A), operands whose
+// rows are not 16-byte aligned (TMA needs 16-byte global strides).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+#include "TileBounds.h"
+#include "TileContractions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpu-warpgroup-matmul"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_GPUWARPGROUPMATMUL
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+using namespace blockbuster;
+
+namespace {
+
+// The block tile and the k step of one ring slot. One warpgroup (128
+// threads) owns the whole 128 x 128 accumulator: 128 f32 registers per
+// thread.
+constexpr int64_t kTileM = 128, kTileN = 128, kStepK = 64;
+constexpr int64_t kWarpgroupThreads = 128;
+// The 128-byte swizzle spans 64 elements of 16 bits: B's 128-wide rows are
+// loaded as two boxes of 64 columns.
+constexpr int64_t kSwizzleElements = 64;
+// Spin hint of mbarrier.try_wait (the op loops until the phase completes).
+constexpr int64_t kWaitTicks = 10000000;
+
+/// A block-level GEMM the schedule applies to.
+struct WarpgroupGemm {
+  linalg::GenericOp dot;
+  std::optional<AccumulationFold> fold;
+  // The op the mainloop replaces: the block's k loop, or the dot itself
+  // when the reduced axis is whole.
+  Operation *reduce;
+  // A [M, K] and B [K, N] in global memory, defined outside the grid.
+  Value a, b;
+  // The tile's first row and column.
+  OpFoldResult rowOffset, colOffset;
+  // The f32 workgroup tile that holds the product after the reduce.
+  Value acc;
+  linalg::FillOp accFill;
+  Type elementType;
+};
+
+/// `value` as `base[offsets] [sizes]` if it is a unit-stride subview of a
+/// rank-2 memref; else null.
+memref::SubViewOp unitStrideSubview(Value value) {
+  auto subview = value.getDefiningOp<memref::SubViewOp>();
+  if (!subview || subview.getSourceType().getRank() != 2 ||
+      subview.getType().getRank() != 2 ||
+      !llvm::all_of(subview.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }))
+    return nullptr;
+  return subview;
+}
+
+/// True if `offset` is `iv * step` (or `step * iv`), or `iv` is null and
+/// `offset` is zero.
+bool isStepOffset(OpFoldResult offset, Value iv, int64_t step) {
+  if (!iv)
+    return isConstantIntValue(offset, 0);
+  auto value = dyn_cast<Value>(offset);
+  auto mul = value ? value.getDefiningOp<arith::MulIOp>() : nullptr;
+  if (!mul)
+    return false;
+  auto isStep = [&](Value v) { return isConstantIntValue(v, step); };
+  return (mul.getLhs() == iv && isStep(mul.getRhs())) ||
+         (mul.getRhs() == iv && isStep(mul.getLhs()));
+}
+
+/// A rank-2 memref of static shape and identity layout whose rows are
+/// 16-byte aligned (TMA's rule for global strides).
+bool isTmaSource(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.getRank() == 2 && type.hasStaticShape() &&
+         type.getLayout().isIdentity() && !type.getMemorySpace() &&
+         (type.getDimSize(1) * 2) % 16 == 0;
+}
+
+LogicalResult fail(Operation *op, const Twine &reason) {
+  LLVM_DEBUG(llvm::dbgs() << "not a warpgroup GEMM: " << reason << ": " << *op
+                          << "\n");
+  return failure();
+}
+
+/// The precondition: `dot` is the only work of its block's reduce.
+FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
+  std::optional<TileContraction> c = matchTileContraction(dot);
+  if (!c || !c->batch.empty())
+    return fail(dot, "not an unbatched tile contraction");
+  SmallVector<AffineMap> maps = dot.getIndexingMapsArray();
+  MLIRContext *ctx = dot.getContext();
+  AffineExpr m = getAffineDimExpr(c->m, ctx), n = getAffineDimExpr(c->n, ctx),
+             k = getAffineDimExpr(c->k, ctx);
+  if (maps[0].getResults() != ArrayRef<AffineExpr>{m, k} ||
+      maps[1].getResults() != ArrayRef<AffineExpr>{k, n} ||
+      maps[2].getResults() != ArrayRef<AffineExpr>{m, n})
+    return fail(dot, "operands are not A[m, k], B[k, n], C[m, n]");
+  Type elementType = getElementTypeOrSelf(dot.getDpsInputs()[0].getType());
+  if (elementType != getElementTypeOrSelf(dot.getDpsInputs()[1].getType()) ||
+      !(elementType.isF16() || elementType.isBF16()))
+    return fail(dot, "operands are not both f16 or both bf16");
+
+  auto grid = dot->getParentOfType<scf::ForallOp>();
+  WarpgroupGemm gemm;
+  gemm.dot = dot;
+  gemm.elementType = elementType;
+  gemm.fold = findAccumulationFold(dot);
+  // The k loop: the dot's parent when that is a loop directly in the grid.
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  if (loop && loop->getParentOp() == grid) {
+    if (!gemm.fold)
+      return fail(dot, "a k loop whose dot does not accumulate a tile");
+    gemm.reduce = loop;
+    gemm.acc = gemm.fold->acc;
+    // Nothing else may happen in the loop: the dot, its zero-filled result
+    // tile, the add into the accumulator, views and index arithmetic.
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (&op == dot.getOperation() || &op == gemm.fold->fill ||
+          &op == gemm.fold->add ||
+          &op == dot.getDpsInits()[0].getDefiningOp() || isPure(&op))
+        continue;
+      return fail(&op, "the k loop does more than one dot");
+    }
+    if (!loop.getInitArgs().empty() ||
+        !isConstantIntValue(loop.getLowerBound(), 0) ||
+        !isConstantIntValue(loop.getStep(), 1))
+      return fail(loop, "not a plain k loop");
+  } else if (dot->getParentOp() == grid) {
+    if (gemm.fold)
+      return fail(dot, "a whole-k dot added into another tile");
+    gemm.reduce = dot;
+    gemm.acc = dot.getDpsInits()[0];
+  } else {
+    return fail(dot, "not directly in the block or in its k loop");
+  }
+
+  // The accumulator: a workgroup tile of the block, zero-filled just before
+  // the reduce and of at most 128 x 128 elements.
+  auto accAlloc = gemm.acc.getDefiningOp<memref::AllocOp>();
+  if (!accAlloc || accAlloc->getParentOp() != grid ||
+      accAlloc.getType().getRank() != 2)
+    return fail(dot, "the accumulator is not a tile of the block");
+  for (Operation *user : gemm.acc.getUsers()) {
+    Operation *ancestor = grid.getBody()->findAncestorOpInBlock(*user);
+    if (gemm.reduce->isAncestor(user) || !ancestor)
+      continue;
+    if (ancestor->isBeforeInBlock(gemm.reduce)) {
+      auto fill = dyn_cast<linalg::FillOp>(user);
+      if (!fill || gemm.accFill ||
+          !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+        return fail(user, "the accumulator is used before the reduce");
+      gemm.accFill = fill;
+    }
+  }
+  if (!gemm.accFill)
+    return fail(dot, "the accumulator does not start at zero");
+
+  // The operands: tiles [m0 : m0 + 128, k : k + kStep] of A and [k : k +
+  // kStep, n0 : n0 + 128] of B read straight from global memory.
+  memref::SubViewOp aTile = unitStrideSubview(dot.getDpsInputs()[0]);
+  memref::SubViewOp bTile = unitStrideSubview(dot.getDpsInputs()[1]);
+  if (!aTile || !bTile)
+    return fail(dot, "operands are not tiles of global arrays");
+  gemm.a = aTile.getSource();
+  gemm.b = bTile.getSource();
+  if (!isTmaSource(gemm.a) || !isTmaSource(gemm.b) ||
+      grid->isAncestor(gemm.a.getParentBlock()->getParentOp()) ||
+      grid->isAncestor(gemm.b.getParentBlock()->getParentOp()))
+    return fail(dot, "operands are not whole global arrays with 16-byte "
+                     "aligned rows");
+  int64_t kTotal = cast<MemRefType>(gemm.a.getType()).getDimSize(1);
+  std::optional<int64_t> tileM = constantUpperBound(aTile.getResult(), 0);
+  std::optional<int64_t> tileN = constantUpperBound(bTile.getResult(), 1);
+  std::optional<int64_t> stepK = constantUpperBound(aTile.getResult(), 1);
+  if (tileM != kTileM || tileN != kTileN || !stepK)
+    return fail(dot, "the block is not a 128 x 128 tile");
+  Value iv = loop && gemm.reduce == loop.getOperation() ? loop.getInductionVar()
+                                                        : Value();
+  SmallVector<OpFoldResult> aOffsets = aTile.getMixedOffsets();
+  SmallVector<OpFoldResult> bOffsets = bTile.getMixedOffsets();
+  if (!isStepOffset(aOffsets[1], iv, *stepK) ||
+      !isStepOffset(bOffsets[0], iv, *stepK))
+    return fail(dot, "the k offsets are not the loop's steps");
+  std::optional<int64_t> steps = iv ? getConstantIntValue(loop.getUpperBound())
+                                    : std::optional<int64_t>(1);
+  if (!steps || *steps != llvm::divideCeilSigned(kTotal, *stepK))
+    return fail(dot, "the reduce does not cover the whole k axis");
+  gemm.rowOffset = aOffsets[0];
+  gemm.colOffset = bOffsets[1];
+  for (OpFoldResult offset : {gemm.rowOffset, gemm.colOffset})
+    if (auto value = dyn_cast<Value>(offset);
+        value && gemm.reduce->isAncestor(value.getParentBlock()->getParentOp()))
+      return fail(dot, "the tile's offsets change inside the reduce");
+  return gemm;
+}
+
+} // namespace
+
+namespace {
+
+/// The transformation: replaces the reduce of `gemm` with the TMA ring and
+/// wgmma mainloop described at the top of this file.
+class WarpgroupMatmulLowering {
+public:
+  WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
+                          int64_t stages)
+      : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
+        ctx(rewriter.getContext()), stages(stages),
+        workgroup(
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
+
+  void run();
+  /// Renumbers the tiles of the grid in groups of `groupRows` rows.
+  void groupTiles(scf::ForallOp grid, int64_t groupRows);
+
+private:
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  MemRefType sharedTile(ArrayRef<int64_t> shape, Type element) {
+    return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
+                           workgroup);
+  }
+  int64_t elementBytes() { return g.elementType.getIntOrFloatBitWidth() / 8; }
+  int64_t aBytes() { return kTileM * kStepK * elementBytes(); }
+  int64_t bBoxBytes() { return kStepK * kSwizzleElements * elementBytes(); }
+  int64_t slotBytes() { return aBytes() + 2 * bBoxBytes(); }
+
+  /// On the host: a TMA descriptor of `source` with boxes of `box`.
+  Value createDescriptor(Value source, ArrayRef<int64_t> box);
+  /// A view of `shape` elements at byte `offset` of the ring.
+  Value ringView(Value offset, ArrayRef<int64_t> shape);
+  /// Thread 0 (where `predicate` holds) starts the copies of k step `step`
+  /// into its slot.
+  void issueCopies(Value step, Value predicate);
+
+  RewriterBase &rewriter;
+  WarpgroupGemm g;
+  Location loc;
+  MLIRContext *ctx;
+  int64_t stages;
+  gpu::AddressSpaceAttr workgroup;
+  Value descA, descB, ring, barriers;
+};
+
+Value WarpgroupMatmulLowering::createDescriptor(Value source,
+                                                ArrayRef<int64_t> box) {
+  Value unranked = memref::CastOp::create(
+      rewriter, loc, UnrankedMemRefType::get(g.elementType, Attribute()),
+      source);
+  auto type = nvgpu::TensorMapDescriptorType::get(
+      ctx, sharedTile(box, g.elementType),
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  return nvgpu::TmaCreateDescriptorOp::create(
+      rewriter, loc, type, unranked, ValueRange{index(box[0]), index(box[1])});
+}
+
+Value WarpgroupMatmulLowering::ringView(Value offset, ArrayRef<int64_t> shape) {
+  return memref::ViewOp::create(rewriter, loc, sharedTile(shape, g.elementType),
+                                ring, offset, ValueRange{});
+}
+
+void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
+  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+  Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
+  auto at = [&](int64_t bytes) {
+    return arith::AddIOp::create(rewriter, loc, base, index(bytes));
+  };
+  Value aTile = ringView(base, {kTileM, kStepK});
+  Value bLeft = ringView(at(aBytes()), {kStepK, kSwizzleElements});
+  Value bRight =
+      ringView(at(aBytes() + bBoxBytes()), {kStepK, kSwizzleElements});
+  nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, barriers,
+                                          index(slotBytes()), slot, predicate);
+  Value k = arith::MulIOp::create(rewriter, loc, step, index(kStepK));
+  Value row = getValueOrCreateConstantIndexOp(rewriter, loc, g.rowOffset);
+  Value col = getValueOrCreateConstantIndexOp(rewriter, loc, g.colOffset);
+  Value colRight =
+      arith::AddIOp::create(rewriter, loc, col, index(kSwizzleElements));
+  // Coordinates are innermost first.
+  nvgpu::TmaAsyncLoadOp::create(rewriter, loc, aTile, barriers, descA,
+                                ValueRange{k, row}, slot, Value(), predicate);
+  nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bLeft, barriers, descB,
+                                ValueRange{col, k}, slot, Value(), predicate);
+  nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bRight, barriers, descB,
+                                ValueRange{colRight, k}, slot, Value(),
+                                predicate);
+}
+
+void WarpgroupMatmulLowering::groupTiles(scf::ForallOp grid,
+                                         int64_t groupRows) {
+  ArrayRef<int64_t> extents = grid.getStaticUpperBound();
+  if (groupRows <= 0 || grid.getRank() != 2 ||
+      llvm::any_of(extents, ShapedType::isDynamic) ||
+      !llvm::all_of(grid.getMixedLowerBound(),
+                    [](OpFoldResult b) { return isConstantIntValue(b, 0); }) ||
+      !llvm::all_of(grid.getMixedStep(),
+                    [](OpFoldResult s) { return isConstantIntValue(s, 1); }))
+    return;
+  // The hardware starts blocks in the order of their linear id, x (the
+  // grid's last dimension) fastest.
+  int64_t rows = extents[0], columns = extents[1];
+  OpBuilder::InsertionGuard guard(rewriter);
+  Block *body = grid.getBody();
+  rewriter.setInsertionPointToStart(body);
+  Value row = grid.getInductionVar(0), column = grid.getInductionVar(1);
+  Value rowStart = arith::MulIOp::create(rewriter, loc, row, index(columns));
+  Value linear = arith::AddIOp::create(rewriter, loc, rowStart, column);
+  int64_t perGroup = groupRows * columns;
+  Value group = arith::DivUIOp::create(rewriter, loc, linear, index(perGroup));
+  Value inGroup =
+      arith::RemUIOp::create(rewriter, loc, linear, index(perGroup));
+  Value firstRow =
+      arith::MulIOp::create(rewriter, loc, group, index(groupRows));
+  Value size = arith::MinUIOp::create(
+      rewriter, loc,
+      arith::SubIOp::create(rewriter, loc, index(rows), firstRow),
+      index(groupRows));
+  Value newRow = arith::AddIOp::create(
+      rewriter, loc, firstRow,
+      arith::RemUIOp::create(rewriter, loc, inGroup, size));
+  Value newColumn = arith::DivUIOp::create(rewriter, loc, inGroup, size);
+  Operation *lastNew = newColumn.getDefiningOp();
+  // Every use but the renumbering itself takes the grouped tile.
+  auto outside = [&](OpOperand &use) {
+    Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+    return !user || lastNew->isBeforeInBlock(user);
+  };
+  rewriter.replaceUsesWithIf(row, newRow, outside);
+  rewriter.replaceUsesWithIf(column, newColumn, outside);
+}
+
+void WarpgroupMatmulLowering::run() {
+  auto grid = g.dot->getParentOfType<scf::ForallOp>();
+  int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
+  int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
+
+  rewriter.setInsertionPoint(grid);
+  descA = createDescriptor(g.a, {kTileM, kStepK});
+  descB = createDescriptor(g.b, {kStepK, kSwizzleElements});
+
+  // Barriers and the ring, initialised by thread 0 and published by a
+  // barrier.
+  rewriter.setInsertionPoint(g.reduce);
+  auto ringAlloc = memref::AllocOp::create(
+      rewriter, loc, sharedTile({stages * slotBytes()}, rewriter.getI8Type()),
+      rewriter.getI64IntegerAttr(1024));
+  ring = ringAlloc;
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       thread, index(0));
+  barriers = nvgpu::MBarrierCreateOp::create(
+      rewriter, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, stages));
+  for (int64_t slot = 0; slot < stages; ++slot)
+    nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, index(1),
+                                  index(slot), leader);
+  nvgpu::TmaPrefetchOp::create(rewriter, loc, descA, leader);
+  nvgpu::TmaPrefetchOp::create(rewriter, loc, descB, leader);
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Prologue: the first stages - 1 steps in flight.
+  for (int64_t step = 0; step < std::min(stages - 1, steps); ++step)
+    issueCopies(index(step), leader);
+
+  // Mainloop.
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({kTileM, kTileN}, rewriter.getF32Type()));
+  Value init =
+      nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
+                                 index(1), ValueRange{init});
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value step = loop.getInductionVar();
+    Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+    Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
+    Value parity = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI1Type(),
+        arith::RemUIOp::create(rewriter, loc, round, index(2)));
+    nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
+                                           index(kWaitTicks), slot);
+    Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
+    Value aTile = ringView(base, {kTileM, kStepK});
+    Value bTile =
+        ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
+                 {kStepK, kTileN});
+    auto descriptorType = [&](Value tile) {
+      return nvgpu::WarpgroupMatrixDescriptorType::get(
+          ctx, cast<MemRefType>(tile.getType()));
+    };
+    Value aDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        rewriter, loc, descriptorType(aTile), aTile, descA);
+    Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        rewriter, loc, descriptorType(bTile), bTile, descB);
+    // waitGroup 1: this step's wgmma group stays in flight; the previous
+    // one is complete, so its slot can be refilled.
+    Value acc = nvgpu::WarpgroupMmaOp::create(
+        rewriter, loc, accType, aDesc, bDesc, rewriter.getI64IntegerAttr(1),
+        /*transposeA=*/UnitAttr(), /*transposeB=*/rewriter.getUnitAttr(),
+        loop.getRegionIterArg(0));
+    // A branch, not a predicate: the last steps' condition folds to a
+    // constant, which the PTX of a predicated copy cannot take.
+    Value next = arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
+    Value inRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+    auto refill = scf::IfOp::create(rewriter, loc, inRange);
+    rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
+    issueCopies(next, leader);
+    rewriter.setInsertionPointAfter(refill);
+    scf::YieldOp::create(rewriter, loc, acc);
+  }
+
+  // Epilogue: every wgmma done and every warp past its reads of the ring
+  // (whose bytes the result tile may reuse), then the fragments go to a
+  // fresh 128 x 128 tile.
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+  gpu::BarrierOp::create(rewriter, loc);
+  Value result = memref::AllocOp::create(
+      rewriter, loc, sharedTile({kTileM, kTileN}, rewriter.getF32Type()));
+  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0), result);
+  gpu::BarrierOp::create(rewriter, loc);
+
+  auto oldAcc = g.acc.getDefiningOp<memref::AllocOp>();
+  Value replacement = result;
+  if (oldAcc.getType() != result.getType())
+    replacement = memref::SubViewOp::create(
+        rewriter, loc, result,
+        SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(0)),
+        oldAcc.getMixedSizes(),
+        SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
+  rewriter.eraseOp(g.reduce);
+  rewriter.eraseOp(g.accFill);
+  rewriter.replaceAllUsesWith(oldAcc.getResult(), replacement);
+  rewriter.eraseOp(oldAcc);
+}
+
+struct GPUWarpgroupMatmul
+    : blockbuster::impl::GPUWarpgroupMatmulBase<GPUWarpgroupMatmul> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (threads != kWarpgroupThreads)
+      return;
+    SmallVector<WarpgroupGemm> gemms;
+    getOperation().walk([&](linalg::GenericOp op) {
+      FailureOr<WarpgroupGemm> gemm = matchWarpgroupGemm(op);
+      if (succeeded(gemm))
+        gemms.push_back(*gemm);
+    });
+    IRRewriter rewriter(&getContext());
+    for (const WarpgroupGemm &gemm : gemms) {
+      WarpgroupMatmulLowering lowering(rewriter, gemm, stages);
+      lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
+                          groupRows);
+      lowering.run();
+    }
+  }
+};
+
+} // namespace

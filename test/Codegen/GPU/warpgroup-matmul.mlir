@@ -1,0 +1,353 @@
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=group-rows=0 | FileCheck %s --check-prefix=ROWS
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=threads=256 | FileCheck %s --check-prefix=THREADS
+
+// A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
+// steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
+// wgmma mainloop, the accumulator a fresh tile that the epilogue reads.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @g(%arg0: memref<256x256xbf16>, %arg1: memref<256x384xbf16>, %arg2: memref<256x384xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 3) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c128 : index
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %subview_1 = memref.subview %arg0[%0, %2] [128, 64] [1, 1] : memref<256x256xbf16> to memref<128x64xbf16, strided<[256, 1], offset: ?>>
+        %subview_2 = memref.subview %arg1[%2, %1] [64, 128] [1, 1] : memref<256x384xbf16> to memref<64x128xbf16, strided<[384, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview_1, %subview_2 : memref<128x64xbf16, strided<[256, 1], offset: ?>>, memref<64x128xbf16, strided<[384, 1], offset: ?>>) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %out: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %out, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %3 = arith.addf %out, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<128x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<128x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %arg2[%0, %1] [128, 128] [1, 1] : memref<256x384xbf16> to memref<128x128xbf16, strided<[384, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<128x128xbf16, #gpu.address_space<workgroup>> to memref<128x128xbf16, strided<[384, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @g
+// CHECK:      %[[A:.*]] = memref.cast %arg0 : memref<256x256xbf16> to memref<*xbf16>
+// CHECK:      %[[DA:.*]] = nvgpu.tma.create.descriptor %[[A]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK:      %[[B:.*]] = memref.cast %arg1 : memref<256x384xbf16> to memref<*xbf16>
+// CHECK:      %[[DB:.*]] = nvgpu.tma.create.descriptor %[[B]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:      scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3) {
+// Grouped launch order: linear id i * 3 + j, groups of 8 rows of tiles.
+// CHECK:        %[[ROW0:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK:        %[[LIN:.*]] = arith.addi %[[ROW0]], %[[J]] : index
+// CHECK:        arith.minui
+// CHECK:        %[[M0:.*]] = arith.muli %{{.*}}, %c128 : index
+// CHECK:        %[[N0:.*]] = arith.muli %{{.*}}, %c128 : index
+// CHECK-NOT:    linalg.fill
+// CHECK:        %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<98304xi8, #gpu.address_space<workgroup>>
+// CHECK:        %[[TID:.*]] = gpu.thread_id  x
+// CHECK:        %[[LEADER:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : index
+// CHECK:        %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK-COUNT-3: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %{{.*}}, predicate = %[[LEADER]]
+// CHECK:        nvgpu.tma.prefetch.descriptor %[[DA]], predicate = %[[LEADER]]
+// CHECK:        nvgpu.tma.prefetch.descriptor %[[DB]], predicate = %[[LEADER]]
+// CHECK:        gpu.barrier
+// Prologue: steps 0 and 1 in flight (A box at [k, m0], B boxes at [n0, k]
+// and [n0 + 64, k]: coordinates innermost first).
+// CHECK:        nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%{{.*}}], %{{.*}}, predicate = %[[LEADER]]
+// CHECK:        nvgpu.tma.async.load %[[DA]][%{{.*}}, %[[M0]]], %[[BARS]][%{{.*}}] to %{{.*}}, predicate = %[[LEADER]]
+// CHECK:        nvgpu.tma.async.load %[[DB]][%[[N0]], %{{.*}}], %[[BARS]]
+// CHECK:        nvgpu.tma.async.load %[[DB]][%{{.*}}, %{{.*}}], %[[BARS]]
+// CHECK:        nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK:        %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK:        %[[ACC:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C:.*]] = %[[INIT]])
+// CHECK:          nvgpu.mbarrier.try_wait.parity %[[BARS]][%{{.*}}], %{{.*}}, %{{.*}}
+// CHECK:          %[[WA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DA]]
+// CHECK:          %[[WB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DB]]
+// CHECK:          %[[D:.*]] = nvgpu.warpgroup.mma %[[WA]], %[[WB]], %[[C]] {transposeB}
+// CHECK:          scf.if
+// CHECK:            nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-3:    nvgpu.tma.async.load
+// CHECK:          scf.yield %[[D]]
+// CHECK:        nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:   gpu.barrier
+// CHECK-NEXT:   %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   nvgpu.warpgroup.mma.store %[[ACC]], %[[RESULT]]
+// CHECK-NEXT:   gpu.barrier
+// The epilogue reads the new tile.
+// CHECK:        linalg.generic {{.*}} ins(%[[RESULT]] : memref<128x128xf32, #gpu.address_space<workgroup>>)
+// CHECK:          arith.truncf
+// CHECK:        memref.copy
+
+// ROWS-LABEL: func.func @g
+// ROWS:      scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3) {
+// ROWS-NEXT:   arith.muli %[[I]], %c128
+// ROWS-NEXT:   arith.muli %[[J]], %c128
+// ROWS:        nvgpu.warpgroup.mma
+
+// One warpgroup is the whole block: other thread counts keep mma.sync.
+// THREADS-LABEL: func.func @g
+// THREADS-NOT: nvgpu
+// THREADS:     linalg.generic
+
+// -----
+
+// Blocks of 64 rows are not the wgmma tile: left to mma.sync.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @rows64(%arg0: memref<256x256xbf16>, %arg1: memref<256x384xbf16>, %arg2: memref<256x384xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (4, 3) {
+      %0 = arith.muli %arg3, %c64 : index
+      %1 = arith.muli %arg4, %c128 : index
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<64x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<64x128xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %subview_1 = memref.subview %arg0[%0, %2] [64, 64] [1, 1] : memref<256x256xbf16> to memref<64x64xbf16, strided<[256, 1], offset: ?>>
+        %subview_2 = memref.subview %arg1[%2, %1] [64, 128] [1, 1] : memref<256x384xbf16> to memref<64x128xbf16, strided<[384, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<64x128xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<64x128xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview_1, %subview_2 : memref<64x64xbf16, strided<[256, 1], offset: ?>>, memref<64x128xbf16, strided<[384, 1], offset: ?>>) outs(%alloc_3 : memref<64x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %out: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %out, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<64x128xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<64x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %3 = arith.addf %out, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<64x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<64x128xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<64x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %arg2[%0, %1] [64, 128] [1, 1] : memref<256x384xbf16> to memref<64x128xbf16, strided<[384, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<64x128xbf16, #gpu.address_space<workgroup>> to memref<64x128xbf16, strided<[384, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @rows64
+// CHECK-NOT:   nvgpu
+// CHECK:       linalg.generic
+
+// -----
+
+// An A tile staged in workgroup memory (a normalised A, written by the
+// block) is not read by TMA: left to mma.sync.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @staged_a(%arg0: memref<256x256xbf16>, %arg1: memref<256x384xbf16>, %arg2: memref<256x384xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 3) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c128 : index
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %subview_1 = memref.subview %arg0[%0, %2] [128, 64] [1, 1] : memref<256x256xbf16> to memref<128x64xbf16, strided<[256, 1], offset: ?>>
+        %subview_2 = memref.subview %arg1[%2, %1] [64, 128] [1, 1] : memref<256x384xbf16> to memref<64x128xbf16, strided<[384, 1], offset: ?>>
+        %staged = memref.alloc() {alignment = 64 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
+        memref.copy %subview_1, %staged : memref<128x64xbf16, strided<[256, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%staged, %subview_2 : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, strided<[384, 1], offset: ?>>) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %out: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %out, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %3 = arith.addf %out, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<128x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<128x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %arg2[%0, %1] [128, 128] [1, 1] : memref<256x384xbf16> to memref<128x128xbf16, strided<[384, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<128x128xbf16, #gpu.address_space<workgroup>> to memref<128x128xbf16, strided<[384, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @staged_a
+// CHECK-NOT:   nvgpu
+// CHECK:       linalg.generic
+
+// -----
+
+// The reduced axis whole (K = 64): one dot straight into the zero-filled
+// accumulator becomes the same mainloop of one step.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @whole_k(%arg0: memref<256x64xbf16>, %arg1: memref<64x256xbf16>, %arg2: memref<256x256xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c128 : index
+      %subview = memref.subview %arg0[%0, 0] [128, 64] [1, 1] : memref<256x64xbf16> to memref<128x64xbf16, strided<[64, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %1] [64, 128] [1, 1] : memref<64x256xbf16> to memref<64x128xbf16, strided<[256, 1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_0 : memref<128x64xbf16, strided<[64, 1], offset: ?>>, memref<64x128xbf16, strided<[256, 1], offset: ?>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_3: bf16, %out: f32):
+        %2 = arith.extf %in : bf16 to f32
+        %3 = arith.extf %in_3 : bf16 to f32
+        %4 = arith.mulf %2, %3 : f32
+        %5 = arith.addf %out, %4 : f32
+        linalg.yield %5 : f32
+      }
+      %alloc_1 = memref.alloc() {alignment = 64 : i64} : memref<128x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc_1 : memref<128x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview_2 = memref.subview %arg2[%0, %1] [128, 128] [1, 1] : memref<256x256xbf16> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+      memref.copy %alloc_1, %subview_2 : memref<128x128xbf16, #gpu.address_space<workgroup>> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @whole_k
+// CHECK-NOT:   linalg.fill
+// CHECK:       nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
+// CHECK:         nvgpu.warpgroup.mma
+// CHECK:       %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK:       nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// CHECK-NOT:   linalg.generic {{.*}}"reduction"
+// CHECK:       linalg.generic {{.*}} ins(%[[RESULT]] :
+// CHECK:         arith.truncf
+
+// -----
+
+// Partial edge blocks (200 x 72 x 136 in blocks of 128 x 128 x 64): tile
+// extents min(rest, 128); the loads zero-fill out of bounds, and the
+// epilogue reads the valid corner of the full 128 x 128 result tile.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @edge(%arg0: memref<200x72xbf16>, %arg1: memref<72x136xbf16>, %arg2: memref<200x136xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %c72 = arith.constant 72 : index
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %c136 = arith.constant 136 : index
+    %c200 = arith.constant 200 : index
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.subi %c200, %0 : index
+      %2 = arith.minsi %1, %c128 : index
+      %3 = arith.muli %arg4, %c128 : index
+      %4 = arith.subi %c136, %3 : index
+      %5 = arith.minsi %4, %c128 : index
+      %alloc = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<?x?xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c2 step %c1 {
+        %6 = arith.muli %arg5, %c64 : index
+        %7 = arith.subi %c72, %6 : index
+        %8 = arith.minsi %7, %c64 : index
+        %subview_1 = memref.subview %arg0[%0, %6] [%2, %8] [1, 1] : memref<200x72xbf16> to memref<?x?xbf16, strided<[72, 1], offset: ?>>
+        %subview_2 = memref.subview %arg1[%6, %3] [%8, %5] [1, 1] : memref<72x136xbf16> to memref<?x?xbf16, strided<[136, 1], offset: ?>>
+        %alloc_3 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<?x?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview_1, %subview_2 : memref<?x?xbf16, strided<[72, 1], offset: ?>>, memref<?x?xbf16, strided<[136, 1], offset: ?>>) outs(%alloc_3 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %out: f32):
+          %9 = arith.extf %in : bf16 to f32
+          %10 = arith.extf %in_4 : bf16 to f32
+          %11 = arith.mulf %9, %10 : f32
+          %12 = arith.addf %out, %11 : f32
+          linalg.yield %12 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %9 = arith.addf %out, %in : f32
+          linalg.yield %9 : f32
+        }
+      }
+      %alloc_0 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<?x?xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %6 = arith.truncf %in : f32 to bf16
+        linalg.yield %6 : bf16
+      }
+      %subview = memref.subview %arg2[%0, %3] [%2, %5] [1, 1] : memref<200x136xbf16> to memref<?x?xbf16, strided<[136, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<?x?xbf16, strided<[136, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @edge
+// CHECK:       scf.forall
+// CHECK:         %[[EDGE_M:.*]] = arith.minsi %{{.*}}, %c128
+// CHECK:         %[[EDGE_N:.*]] = arith.minsi %{{.*}}, %c128
+// CHECK:         nvgpu.warpgroup.mma
+// CHECK:         %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK:         nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// CHECK:         %[[CORNER:.*]] = memref.subview %[[RESULT]][0, 0] [%[[EDGE_M]], %[[EDGE_N]]] [1, 1]
+// CHECK:         linalg.generic {{.*}} ins(%[[CORNER]] :
