@@ -317,9 +317,8 @@ int bbRunCPU(const char *mlir, const char *entry, const char *options,
                  ? lowerLinalgReference(*program->module, program->entry,
                                         llvm::nulls())
                  : lowerWithBlockbuster(*program->module, program->kind,
-                                        LoweringOptions(), errs))
-          : lowerWithBlockbuster(*program->module, program->kind, lowering,
-                                 errs);
+                                        LoweringOptions()))
+          : lowerWithBlockbuster(*program->module, program->kind, lowering);
   if (failed(lowered))
     return session.fail(result);
   for (auto [index, array] : llvm::enumerate(inputArrays))

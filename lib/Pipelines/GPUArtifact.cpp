@@ -4,12 +4,12 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
+#include "Blockbuster/Pipelines/ConvertAndSelect.h"
 #include "Blockbuster/Pipelines/GPUPipeline.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -28,128 +28,16 @@ bool hasBlockPrograms(ModuleOp module) {
 
 } // namespace
 
-/// Runs the textual pass pipeline `pipeline` on `module`.
-static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
-  PassManager pm(module.getContext());
-  std::string error;
-  llvm::raw_string_ostream errorStream(error);
-  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
-    return emitError(module.getLoc())
-           << "cannot build '" << pipeline << "': " << error;
-  return pm.run(module);
-}
+using namespace blockbuster;
 
 /// The conversion's whole-thresholds whose programs block-select chooses
-/// among. Whole or tiled is the conversion's choice from extents alone; the
-/// target's limits and the cost model decide here instead: the default
-/// (0: the conversion's own, 256), and every reduced or feature axis whole
-/// up to 16384 (a row kernel keeps its row on chip and reads it once: add +
-/// GELU + add + LayerNorm over 4096 features is one kernel then, three
-/// with the features tiled).
+/// among (convertAndSelect). Whole or tiled is the conversion's choice from
+/// extents alone; the target's limits and the cost model decide here
+/// instead: the default (0: the conversion's own, 256), and every reduced
+/// or feature axis whole up to 16384 (a row kernel keeps its row on chip
+/// and reads it once: add + GELU + add + LayerNorm over 4096 features is
+/// one kernel then, three with the features tiled).
 static constexpr int64_t kWholeThresholds[] = {0, 16384};
-
-/// When no program of those fits the target at any block size (attention
-/// with 256 keys whole: its [queries, keys] tiles next to the whole
-/// [keys, D] operands), ever lower thresholds, one at a time, until one
-/// does: the axes that do not fit become tiled, and block-select gives
-/// them a smaller block.
-static constexpr int64_t kTiledThresholds[] = {128, 64, 32, 16, 8, 4, 2, 1};
-
-/// Converts a copy of `module` with `threshold` and fuses it (`fuseStep`).
-/// Returns null when either fails; `errors` receives the diagnostics.
-static OwningOpRef<ModuleOp>
-convertCandidate(ModuleOp module, int64_t threshold, StringRef fuseStep,
-                 SmallVectorImpl<Diagnostic> &errors) {
-  OwningOpRef<ModuleOp> candidate = module.clone();
-  std::string pipeline = "hoist-tensor-constants,convert-linalg-to-block";
-  if (threshold)
-    pipeline += "{whole-threshold=" + std::to_string(threshold) + "}";
-  if (!fuseStep.empty())
-    pipeline += "," + fuseStep.str();
-  ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &diag) {
-    errors.push_back(std::move(diag));
-    return success();
-  });
-  if (failed(runPipeline(*candidate, pipeline)))
-    return nullptr;
-  return candidate;
-}
-
-/// Moves the block programs of `from` into `into` as snapshots of the
-/// programs of the same names there (block-select's `block.snapshot_of`),
-/// renamed with `suffix`.
-static void addAsSnapshots(ModuleOp from, ModuleOp into, StringRef suffix) {
-  MLIRContext *context = into.getContext();
-  for (Operation &op :
-       llvm::make_early_inc_range(from.getBody()->getOperations())) {
-    if (op.getName().getStringRef() != "block.program")
-      continue;
-    auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
-    auto of = op.getAttrOfType<StringAttr>("block.snapshot_of");
-    op.setAttr("block.snapshot_of", of ? of : name);
-    op.setAttr(SymbolTable::getSymbolAttrName(),
-               StringAttr::get(context, name.getValue() + suffix));
-    op.moveBefore(into.getBody(), into.getBody()->end());
-  }
-}
-
-/// Converts the Linalg `module` at each of kWholeThresholds, fuses each
-/// program (`fuseStep`, or none when empty) and lets `select`
-/// (block-select) pick, per program, the fastest form that fits, among all
-/// candidates and their snapshots. When none fits, tries kTiledThresholds.
-/// The diagnostics are those of the default threshold.
-static LogicalResult convertAndSelect(ModuleOp module, StringRef fuseStep,
-                                      StringRef select) {
-  auto selectIn = [&](ModuleOp candidate,
-                      SmallVectorImpl<Diagnostic> &errors) {
-    ScopedDiagnosticHandler collect(module.getContext(),
-                                    [&](Diagnostic &diag) {
-                                      errors.push_back(std::move(diag));
-                                      return success();
-                                    });
-    return runPipeline(candidate, select);
-  };
-  auto adopt = [&](ModuleOp chosen) {
-    module.getBody()->getOperations().clear();
-    module.getBody()->getOperations().splice(
-        module.getBody()->end(), chosen.getBody()->getOperations());
-    return success();
-  };
-
-  SmallVector<Diagnostic> errors;
-  OwningOpRef<ModuleOp> combined;
-  for (int64_t threshold : kWholeThresholds) {
-    SmallVector<Diagnostic> ignored;
-    OwningOpRef<ModuleOp> candidate = convertCandidate(
-        module, threshold, fuseStep, threshold ? ignored : errors);
-    if (!candidate) {
-      if (!threshold)
-        break; // The conversion itself refuses the program.
-      continue;
-    }
-    if (!combined)
-      combined = std::move(candidate);
-    else
-      addAsSnapshots(*candidate, *combined,
-                     "_whole" + std::to_string(threshold));
-  }
-  if (combined) {
-    if (succeeded(selectIn(*combined, errors)))
-      return adopt(*combined);
-    for (int64_t threshold : kTiledThresholds) {
-      SmallVector<Diagnostic> ignored;
-      OwningOpRef<ModuleOp> candidate =
-          convertCandidate(module, threshold, fuseStep, ignored);
-      if (candidate && succeeded(selectIn(*candidate, ignored)))
-        return adopt(*candidate);
-    }
-  }
-  for (Diagnostic &diag : errors)
-    module.getContext()->getDiagEngine().emit(std::move(diag));
-  return failure();
-}
-
-using namespace blockbuster;
 
 /// Fuses and selects `module` (block programs, or Linalg converted at
 /// `wholeThreshold`, 0: the candidates of convertAndSelect) with
@@ -181,8 +69,13 @@ static LogicalResult compileOnce(ModuleOp module,
         (fuseStep.empty() ? "" : fuseStep + ",") + select;
     if (failed(runPipeline(module, pipeline)))
       return failure();
-  } else if (failed(convertAndSelect(module, fuseStep, select))) {
-    return failure();
+  } else {
+    ConvertAndSelectOptions candidates;
+    candidates.wholeThresholds = kWholeThresholds;
+    candidates.fuseStep = fuseStep;
+    candidates.select = select;
+    if (failed(convertAndSelect(module, candidates)))
+      return failure();
   }
   if (fusedProgram) {
     fusedProgram->clear();
@@ -224,7 +117,7 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
   if (target)
     for (int64_t sixteenths : {15, 14, 12})
       retries.push_back({0, target->localMemoryBytes * sixteenths / 16});
-  for (int64_t threshold : kTiledThresholds)
+  for (int64_t threshold : getTiledWholeThresholds())
     retries.push_back({threshold, 0});
 
   OwningOpRef<ModuleOp> original = module.clone();

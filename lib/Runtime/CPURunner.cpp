@@ -8,6 +8,7 @@
 #include "Blockbuster/Runtime/CPURunner.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "Blockbuster/Pipelines/ConvertAndSelect.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
 #include "Blockbuster/Runtime/ReferencePrecision.h"
 #include "Blockbuster/Support/LinalgParserGuard.h"
@@ -435,37 +436,34 @@ LogicalResult lowerLinalgReference(ModuleOp module, StringRef entry,
 /// The Blockbuster path: a Linalg module first becomes block programs
 /// through convert-linalg-to-block (found by name, so that this tool does
 /// not depend on its code), then block-select binds the block sizes and the
-/// CPU pipeline lowers to LLVM.
+/// CPU pipeline lowers to LLVM. Where the conversion's whole form does not
+/// fit the target at any block size (a real-size encoder layer's whole rows
+/// on the CPU), the program is converted again with more axes tiled, as the
+/// GPU artifact does (convertAndSelect).
 LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind,
-                                   const LoweringOptions &options,
-                                   const ErrorStream &errs) {
-  PassManager pm(module.getContext());
+                                   const LoweringOptions &options) {
+  std::string fuseStep = options.fuse ? "block-fuse{keep-snapshots=true}" : "";
+  std::string select = "block-select{target=" + options.target;
+  if (!options.blockSizes.empty())
+    select += " block-sizes=" + llvm::join(options.blockSizes, ",");
+  select += "}";
   if (kind == InputKind::Linalg) {
-    std::string errorMessage;
-    llvm::raw_string_ostream errorStream(errorMessage);
-    if (failed(parsePassPipeline("convert-linalg-to-block", pm,
-                                 errorStream))) {
-      errs.error() << "cannot build the Blockbuster path for "
-                      "Linalg input: "
-                   << errorMessage << "\n";
+    // The conversion's default only: the check runs the form the
+    // conversion writes unless that form cannot run at all.
+    static constexpr int64_t kDefaultThreshold[] = {0};
+    ConvertAndSelectOptions candidates;
+    candidates.wholeThresholds = kDefaultThreshold;
+    candidates.fuseStep = fuseStep;
+    candidates.select = select;
+    if (failed(convertAndSelect(module, candidates)))
       return failure();
-    }
-  }
-  if (options.fuse) {
-    std::string errorMessage;
-    llvm::raw_string_ostream errorStream(errorMessage);
-    if (failed(parsePassPipeline("block-fuse{keep-snapshots=true}", pm,
-                                 errorStream))) {
-      errs.error() << "cannot build block-fuse: "
-                   << errorMessage << "\n";
+  } else {
+    std::string pipeline =
+        fuseStep.empty() ? select : fuseStep + "," + select;
+    if (failed(runPipeline(module, pipeline)))
       return failure();
-    }
   }
-  block::BlockSelectOptions select;
-  select.blockSizeOverrides.assign(options.blockSizes.begin(),
-                                  options.blockSizes.end());
-  select.target = options.target;
-  pm.addPass(block::createBlockSelect(select));
+  PassManager pm(module.getContext());
   buildCPUPipeline(pm);
   return pm.run(module);
 }

@@ -35,6 +35,7 @@ module without them raises ImportError with that hint. The backend is
 registered with Dynamo when this module is imported.
 """
 
+import copy
 import logging
 import os
 import re
@@ -114,6 +115,24 @@ def _naming_hooks(names):
     return NamingHooks()
 
 
+def _on_cpu(module, example_inputs):
+    """`module` and `example_inputs` with every tensor on the CPU: a copy
+    where one is elsewhere. The Linalg program does not depend on the
+    device, but torch-mlir lowers tensor creation only on the CPU (SDPA's
+    causal mask on CUDA tensors is an `aten.empty.memory_format` with a
+    CUDA device that it refuses). The weights stay bound by name to
+    `module`'s own tensors."""
+    tensors = [t for t in pytree.tree_leaves(example_inputs)
+               if isinstance(t, torch.Tensor)]
+    if isinstance(module, torch.nn.Module):
+        tensors += list(module.parameters()) + list(module.buffers())
+    if all(t.device.type == "cpu" for t in tensors):
+        return module, example_inputs
+    return copy.deepcopy(module).cpu(), pytree.tree_map(
+        lambda t: t.cpu() if isinstance(t, torch.Tensor) else t,
+        example_inputs)
+
+
 def export(module, *example_inputs, name="forward"):
     """Exports ``module`` (an nn.Module or fx.GraphModule) called on
     ``example_inputs`` to Linalg on tensors with torch-mlir. Returns
@@ -124,16 +143,25 @@ def export(module, *example_inputs, name="forward"):
     except ImportError as error:
         raise ImportError("blockbuster.torch needs torch-mlir: run "
                           "scripts/setup-torch.sh (%s)" % error) from error
+    from torch.nn.attention import SDPBackend, sdpa_kernel
     try:
-        program = torch.export.export(module, tuple(example_inputs),
-                                      strict=False)
-        names = _weight_names(module)
-        for key, tensor in program.constants.items():
-            if isinstance(tensor, torch.Tensor):
-                names.setdefault(id(tensor), key)
-        mlir = fx.export_and_import(program, output_type="linalg-on-tensors",
-                                    func_name=name,
-                                    hooks=_naming_hooks(names))
+        module, example_inputs = _on_cpu(module, example_inputs)
+        # SDPA decomposes into the kernel it would dispatch to: a caller's
+        # sdpa_kernel context (or CUDA tensors, before _on_cpu) can select
+        # `_scaled_dot_product_efficient_attention`, which torch-mlir
+        # cannot lower. It lowers the math form, whatever the caller
+        # enabled.
+        with sdpa_kernel([SDPBackend.MATH]):
+            program = torch.export.export(module, tuple(example_inputs),
+                                          strict=False)
+            names = _weight_names(module)
+            for key, tensor in program.constants.items():
+                if isinstance(tensor, torch.Tensor):
+                    names.setdefault(id(tensor), key)
+            mlir = fx.export_and_import(program,
+                                        output_type="linalg-on-tensors",
+                                        func_name=name,
+                                        hooks=_naming_hooks(names))
     except Exception as error:
         raise ExportError("torch-mlir cannot export %s: %s: %s" % (
             name, type(error).__name__, _first_line(error))) from error
@@ -338,11 +366,82 @@ def compile(module, *example_inputs, target=None, fuse=True, name=None,
     return Compiled(module, program, text, target, fuse, name, device)
 
 
+def _encoder_layer_slow_path(src, embed_dim, num_heads, qkv_weight,
+                             qkv_bias, proj_weight, proj_bias, use_gelu,
+                             norm_first, eps, norm_weight_1, norm_bias_1,
+                             norm_weight_2, norm_bias_2, ffn_weight_1,
+                             ffn_bias_1, ffn_weight_2, ffn_bias_2, mask=None,
+                             mask_type=None):
+    """`torch._transformer_encoder_layer_fwd` (the fused kernel that
+    nn.TransformerEncoderLayer calls in eval mode without autograd, the
+    "fast path") in the ordinary ops of its slow path: self-attention with a
+    packed QKV projection and SDPA, then the feed-forward block, each with
+    its residual and LayerNorm (before when `norm_first`, after otherwise).
+    Batch-first [B, S, E] input without a mask only: that is when Dynamo
+    records the fast path for a batched tensor."""
+    F = torch.nn.functional
+    if mask is not None or src.dim() != 3:
+        raise capi.CompileError(
+            "nn.TransformerEncoderLayer's fast path with a mask or an "
+            "unbatched input: disable it with "
+            "torch.backends.mha.set_fastpath_enabled(False)")
+
+    def attention(x):
+        b, s, _ = x.shape
+        q, k, v = F.linear(x, qkv_weight, qkv_bias).chunk(3, dim=-1)
+
+        def heads(t):
+            return t.reshape(b, s, num_heads, embed_dim // num_heads) \
+                .transpose(1, 2)
+
+        o = F.scaled_dot_product_attention(heads(q), heads(k), heads(v))
+        return F.linear(o.transpose(1, 2).reshape(b, s, embed_dim),
+                        proj_weight, proj_bias)
+
+    def feed_forward(x):
+        h = F.linear(x, ffn_weight_1, ffn_bias_1)
+        h = F.gelu(h) if use_gelu else F.relu(h)
+        return F.linear(h, ffn_weight_2, ffn_bias_2)
+
+    def norm1(x):
+        return F.layer_norm(x, (embed_dim,), norm_weight_1, norm_bias_1, eps)
+
+    def norm2(x):
+        return F.layer_norm(x, (embed_dim,), norm_weight_2, norm_bias_2, eps)
+
+    if norm_first:
+        x = src + attention(norm1(src))
+        return x + feed_forward(norm2(x))
+    x = norm1(src + attention(src))
+    return norm2(x + feed_forward(x))
+
+
+# Fused inference kernels that Dynamo records where eager PyTorch takes a
+# "fast path", and that torch-mlir cannot lower: the backend replaces each
+# with the ordinary ops it stands for before exporting the graph.
+_FAST_PATHS = {
+    torch._transformer_encoder_layer_fwd: _encoder_layer_slow_path,
+}
+
+
+def _replace_fast_paths(graph_module):
+    """Replaces the calls of `_FAST_PATHS` in the FX graph, in place."""
+    replaced = False
+    for node in graph_module.graph.nodes:
+        if node.op == "call_function" and node.target in _FAST_PATHS:
+            node.target = _FAST_PATHS[node.target]
+            replaced = True
+    if replaced:
+        graph_module.recompile()
+
+
 def backend(graph_module, example_inputs):
     """The `torch.compile` backend "blockbuster": compiles the FX graph with
     `compile` (target as for `compile`), or, when torch-mlir or Blockbuster
     refuses it, logs the reason (logger "blockbuster.torch", and the list
-    `refusals`) and returns the graph to run eagerly."""
+    `refusals`) and returns the graph to run eagerly. Fused fast-path
+    kernels in the graph (nn.TransformerEncoderLayer's in eval mode) are
+    compiled as the ordinary ops they stand for."""
     name = "graph_%d" % len(_graph_names)
     _graph_names.append(name)
     try:
@@ -357,6 +456,7 @@ def backend(graph_module, example_inputs):
                 "inputs that are not tensors (%s): compile with dynamic=False"
                 % ", ".join(sorted({type(t).__name__ for t in example_inputs
                                     if not isinstance(t, torch.Tensor)})))
+        _replace_fast_paths(graph_module)
         compiled = compile(graph_module, *example_inputs, name=name)
     except (ExportError, capi.CompileError) as error:
         reason = _first_line(error)

@@ -186,6 +186,55 @@ def test_torch_compile_backend_falls_back_per_graph(caplog):
 
 
 @needs_torch
+def test_export_uses_sdpa_math_form():
+    """SDPA is exported in its math form whatever backends the caller
+    enabled: on CUDA tensors the default decomposes it into
+    `_scaled_dot_product_efficient_attention`, which torch-mlir cannot
+    lower. Here, on the CPU, a caller's context that allows only the
+    efficient kernel (none on the CPU) stood for it; before, the export
+    failed ("No viable backend for scaled_dot_product_attention")."""
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    import blockbuster.torch as bbt
+
+    c = corpus()
+    model, inputs = c.build("sdpa_causal", "tiny", 2)
+    with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION]):
+        fn = bbt.compile(model, *inputs, target="cpu")
+    with torch.no_grad():
+        assert normwise_error(fn(*inputs), model(*inputs)) <= 1e-5
+
+
+@needs_torch
+def test_torch_compile_backend_encoder_layer_fast_path():
+    """nn.TransformerEncoderLayer in eval mode under no_grad takes PyTorch's
+    fast path: Dynamo records one fused `_transformer_encoder_layer_fwd`,
+    which torch-mlir cannot lower. The backend compiles the ordinary ops it
+    stands for (norm first and after, ReLU and GELU): no graph is refused
+    and the result is eager's. Before, the graph was refused and ran
+    eagerly."""
+    import torch
+    import blockbuster.torch as bbt
+
+    for norm_first, activation in ((False, "relu"), (True, "gelu")):
+        torch.manual_seed(0)
+        model = torch.nn.TransformerEncoderLayer(
+            32, 2, dim_feedforward=64, dropout=0.0, batch_first=True,
+            norm_first=norm_first, activation=activation).eval()
+        x = torch.randn(2, 16, 32)
+        torch._dynamo.reset()
+        del bbt.refusals[:]
+        first = len(bbt._graph_names)
+        compiled = torch.compile(model, backend="blockbuster", dynamic=False)
+        with torch.no_grad():
+            out = compiled(x)
+            ref = model(x)
+        assert bbt.refusals == []
+        assert len(bbt._graph_names) - first == 1
+        assert normwise_error(out, ref) <= 1e-5
+
+
+@needs_torch
 def test_load_refuses_unbound_weights(tmp_path):
     """load() binds every weight of an artifact by name before touching a
     GPU: a key that is neither a parameter, a buffer nor a given constant is

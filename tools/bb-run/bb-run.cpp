@@ -345,16 +345,14 @@ static int runMain(MLIRContext &context) {
 
   if (failed(lowerWithBlockbuster(*test->module, test->kind,
                                   getLoweringOptions(/*applyFusion=*/fuse &&
-                                                     !noFuse),
-                                  toolErrors)))
+                                                     !noFuse))))
     return 1;
   if (ref) {
     LogicalResult lowered =
         ref->kind == InputKind::Linalg
             ? lowerLinalgReference(*ref->module, ref->entry, llvm::outs())
             : lowerWithBlockbuster(*ref->module, ref->kind,
-                                   getLoweringOptions(/*applyFusion=*/false),
-                                   toolErrors);
+                                   getLoweringOptions(/*applyFusion=*/false));
     if (failed(lowered))
       return 1;
   }
@@ -487,8 +485,7 @@ static int runArtifactOnCuda(MLIRContext &context) {
         ref->kind == InputKind::Linalg
             ? lowerLinalgReference(*ref->module, ref->entry, llvm::outs())
             : lowerWithBlockbuster(*ref->module, ref->kind,
-                                   getLoweringOptions(/*applyFusion=*/false),
-                                   toolErrors);
+                                   getLoweringOptions(/*applyFusion=*/false));
     if (failed(lowered))
       return 1;
   } else if (!referenceFilename.empty()) {

@@ -140,11 +140,13 @@ struct LoweringOptions {
 };
 
 /// The Blockbuster path: convert-linalg-to-block for Linalg input,
-/// block-fuse{keep-snapshots} with `fuse`, block-select, CPU pipeline.
+/// block-fuse{keep-snapshots} with `fuse`, block-select, CPU pipeline; a
+/// Linalg program whose converted form fits the target at no block size is
+/// converted again with more axes tiled (convertAndSelect). Diagnostics go
+/// to the context's handler.
 mlir::LogicalResult lowerWithBlockbuster(mlir::ModuleOp module,
                                          InputKind kind,
-                                         const LoweringOptions &options,
-                                         const ErrorStream &errs);
+                                         const LoweringOptions &options);
 
 /// JIT-compiles the LLVM-dialect `module` and calls the C interface of
 /// `entry` with the inputs, then the outputs (out-params), by descriptor.
