@@ -89,6 +89,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.threads = options.threads;
   gpu.wgmmaStages = options.wgmmaStages;
   gpu.wgmmaGroupRows = options.wgmmaGroupRows;
+  gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

@@ -70,6 +70,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.threads = options.threads;
     wgmma.stages = options.wgmmaStages;
     wgmma.groupRows = options.wgmmaGroupRows;
+    wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }
   GPUContractionsToMMAOptions mma;

@@ -4,6 +4,7 @@
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 3] [--wgmma-group-rows 8]
+//              [--wgmma-fragment-epilogue]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -84,6 +85,11 @@ static cl::opt<int64_t> wgmmaGroupRows(
     cl::desc("sm_90a GEMM blocks: rows of tiles per group of the launch "
              "order (0: row by row)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaFragmentEpilogue(
+    "wgmma-fragment-epilogue", cl::init(false),
+    cl::desc("sm_90a GEMM blocks: the elementwise epilogue on the "
+             "accumulator registers, stored straight to global memory"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -129,6 +135,7 @@ int main(int argc, char **argv) {
   options.threads = threadsPerBlock;
   options.wgmmaStages = wgmmaStages;
   options.wgmmaGroupRows = wgmmaGroupRows;
+  options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

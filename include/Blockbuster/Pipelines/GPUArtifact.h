@@ -31,9 +31,11 @@ struct GPUCompileOptions {
   std::string chip = "sm_90";
   std::string features = "+ptx80";
   int64_t threads = 128;
-  /// blockbuster-gpu-pipeline's wgmma-stages and wgmma-group-rows (sm_90a).
+  /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows and
+  /// wgmma-fragment-epilogue (sm_90a).
   int64_t wgmmaStages = 3;
   int64_t wgmmaGroupRows = 8;
+  bool wgmmaFragmentEpilogue = false;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

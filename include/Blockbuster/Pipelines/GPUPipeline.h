@@ -29,6 +29,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a GEMM blocks: rows of tiles per group of the "
                      "launch order (0: row by row)"),
       llvm::cl::init(8)};
+  Option<bool> wgmmaFragmentEpilogue{
+      *this, "wgmma-fragment-epilogue",
+      llvm::cl::desc("sm_90a GEMM blocks: an elementwise epilogue applied to "
+                     "the accumulator registers and stored straight to "
+                     "global memory (off: through shared memory)"),
+      llvm::cl::init(false)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

@@ -25,10 +25,23 @@
 //  - after the loop, the accumulator fragments stored into a fresh 128 x 128
 //    f32 tile that replaces the old accumulator, so the epilogue (the bf16
 //    cast, bias, activation; edge tiles are views of its top-left corner)
-//    is lowered as before.
+//    is lowered as before;
+//  - or, with the `fragment-epilogue` option, when the epilogue is one
+//    elementwise op from the accumulator (or its top-left corner) to a tile
+//    whose only other use is a copy to global memory: its body applied to
+//    each thread's accumulator registers and the results stored straight to
+//    global memory, two adjacent columns per store (the fragment layout of
+//    wgmma: thread t of the warpgroup holds rows 16 (t / 32) + (t % 32) / 4
+//    + 8 i and columns 2 (t % 4) + 8 j, + 1), each store bounds-checked at
+//    partial edge blocks; no shared memory, one barrier fewer. Not the
+//    default: a warp's 4-byte store writes 8 rows of 16 bytes, and on the
+//    H100 that made 4096^3 about 10% slower than the shared-memory
+//    epilogue, whose global stores are 16 bytes and coalesced (wider
+//    stores need the fragments exchanged within each quad of lanes first).
 //
-// Partial edge tiles need no special case: TMA fills the out-of-bounds part
-// of a box with zeros, and the epilogue only reads the tile's valid corner.
+// Partial edge tiles need no other special case: TMA fills the
+// out-of-bounds part of a box with zeros, and the epilogue only reads or
+// writes the tile's valid corner.
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, operands staged in shared memory (a normalised A), operands whose
@@ -43,12 +56,15 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -247,6 +263,116 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   return gemm;
 }
 
+/// An epilogue the accumulator fragments can take in registers: `op`, an
+/// elementwise op of the block from the accumulator (or `corner`, a view of
+/// its top-left corner) to `tile`, a workgroup tile whose only other use is
+/// `copy` into a view of a global array.
+struct FragmentEpilogue {
+  linalg::GenericOp op;
+  memref::SubViewOp corner;
+  memref::CopyOp copy;
+  // The operand of `op` that reads the accumulator.
+  OpOperand *accInput = nullptr;
+};
+
+/// True if `op`'s body is pure scalar work that ignores the old value of
+/// its output and its own indices.
+bool isPureElementwiseBody(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  if (!body->getArgument(body->getNumArguments() - 1).use_empty())
+    return false;
+  return llvm::all_of(body->without_terminator(), [](Operation &inner) {
+    return isPure(&inner) && !isa<linalg::IndexOp>(inner) &&
+           inner.getNumRegions() == 0;
+  });
+}
+
+/// The precondition of the register epilogue of `gemm`.
+FailureOr<FragmentEpilogue> matchFragmentEpilogue(const WarpgroupGemm &gemm) {
+  auto grid = gemm.dot->getParentOfType<scf::ForallOp>();
+  Block *body = grid.getBody();
+  FragmentEpilogue epilogue;
+  // The accumulator's one use after the reduce: the epilogue op or a view
+  // of the corner that only the epilogue op reads.
+  Operation *accUser = nullptr;
+  for (Operation *user : gemm.acc.getUsers()) {
+    if (gemm.reduce->isAncestor(user) || user == gemm.accFill)
+      continue;
+    if (accUser)
+      return fail(user, "the accumulator has more than one reader");
+    accUser = user;
+  }
+  if (!accUser || accUser->getBlock() != body)
+    return fail(gemm.dot, "no epilogue op in the block");
+  Value accView = gemm.acc;
+  if (auto corner = dyn_cast<memref::SubViewOp>(accUser)) {
+    if (!llvm::all_of(corner.getMixedOffsets(),
+                      [](OpFoldResult o) { return isConstantIntValue(o, 0); }) ||
+        !llvm::all_of(corner.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }) ||
+        !corner->hasOneUse())
+      return fail(corner, "not a view of the accumulator's corner");
+    epilogue.corner = corner;
+    accView = corner.getResult();
+    accUser = *corner->user_begin();
+  }
+  auto op = dyn_cast<linalg::GenericOp>(accUser);
+  if (!op || op->getBlock() != body || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 2 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getIndexingMapsArray().back().isIdentity() ||
+      !isPureElementwiseBody(op))
+    return fail(accUser, "the epilogue is not one elementwise op");
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!op.getMatchingIndexingMap(input).isProjectedPermutation())
+      return fail(op, "an epilogue input is not read elementwise");
+    if (input->get() != accView)
+      continue;
+    if (epilogue.accInput || !op.getMatchingIndexingMap(input).isIdentity())
+      return fail(op, "the accumulator is not read once, elementwise");
+    epilogue.accInput = input;
+  }
+  epilogue.op = op;
+
+  // The output: a workgroup tile only copied to a global array whose rows
+  // keep two adjacent 16- or 32-bit elements aligned together.
+  Value tile = op.getDpsInits()[0];
+  auto tileAlloc = tile.getDefiningOp<memref::AllocOp>();
+  if (!tileAlloc || tileAlloc->getBlock() != body)
+    return fail(op, "the epilogue does not write a tile of the block");
+  for (Operation *user : tile.getUsers()) {
+    if (user == op.getOperation())
+      continue;
+    auto copy = dyn_cast<memref::CopyOp>(user);
+    if (!copy || epilogue.copy || copy.getSource() != tile ||
+        copy->getBlock() != body || copy->isBeforeInBlock(op))
+      return fail(user, "the epilogue's tile is used by more than a copy");
+    epilogue.copy = copy;
+  }
+  if (!epilogue.copy)
+    return fail(op, "the epilogue's tile is not copied out");
+  memref::SubViewOp target = unitStrideSubview(epilogue.copy.getTarget());
+  auto global =
+      target ? dyn_cast<MemRefType>(target.getSourceType()) : MemRefType();
+  unsigned bits = global ? global.getElementTypeBitWidth() : 0;
+  if (!global || global.getMemorySpace() || !global.getLayout().isIdentity() ||
+      !global.hasStaticShape() || global.getDimSize(1) % 2 != 0 ||
+      (bits != 16 && bits != 32) ||
+      grid->isAncestor(target.getSource().getParentBlock()->getParentOp()))
+    return fail(epilogue.copy, "the epilogue's copy is not to a global "
+                               "array of even rows");
+
+  // Nothing between the reduce and the copy writes memory: every tile the
+  // epilogue op reads was written before the barrier after the mainloop.
+  for (Operation *inner = gemm.reduce->getNextNode();
+       inner != epilogue.copy.getOperation(); inner = inner->getNextNode())
+    if (inner != op.getOperation() && !isMemoryEffectFree(inner) &&
+        !isa<memref::AllocOp>(inner))
+      return fail(inner, "memory is written between the reduce and the "
+                         "epilogue");
+  return epilogue;
+}
+
 } // namespace
 
 namespace {
@@ -262,7 +388,8 @@ public:
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
-  void run();
+  /// Replaces the reduce; with `epilogue`, applies it to the fragments.
+  void run(std::optional<FragmentEpilogue> epilogue);
   /// Renumbers the tiles of the grid in groups of `groupRows` rows.
   void groupTiles(scf::ForallOp grid, int64_t groupRows);
 
@@ -286,6 +413,8 @@ private:
   /// Thread 0 (where `predicate` holds) starts the copies of k step `step`
   /// into its slot.
   void issueCopies(Value step, Value predicate);
+  /// Applies `epilogue` to the fragments of `acc`, stored to global memory.
+  void storeFragments(Value acc, FragmentEpilogue epilogue);
 
   RewriterBase &rewriter;
   WarpgroupGemm g;
@@ -343,6 +472,116 @@ void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
                                 predicate);
 }
 
+void WarpgroupMatmulLowering::storeFragments(
+    Value acc, FragmentEpilogue epilogue) {
+  // The registers of the accumulator as its NVVM lowering holds them: one
+  // struct of 64 f32 per 64 rows (convert-nvgpu-to-nvvm gives the
+  // accumulator this type; the casts fold away there).
+  constexpr int64_t kRowsPerMma = 64, kRegisters = kTileN / 2;
+  Type f32 = rewriter.getF32Type();
+  auto half = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(kRegisters, f32));
+  auto whole = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(kTileM / kRowsPerMma, half));
+  Value registers =
+      UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
+          .getResult(0);
+
+  linalg::GenericOp op = epilogue.op;
+  Value target = epilogue.copy.getTarget();
+  auto targetType = cast<MemRefType>(target.getType());
+  Type element = targetType.getElementType();
+  auto pair = VectorType::get({2}, element);
+  int64_t pairBytes = 2 * targetType.getElementTypeBitWidth() / 8;
+  // Bounds only where the target's extent is not the whole tile.
+  auto bound = [&](int64_t dim, int64_t full) -> Value {
+    if (targetType.getDimSize(dim) == full)
+      return Value();
+    return memref::DimOp::create(rewriter, loc, target, dim);
+  };
+  Value rows = bound(0, kTileM), columns = bound(1, kTileN);
+
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(32));
+  // One statement per op: the IR's order does not depend on the order in
+  // which the compiler evaluates arguments.
+  Value warpRow = arith::MulIOp::create(rewriter, loc, warp, index(16));
+  Value laneRow = arith::DivUIOp::create(rewriter, loc, lane, index(4));
+  Value firstRow = arith::AddIOp::create(rewriter, loc, warpRow, laneRow);
+  Value laneInQuad = arith::RemUIOp::create(rewriter, loc, lane, index(4));
+  Value firstColumn =
+      arith::MulIOp::create(rewriter, loc, laneInQuad, index(2));
+
+  // The epilogue op's body at one element: the accumulator's value is
+  // `value`, every other input is loaded at (row, column).
+  auto apply = [&](Value value, Value row, Value column) {
+    IRMapping mapping;
+    Block *body = op.getBody();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = body->getArgument(input->getOperandNumber());
+      if (input == epilogue.accInput) {
+        mapping.map(arg, value);
+        continue;
+      }
+      SmallVector<Value> indices;
+      for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
+        indices.push_back(cast<AffineDimExpr>(expr).getPosition() == 0
+                              ? row
+                              : column);
+      mapping.map(arg, memref::LoadOp::create(rewriter, loc, input->get(),
+                                              indices));
+    }
+    for (Operation &inner : body->without_terminator())
+      rewriter.clone(inner, mapping);
+    return mapping.lookup(body->getTerminator()->getOperand(0));
+  };
+
+  for (int64_t m = 0; m < kTileM / kRowsPerMma; ++m) {
+    Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, registers, m);
+    for (int64_t i = 0; i < 2; ++i) {
+      Value row = arith::AddIOp::create(rewriter, loc, firstRow,
+                                        index(m * kRowsPerMma + 8 * i));
+      Value rowInside =
+          rows ? arith::CmpIOp::create(rewriter, loc,
+                                       arith::CmpIPredicate::ult, row, rows)
+               : Value();
+      for (int64_t j = 0; j < kTileN / 8; ++j) {
+        Value column =
+            arith::AddIOp::create(rewriter, loc, firstColumn, index(8 * j));
+        Value inside = rowInside;
+        if (columns) {
+          Value columnInside = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ult, column, columns);
+          inside = inside ? arith::AndIOp::create(rewriter, loc, inside,
+                                                  columnInside)
+                          : columnInside;
+        }
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (inside) {
+          auto store = scf::IfOp::create(rewriter, loc, inside);
+          rewriter.setInsertionPointToStart(&store.getThenRegion().front());
+        }
+        int64_t first = j * 4 + i * 2;
+        Value next = arith::AddIOp::create(rewriter, loc, column, index(1));
+        Value left = apply(
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first), row,
+            column);
+        Value right = apply(
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1),
+            row, next);
+        Value results[2] = {left, right};
+        Value packed =
+            vector::FromElementsOp::create(rewriter, loc, pair, results);
+        vector::StoreOp::create(rewriter, loc, packed, target,
+                                ValueRange{row, column},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(pairBytes));
+      }
+    }
+  }
+}
+
 void WarpgroupMatmulLowering::groupTiles(scf::ForallOp grid,
                                          int64_t groupRows) {
   ArrayRef<int64_t> extents = grid.getStaticUpperBound();
@@ -386,7 +625,7 @@ void WarpgroupMatmulLowering::groupTiles(scf::ForallOp grid,
   rewriter.replaceUsesWithIf(column, newColumn, outside);
 }
 
-void WarpgroupMatmulLowering::run() {
+void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   auto grid = g.dot->getParentOfType<scf::ForallOp>();
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
   int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
@@ -468,10 +707,26 @@ void WarpgroupMatmulLowering::run() {
   }
 
   // Epilogue: every wgmma done and every warp past its reads of the ring
-  // (whose bytes the result tile may reuse), then the fragments go to a
-  // fresh 128 x 128 tile.
+  // (whose bytes later tiles may reuse).
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   gpu::BarrierOp::create(rewriter, loc);
+  if (epilogue) {
+    // The copy's target view is defined before the copy: the stores go
+    // where the copy was.
+    rewriter.setInsertionPoint(epilogue->copy);
+    storeFragments(loop.getResult(0), *epilogue);
+    Value tile = epilogue->op.getDpsInits()[0];
+    rewriter.eraseOp(epilogue->copy);
+    rewriter.eraseOp(epilogue->op);
+    rewriter.eraseOp(tile.getDefiningOp());
+    if (epilogue->corner)
+      rewriter.eraseOp(epilogue->corner);
+    rewriter.eraseOp(g.reduce);
+    rewriter.eraseOp(g.accFill);
+    rewriter.eraseOp(g.acc.getDefiningOp());
+    return;
+  }
+  // Otherwise the fragments go to a fresh 128 x 128 tile.
   Value result = memref::AllocOp::create(
       rewriter, loc, sharedTile({kTileM, kTileN}, rewriter.getF32Type()));
   nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0), result);
@@ -506,10 +761,14 @@ struct GPUWarpgroupMatmul
     });
     IRRewriter rewriter(&getContext());
     for (const WarpgroupGemm &gemm : gemms) {
+      FailureOr<FragmentEpilogue> epilogue = failure();
+      if (fragmentEpilogue)
+        epilogue = matchFragmentEpilogue(gemm);
       WarpgroupMatmulLowering lowering(rewriter, gemm, stages);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
-      lowering.run();
+      lowering.run(succeeded(epilogue) ? std::optional(*epilogue)
+                                       : std::nullopt);
     }
   }
 };

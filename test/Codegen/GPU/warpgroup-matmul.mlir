@@ -1,6 +1,7 @@
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=group-rows=0 | FileCheck %s --check-prefix=ROWS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=threads=256 | FileCheck %s --check-prefix=THREADS
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=true | FileCheck %s --check-prefix=FRAG
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -102,6 +103,46 @@
 // CHECK:        linalg.generic {{.*}} ins(%[[RESULT]] : memref<128x128xf32, #gpu.address_space<workgroup>>)
 // CHECK:          arith.truncf
 // CHECK:        memref.copy
+
+// With fragment-epilogue, the bf16 cast runs on the accumulator registers:
+// thread t holds rows 16 (t / 32) + (t % 32) / 4 (+ 8, + 64, + 72) and
+// columns 2 (t % 4) + 8 j (+ 1) of the tile; pairs of columns are stored
+// straight into the global result, without a bounds check (a full tile).
+// FRAG-LABEL: func.func @g
+// FRAG:        %[[ACC:.*]] = scf.for
+// FRAG:        nvvm.wgmma.wait.group.sync.aligned 0
+// FRAG-NEXT:   gpu.barrier
+// FRAG-NOT:    nvgpu.warpgroup.mma.store
+// FRAG:        %[[OUT:.*]] = memref.subview %arg2
+// FRAG:        %[[REGS:.*]] = builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>
+// FRAG:        %[[TID:.*]] = gpu.thread_id  x
+// FRAG:        %[[WARP:.*]] = arith.divui %[[TID]], %c32{{[_0-9]*}}
+// FRAG:        %[[LANE:.*]] = arith.remui %[[TID]], %c32{{[_0-9]*}}
+// FRAG:        %[[W16:.*]] = arith.muli %[[WARP]], %c16{{[_0-9]*}}
+// FRAG:        %[[QUAD:.*]] = arith.divui %[[LANE]], %c4{{[_0-9]*}}
+// FRAG:        %[[ROW:.*]] = arith.addi %[[W16]], %[[QUAD]]
+// FRAG:        %[[LANE4:.*]] = arith.remui %[[LANE]], %c4{{[_0-9]*}}
+// FRAG:        %[[COL:.*]] = arith.muli %[[LANE4]], %c2{{[_0-9]*}}
+// FRAG:        %[[TOP:.*]] = llvm.extractvalue %[[REGS]][0]
+// FRAG:        %[[R0:.*]] = arith.addi %[[ROW]], %c0{{[_0-9]*}}
+// FRAG:        %[[C0:.*]] = arith.addi %[[COL]], %c0{{[_0-9]*}}
+// FRAG:        %[[D0:.*]] = llvm.extractvalue %[[TOP]][0]
+// FRAG:        %[[T0:.*]] = arith.truncf %[[D0]] : f32 to bf16
+// FRAG:        %[[D1:.*]] = llvm.extractvalue %[[TOP]][1]
+// FRAG:        %[[T1:.*]] = arith.truncf %[[D1]] : f32 to bf16
+// FRAG:        %[[PAIR:.*]] = vector.from_elements %[[T0]], %[[T1]] : vector<2xbf16>
+// FRAG:        vector.store %[[PAIR]], %[[OUT]][%[[R0]], %[[C0]]] {alignment = 4 : i64} : memref<128x128xbf16, strided<[384, 1], offset: ?>>, vector<2xbf16>
+// The next pair: columns + 8, registers 4 and 5.
+// FRAG:        %[[C8:.*]] = arith.addi %[[COL]], %c8{{[_0-9]*}}
+// FRAG:        llvm.extractvalue %[[TOP]][4]
+// FRAG:        llvm.extractvalue %[[TOP]][5]
+// FRAG:        vector.store %{{.*}}, %[[OUT]][%[[R0]], %[[C8]]]
+// FRAG-COUNT-62: vector.store
+// FRAG-NOT:    vector.store
+// FRAG-NOT:    scf.if
+// FRAG-NOT:    memref.copy
+// FRAG-NOT:    linalg.generic
+// FRAG:        } {mapping
 
 // ROWS-LABEL: func.func @g
 // ROWS:      scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3) {
@@ -351,3 +392,139 @@
 // CHECK:         nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
 // CHECK:         %[[CORNER:.*]] = memref.subview %[[RESULT]][0, 0] [%[[EDGE_M]], %[[EDGE_N]]] [1, 1]
 // CHECK:         linalg.generic {{.*}} ins(%[[CORNER]] :
+
+// FRAG-LABEL: func.func @edge
+// Partial edge blocks with fragment-epilogue: each pair of columns is stored
+// only inside the valid corner (rows and columns of the result's view).
+// FRAG:         %[[OUT:.*]] = memref.subview %arg2
+// FRAG:         %[[VALID_M:.*]] = memref.dim %[[OUT]], %c0
+// FRAG:         %[[VALID_N:.*]] = memref.dim %[[OUT]], %c1
+// FRAG:         %[[ROW:.*]] = arith.addi %{{.*}}, %c0{{.*}} : index
+// FRAG:         %[[ROW_IN:.*]] = arith.cmpi ult, %[[ROW]], %[[VALID_M]]
+// FRAG:         %[[COL:.*]] = arith.addi %{{.*}}, %c0{{.*}} : index
+// FRAG:         %[[COL_IN:.*]] = arith.cmpi ult, %[[COL]], %[[VALID_N]]
+// FRAG:         %[[IN:.*]] = arith.andi %[[ROW_IN]], %[[COL_IN]]
+// FRAG:         scf.if %[[IN]] {
+// FRAG:           arith.truncf
+// FRAG:           arith.truncf
+// FRAG:           vector.store %{{.*}}, %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64} : memref<?x?xbf16, strided<[136, 1], offset: ?>>, vector<2xbf16>
+// FRAG-NEXT:    }
+// FRAG-COUNT-63: vector.store
+// FRAG-NOT:     nvgpu.warpgroup.mma.store
+// FRAG:         } {mapping
+
+// -----
+
+// A bias along n and ReLU with fragment-epilogue: the bias is loaded at each
+// register's column, and the body of the epilogue op runs on the registers.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d1)>
+  func.func @bias_relu(%arg0: memref<256x64xbf16>, %arg1: memref<64x256xbf16>, %arg2: memref<256xbf16>, %arg3: memref<256x256xbf16>) attributes {blockbuster.num_inputs = 3 : i64} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg4, %arg5) in (2, 2) {
+      %0 = arith.muli %arg4, %c128 : index
+      %1 = arith.muli %arg5, %c128 : index
+      %subview = memref.subview %arg0[%0, 0] [128, 64] [1, 1] : memref<256x64xbf16> to memref<128x64xbf16, strided<[64, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %1] [64, 128] [1, 1] : memref<64x256xbf16> to memref<64x128xbf16, strided<[256, 1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_0 : memref<128x64xbf16, strided<[64, 1], offset: ?>>, memref<64x128xbf16, strided<[256, 1], offset: ?>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_3: bf16, %out: f32):
+        %2 = arith.extf %in : bf16 to f32
+        %3 = arith.extf %in_3 : bf16 to f32
+        %4 = arith.mulf %2, %3 : f32
+        %5 = arith.addf %out, %4 : f32
+        linalg.yield %5 : f32
+      }
+      %bias = memref.subview %arg2[%1] [128] [1] : memref<256xbf16> to memref<128xbf16, strided<[1], offset: ?>>
+      %alloc_1 = memref.alloc() {alignment = 64 : i64} : memref<128x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc, %bias : memref<128x128xf32, #gpu.address_space<workgroup>>, memref<128xbf16, strided<[1], offset: ?>>) outs(%alloc_1 : memref<128x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %b: bf16, %out: bf16):
+        %2 = arith.extf %b : bf16 to f32
+        %3 = arith.addf %in, %2 : f32
+        %4 = arith.maximumf %3, %cst : f32
+        %5 = arith.truncf %4 : f32 to bf16
+        linalg.yield %5 : bf16
+      }
+      %subview_2 = memref.subview %arg3[%0, %1] [128, 128] [1, 1] : memref<256x256xbf16> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+      memref.copy %alloc_1, %subview_2 : memref<128x128xbf16, #gpu.address_space<workgroup>> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// FRAG-LABEL: func.func @bias_relu
+// FRAG:         %[[BIAS:.*]] = memref.subview %arg2
+// FRAG:         %[[OUT:.*]] = memref.subview %arg3
+// FRAG:         %[[ROW:.*]] = arith.addi %{{.*}}, %c0{{.*}} : index
+// FRAG:         %[[COL:.*]] = arith.addi %{{.*}}, %c0{{.*}} : index
+// FRAG:         %[[NEXT:.*]] = arith.addi %[[COL]], %c1{{.*}} : index
+// FRAG:         %[[D0:.*]] = llvm.extractvalue %{{.*}}[0]
+// FRAG:         %[[B0:.*]] = memref.load %[[BIAS]][%[[COL]]]
+// FRAG:         %[[E0:.*]] = arith.extf %[[B0]]
+// FRAG:         %[[S0:.*]] = arith.addf %[[D0]], %[[E0]]
+// FRAG:         %[[M0:.*]] = arith.maximumf %[[S0]], %{{.*}}
+// FRAG:         arith.truncf %[[M0]]
+// FRAG:         %[[D1:.*]] = llvm.extractvalue %{{.*}}[1]
+// FRAG:         memref.load %[[BIAS]][%[[NEXT]]]
+// FRAG:         vector.store %{{.*}}, %[[OUT]][%[[ROW]], %[[COL]]]
+// FRAG-COUNT-63: vector.store
+// FRAG-NOT:     linalg.generic
+// FRAG:         } {mapping
+
+// CHECK-LABEL: func.func @bias_relu
+// CHECK:         nvgpu.warpgroup.mma.store
+// CHECK:         linalg.generic
+
+// -----
+
+// The accumulator is also a result (copied out in f32 beside its bf16
+// cast): the epilogue is not one op on the accumulator, so even with
+// fragment-epilogue the fragments go through the f32 tile.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @two_results(%arg0: memref<256x64xbf16>, %arg1: memref<64x256xbf16>, %arg2: memref<256x256xbf16>, %arg3: memref<256x256xf32>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg4, %arg5) in (2, 2) {
+      %0 = arith.muli %arg4, %c128 : index
+      %1 = arith.muli %arg5, %c128 : index
+      %subview = memref.subview %arg0[%0, 0] [128, 64] [1, 1] : memref<256x64xbf16> to memref<128x64xbf16, strided<[64, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %1] [64, 128] [1, 1] : memref<64x256xbf16> to memref<64x128xbf16, strided<[256, 1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_0 : memref<128x64xbf16, strided<[64, 1], offset: ?>>, memref<64x128xbf16, strided<[256, 1], offset: ?>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_3: bf16, %out: f32):
+        %2 = arith.extf %in : bf16 to f32
+        %3 = arith.extf %in_3 : bf16 to f32
+        %4 = arith.mulf %2, %3 : f32
+        %5 = arith.addf %out, %4 : f32
+        linalg.yield %5 : f32
+      }
+      %alloc_1 = memref.alloc() {alignment = 64 : i64} : memref<128x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc_1 : memref<128x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview_2 = memref.subview %arg2[%0, %1] [128, 128] [1, 1] : memref<256x256xbf16> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+      memref.copy %alloc_1, %subview_2 : memref<128x128xbf16, #gpu.address_space<workgroup>> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+      %subview_3 = memref.subview %arg3[%0, %1] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      memref.copy %alloc, %subview_3 : memref<128x128xf32, #gpu.address_space<workgroup>> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// FRAG-LABEL: func.func @two_results
+// FRAG:         %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+// FRAG:         nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// FRAG:         linalg.generic {{.*}} ins(%[[RESULT]] :
+// FRAG:         memref.copy %[[RESULT]]
+// FRAG-NOT:     vector.store
