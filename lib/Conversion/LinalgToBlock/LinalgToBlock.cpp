@@ -584,10 +584,6 @@ LogicalResult ProgramBuilder::classify() {
   return success();
 }
 
-/// Most pieces a concatenation may be cut into: each is one load and one
-/// select in the kernel that stacks them.
-constexpr int64_t kMaxPieceGroups = 16;
-
 /// The kernel that stacks pieces cuts their dimension into groups of the
 /// greatest common divisor of the piece boundaries: each group lies in one
 /// piece. It writes the result with that dimension split into (number of
@@ -654,13 +650,13 @@ LogicalResult ProgramBuilder::classifyPieces(Operation *op, unsigned dim,
   info.pieces = std::move(pieces);
   int64_t extent = cast<ShapedType>(result.getType()).getDimSize(dim);
   int64_t group = getPieceGroup(result, info);
-  if (extent / group > kMaxPieceGroups)
+  if (extent / group > blockbuster::kMaxStackedGroups)
     return op->emitOpError()
            << "cannot be converted to a block program: its pieces along "
               "dimension "
            << dim << " have boundaries whose greatest common divisor is "
            << group << ", which cuts the dimension into " << extent / group
-           << " groups (at most " << kMaxPieceGroups << " are supported)";
+           << " groups (at most " << blockbuster::kMaxStackedGroups << " are supported)";
   producers.push_back(op);
   pieceOps.push_back(op);
   return success();
@@ -833,7 +829,7 @@ void ProgramBuilder::nameAxes() {
     }
   }
   // A stacking kernel selects along its groups dimension (a few, at most
-  // kMaxPieceGroups), so that stays whole, and so does the innermost of its
+  // blockbuster::kMaxStackedGroups), so that stays whole, and so does the innermost of its
   // dimensions, as for a generic.
   for (Operation *op : pieceOps) {
     Value result = op->getResult(0);

@@ -98,6 +98,9 @@ LogicalResult propagateReshapes(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   linalg::populateFoldReshapeOpsByExpansionPatterns(
       patterns, [](OpOperand *) { return true; });
+  blockbuster::populateConcatToStackPatterns(patterns);
+  blockbuster::populateSliceReshapeFoldingPatterns(patterns);
+  tensor::populateBubbleUpExpandShapePatterns(patterns);
   populateReshapeCleanupPatterns(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
 }
@@ -107,6 +110,7 @@ LogicalResult dropUnitDims(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   linalg::ControlDropUnitDims options;
   linalg::populateFoldUnitExtentDimsPatterns(patterns, options);
+  blockbuster::populateSliceReshapeFoldingPatterns(patterns);
   populateReshapeCleanupPatterns(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
 }

@@ -1,0 +1,116 @@
+//===- SliceReshapeFolding.cpp - Reshapes moved across static slices ------===//
+//
+// torch's `unbind` and `chunk` (a fused QKV projection split into q, k and
+// v) are static slices followed by reshapes: a slice of extent 1 along the
+// split dimension, a collapse_shape that drops it, and often an
+// expand_shape that splits the heads out of a feature dimension. Reshape
+// propagation stops at a slice, so the reshapes stayed between the
+// projection and its readers and became views that cut the block program.
+// Two rewrites let them through:
+//
+//  - a collapse_shape that only drops dimensions of extent 1 from a slice is
+//    the rank-reducing slice itself (its readers then load the source at a
+//    fixed index);
+//  - an expand_shape of a slice that takes every dimension it splits whole
+//    is a slice of the expanded source, and the expand_shape moves on to
+//    the slice's producer, into which reshape propagation folds it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NormaliseLinalg.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `slice` is static with unit strides and keeps the source's rank.
+bool isStaticFullRankSlice(tensor::ExtractSliceOp slice) {
+  return slice.hasUnitStride() && slice.getOffsets().empty() &&
+         slice.getSizes().empty() &&
+         slice.getSourceType().getRank() == slice.getType().getRank();
+}
+
+/// collapse_shape(extract_slice(x)) whose groups each hold at most one
+/// dimension of extent other than 1 -> a rank-reducing extract_slice(x).
+struct FoldUnitCollapseIntoSlice
+    : public OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto slice = collapse.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !isStaticFullRankSlice(slice))
+      return rewriter.notifyMatchFailure(collapse,
+                                         "not of a static full-rank slice");
+    ArrayRef<int64_t> shape = slice.getType().getShape();
+    for (ReassociationIndices group : collapse.getReassociationIndices())
+      if (llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) > 1)
+        return rewriter.notifyMatchFailure(
+            collapse, "merges two dimensions of extent above 1");
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        collapse, collapse.getResultType(), slice.getSource(),
+        slice.getMixedOffsets(), slice.getMixedSizes(),
+        slice.getMixedStrides());
+    return success();
+  }
+};
+
+/// expand_shape(extract_slice(x)) whose split dimensions the slice takes
+/// whole -> extract_slice(expand_shape(x)).
+struct BubbleExpandAboveSlice : public OpRewritePattern<tensor::ExpandShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExpandShapeOp expand,
+                                PatternRewriter &rewriter) const override {
+    auto slice = expand.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !isStaticFullRankSlice(slice) ||
+        !expand.getResultType().hasStaticShape())
+      return rewriter.notifyMatchFailure(expand,
+                                         "not of a static full-rank slice");
+    ArrayRef<int64_t> sourceShape = slice.getSourceType().getShape();
+    ArrayRef<int64_t> expandedShape = expand.getResultType().getShape();
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    SmallVector<ReassociationIndices> reassociation =
+        expand.getReassociationIndices();
+
+    SmallVector<int64_t> newExpandedShape, newOffsets, newSizes;
+    for (auto [dim, group] : llvm::enumerate(reassociation)) {
+      if (group.size() == 1) {
+        newExpandedShape.push_back(sourceShape[dim]);
+        newOffsets.push_back(offsets[dim]);
+        newSizes.push_back(sizes[dim]);
+        continue;
+      }
+      if (offsets[dim] != 0 || sizes[dim] != sourceShape[dim])
+        return rewriter.notifyMatchFailure(
+            expand, "splits a dimension the slice does not take whole");
+      for (int64_t d : group) {
+        newExpandedShape.push_back(expandedShape[d]);
+        newOffsets.push_back(0);
+        newSizes.push_back(expandedShape[d]);
+      }
+    }
+    Location loc = expand.getLoc();
+    auto newExpandedType = RankedTensorType::get(
+        newExpandedShape, slice.getSourceType().getElementType());
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, newExpandedType, slice.getSource(), reassociation);
+    SmallVector<int64_t> strides(newSizes.size(), 1);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        expand, expand.getResultType(), expanded, ValueRange{}, ValueRange{},
+        ValueRange{}, newOffsets, newSizes, strides);
+    return success();
+  }
+};
+
+} // namespace
+
+void blockbuster::populateSliceReshapeFoldingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<FoldUnitCollapseIntoSlice, BubbleExpandAboveSlice>(
+      patterns.getContext());
+}
