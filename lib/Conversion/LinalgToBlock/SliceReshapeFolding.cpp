@@ -13,7 +13,10 @@
 //    fixed index);
 //  - an expand_shape of a slice that takes every dimension it splits whole
 //    is a slice of the expanded source, and the expand_shape moves on to
-//    the slice's producer, into which reshape propagation folds it.
+//    the slice's producer, into which reshape propagation folds it;
+//  - a slice of an expand_shape that only inserts dimensions of extent 1
+//    is a slice of the expand_shape's source (what the second rewrite
+//    leaves when the expand_shape also added a unit dimension).
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,10 +110,60 @@ struct BubbleExpandAboveSlice : public OpRewritePattern<tensor::ExpandShapeOp> {
   }
 };
 
+/// extract_slice(expand_shape(x)) where the expand_shape only inserts
+/// dimensions of extent 1 and the slice drops them -> extract_slice(x).
+struct FoldSliceOfUnitExpand : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto expand = slice.getSource().getDefiningOp<tensor::ExpandShapeOp>();
+    if (!expand || !slice.hasUnitStride() || !slice.getOffsets().empty() ||
+        !slice.getSizes().empty() || !expand.getResultType().hasStaticShape())
+      return rewriter.notifyMatchFailure(slice, "not of a static expand_shape");
+    ArrayRef<int64_t> expandedShape = expand.getResultType().getShape();
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    SmallVector<int64_t> newOffsets, newSizes;
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      // The one source dimension of the group: its only dimension of extent
+      // other than 1, else its first.
+      auto kept = llvm::find_if(
+          group, [&](int64_t d) { return expandedShape[d] != 1; });
+      if (llvm::count_if(group, [&](int64_t d) {
+            return expandedShape[d] != 1;
+          }) > 1)
+        return rewriter.notifyMatchFailure(
+            slice, "the expand_shape splits a dimension");
+      int64_t source = kept == group.end() ? group.front() : *kept;
+      newOffsets.push_back(offsets[source]);
+      newSizes.push_back(sizes[source]);
+    }
+    // The slice's result must still be its sizes less some of extent 1.
+    ArrayRef<int64_t> resultShape = slice.getType().getShape();
+    unsigned next = 0;
+    for (int64_t size : newSizes) {
+      if (next < resultShape.size() && resultShape[next] == size)
+        ++next;
+      else if (size != 1)
+        return rewriter.notifyMatchFailure(
+            slice, "the slice keeps an inserted unit dimension");
+    }
+    if (next != resultShape.size())
+      return rewriter.notifyMatchFailure(
+          slice, "the slice keeps an inserted unit dimension");
+    SmallVector<int64_t> strides(newSizes.size(), 1);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        slice, slice.getType(), expand.getSrc(), ValueRange{}, ValueRange{},
+        ValueRange{}, newOffsets, newSizes, strides);
+    return success();
+  }
+};
+
 } // namespace
 
 void blockbuster::populateSliceReshapeFoldingPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<FoldUnitCollapseIntoSlice, BubbleExpandAboveSlice>(
-      patterns.getContext());
+  patterns.add<FoldUnitCollapseIntoSlice, BubbleExpandAboveSlice,
+               FoldSliceOfUnitExpand>(patterns.getContext());
 }
