@@ -100,7 +100,6 @@ LogicalResult propagateReshapes(func::FuncOp func) {
       patterns, [](OpOperand *) { return true; });
   blockbuster::populateConcatToStackPatterns(patterns);
   blockbuster::populateSliceReshapeFoldingPatterns(patterns);
-  tensor::populateBubbleUpExpandShapePatterns(patterns);
   populateReshapeCleanupPatterns(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
 }

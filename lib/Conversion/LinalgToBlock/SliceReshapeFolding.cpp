@@ -14,6 +14,12 @@
 //  - an expand_shape of a slice that takes every dimension it splits whole
 //    is a slice of the expanded source, and the expand_shape moves on to
 //    the slice's producer, into which reshape propagation folds it;
+//  - an expand_shape of a collapse_shape whose split pieces each multiply to
+//    a dimension the collapse_shape merged is the collapse_shape of an
+//    expand_shape: [1, S, B, D] -> [S, B*D] -> [S, B, H, Dh] is
+//    [1, S, B, D] -> [1, S, B, H, Dh] -> [S, B, H, Dh], so the expansion
+//    reaches the slice (torch's MHA merges batch and features, then splits
+//    heads);
 //  - a slice of an expand_shape that only inserts dimensions of extent 1
 //    is a slice of the expand_shape's source (what the second rewrite
 //    leaves when the expand_shape also added a unit dimension).
@@ -160,10 +166,101 @@ struct FoldSliceOfUnitExpand : public OpRewritePattern<tensor::ExtractSliceOp> {
   }
 };
 
+/// expand_shape(collapse_shape(x)) -> collapse_shape(expand_shape(x)) when
+/// each merged group's dimensions of extent above 1 are products of
+/// consecutive runs of the dimensions its expansion splits it into.
+struct BubbleExpandAboveCollapse
+    : public OpRewritePattern<tensor::ExpandShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExpandShapeOp expand,
+                                PatternRewriter &rewriter) const override {
+    auto collapse = expand.getSrc().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || !collapse.getSrcType().hasStaticShape() ||
+        !expand.getResultType().hasStaticShape())
+      return rewriter.notifyMatchFailure(expand, "not of a static collapse");
+    ArrayRef<int64_t> sourceShape = collapse.getSrcType().getShape();
+    ArrayRef<int64_t> resultShape = expand.getResultType().getShape();
+    SmallVector<ReassociationIndices> merged =
+        collapse.getReassociationIndices();
+    SmallVector<ReassociationIndices> split = expand.getReassociationIndices();
+
+    // The source expanded: per source dimension, its run of result
+    // dimensions (a unit source dimension stays a unit dimension).
+    SmallVector<int64_t> middleShape;
+    SmallVector<ReassociationIndices> expandGroups, collapseGroups;
+    SmallVector<int64_t> pendingUnits;
+    for (auto [mergedGroup, splitGroup] : llvm::zip(merged, split)) {
+      unsigned next = 0;
+      unsigned firstCollapseGroup = collapseGroups.size();
+      for (int64_t sourceDim : mergedGroup) {
+        ReassociationIndices run;
+        if (sourceShape[sourceDim] == 1) {
+          pendingUnits.push_back(middleShape.size());
+          run.push_back(middleShape.size());
+          middleShape.push_back(1);
+          expandGroups.push_back(run);
+          continue;
+        }
+        int64_t product = 1;
+        while (product < sourceShape[sourceDim] && next < splitGroup.size()) {
+          product *= resultShape[splitGroup[next++]];
+          ReassociationIndices group(pendingUnits.begin(), pendingUnits.end());
+          pendingUnits.clear();
+          group.push_back(middleShape.size());
+          collapseGroups.push_back(group);
+          run.push_back(middleShape.size());
+          middleShape.push_back(resultShape[splitGroup[next - 1]]);
+        }
+        if (product != sourceShape[sourceDim])
+          return rewriter.notifyMatchFailure(
+              expand, "a merged dimension is not a product of a run");
+        expandGroups.push_back(run);
+      }
+      // Result dimensions left over are of extent 1: the last source
+      // dimension's run takes them.
+      for (; next < splitGroup.size(); ++next) {
+        if (resultShape[splitGroup[next]] != 1 || expandGroups.empty())
+          return rewriter.notifyMatchFailure(expand, "extents do not match");
+        expandGroups.back().push_back(middleShape.size());
+        ReassociationIndices group(pendingUnits.begin(), pendingUnits.end());
+        pendingUnits.clear();
+        group.push_back(middleShape.size());
+        collapseGroups.push_back(group);
+        middleShape.push_back(1);
+      }
+      if (!pendingUnits.empty()) {
+        if (collapseGroups.size() == firstCollapseGroup)
+          return rewriter.notifyMatchFailure(expand, "a group of units only");
+        collapseGroups.back().append(pendingUnits);
+        llvm::sort(collapseGroups.back());
+        pendingUnits.clear();
+      }
+    }
+    // Only a real split moves: dimensions of extent 1 alone are the unit
+    // folding's, which would move them back.
+    if (llvm::none_of(expandGroups, [&](const ReassociationIndices &run) {
+          return llvm::count_if(run, [&](int64_t d) {
+                   return middleShape[d] != 1;
+                 }) > 1;
+        }))
+      return rewriter.notifyMatchFailure(expand, "splits no dimension");
+    Location loc = expand.getLoc();
+    auto middleType = RankedTensorType::get(
+        middleShape, expand.getResultType().getElementType());
+    Value middle = tensor::ExpandShapeOp::create(
+        rewriter, loc, middleType, collapse.getSrc(), expandGroups);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        expand, expand.getResultType(), middle, collapseGroups);
+    return success();
+  }
+};
+
 } // namespace
 
 void blockbuster::populateSliceReshapeFoldingPatterns(
     RewritePatternSet &patterns) {
   patterns.add<FoldUnitCollapseIntoSlice, BubbleExpandAboveSlice,
-               FoldSliceOfUnitExpand>(patterns.getContext());
+               BubbleExpandAboveCollapse, FoldSliceOfUnitExpand>(
+      patterns.getContext());
 }
