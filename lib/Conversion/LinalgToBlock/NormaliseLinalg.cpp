@@ -109,7 +109,7 @@ LogicalResult dropUnitDims(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   linalg::ControlDropUnitDims options;
   linalg::populateFoldUnitExtentDimsPatterns(patterns, options);
-  blockbuster::populateSliceReshapeFoldingPatterns(patterns);
+  blockbuster::populateSliceUnitDimFoldingPatterns(patterns);
   populateReshapeCleanupPatterns(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
 }

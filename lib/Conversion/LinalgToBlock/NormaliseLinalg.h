@@ -36,6 +36,12 @@ void populateConcatToStackPatterns(mlir::RewritePatternSet &patterns);
 /// (SliceReshapeFolding.cpp).
 void populateSliceReshapeFoldingPatterns(mlir::RewritePatternSet &patterns);
 
+/// The part of those that only removes dimensions of extent 1: a
+/// collapse_shape dropping them from a slice, a slice of an expand_shape
+/// inserting them. Unit-dimension folding runs with these; the rewrites
+/// that move a collapse_shape would undo its work.
+void populateSliceUnitDimFoldingPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace blockbuster
 
 #endif // BLOCKBUSTER_LIB_CONVERSION_LINALGTOBLOCK_NORMALISELINALG_H

@@ -20,6 +20,10 @@
 //    [1, S, B, D] -> [1, S, B, H, Dh] -> [S, B, H, Dh], so the expansion
 //    reaches the slice (torch's MHA merges batch and features, then splits
 //    heads);
+//  - a slice of a collapse_shape that cuts each merged dimension along one
+//    of the dimensions it merged is a slice of the collapse_shape's source
+//    (RoPE's rotate_half slices x[..., 32:] of a head dimension that
+//    propagation has already split into (2, 32): a fixed index 1);
 //  - a slice of an expand_shape that only inserts dimensions of extent 1
 //    is a slice of the expand_shape's source (what the second rewrite
 //    leaves when the expand_shape also added a unit dimension).
@@ -42,6 +46,18 @@ bool isStaticFullRankSlice(tensor::ExtractSliceOp slice) {
          slice.getSourceType().getRank() == slice.getType().getRank();
 }
 
+/// Whether `shape` is `sizes` less some of its entries of extent 1.
+bool isRankReductionOf(ArrayRef<int64_t> shape, ArrayRef<int64_t> sizes) {
+  unsigned next = 0;
+  for (int64_t size : sizes) {
+    if (next < shape.size() && shape[next] == size)
+      ++next;
+    else if (size != 1)
+      return false;
+  }
+  return next == shape.size();
+}
+
 /// collapse_shape(extract_slice(x)) whose groups each hold at most one
 /// dimension of extent other than 1 -> a rank-reducing extract_slice(x).
 struct FoldUnitCollapseIntoSlice
@@ -51,14 +67,17 @@ struct FoldUnitCollapseIntoSlice
   LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
                                 PatternRewriter &rewriter) const override {
     auto slice = collapse.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || !isStaticFullRankSlice(slice))
-      return rewriter.notifyMatchFailure(collapse,
-                                         "not of a static full-rank slice");
+    if (!slice || !slice.hasUnitStride() || !slice.getOffsets().empty() ||
+        !slice.getSizes().empty())
+      return rewriter.notifyMatchFailure(collapse, "not of a static slice");
     ArrayRef<int64_t> shape = slice.getType().getShape();
     for (ReassociationIndices group : collapse.getReassociationIndices())
       if (llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) > 1)
         return rewriter.notifyMatchFailure(
             collapse, "merges two dimensions of extent above 1");
+    if (!isRankReductionOf(collapse.getResultType().getShape(),
+                           slice.getStaticSizes()))
+      return rewriter.notifyMatchFailure(collapse, "not a rank reduction");
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         collapse, collapse.getResultType(), slice.getSource(),
         slice.getMixedOffsets(), slice.getMixedSizes(),
@@ -145,17 +164,7 @@ struct FoldSliceOfUnitExpand : public OpRewritePattern<tensor::ExtractSliceOp> {
       newOffsets.push_back(offsets[source]);
       newSizes.push_back(sizes[source]);
     }
-    // The slice's result must still be its sizes less some of extent 1.
-    ArrayRef<int64_t> resultShape = slice.getType().getShape();
-    unsigned next = 0;
-    for (int64_t size : newSizes) {
-      if (next < resultShape.size() && resultShape[next] == size)
-        ++next;
-      else if (size != 1)
-        return rewriter.notifyMatchFailure(
-            slice, "the slice keeps an inserted unit dimension");
-    }
-    if (next != resultShape.size())
+    if (!isRankReductionOf(slice.getType().getShape(), newSizes))
       return rewriter.notifyMatchFailure(
           slice, "the slice keeps an inserted unit dimension");
     SmallVector<int64_t> strides(newSizes.size(), 1);
@@ -256,11 +265,79 @@ struct BubbleExpandAboveCollapse
   }
 };
 
+/// extract_slice(collapse_shape(x)) -> extract_slice(x) when every merged
+/// dimension's range is, in x, a range of one of the dimensions it merged,
+/// with the dimensions inside it taken whole and those outside it at a
+/// fixed index, and the slice's result is still x's sizes less unit ones.
+struct FoldSliceOfCollapse : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto collapse = slice.getSource().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || !slice.hasUnitStride() || !slice.getOffsets().empty() ||
+        !slice.getSizes().empty() || !collapse.getSrcType().hasStaticShape())
+      return rewriter.notifyMatchFailure(slice, "not of a static collapse");
+    ArrayRef<int64_t> sourceShape = collapse.getSrcType().getShape();
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    SmallVector<int64_t> newOffsets(sourceShape.size(), 0);
+    SmallVector<int64_t> newSizes(sourceShape);
+    for (auto [mergedDim, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      int64_t offset = offsets[mergedDim], size = sizes[mergedDim];
+      // From the innermost dimension outwards: the first that the range,
+      // in units of the dimensions inside it, fits in without wrapping.
+      int64_t inner = 1;
+      bool found = false;
+      for (int64_t d : llvm::reverse(group)) {
+        int64_t extent = sourceShape[d];
+        if (offset % inner != 0 || size % inner != 0)
+          break;
+        int64_t start = offset / inner, count = size / inner;
+        if (start % extent + count <= extent) {
+          newOffsets[d] = start % extent;
+          newSizes[d] = count;
+          // Dimensions outside d: the fixed index of the range.
+          int64_t outer = start / extent;
+          for (int64_t o : llvm::reverse(group)) {
+            if (o >= d)
+              continue;
+            newOffsets[o] = outer % sourceShape[o];
+            newSizes[o] = 1;
+            outer /= sourceShape[o];
+          }
+          found = true;
+          break;
+        }
+        inner *= extent;
+      }
+      if (!found)
+        return rewriter.notifyMatchFailure(
+            slice, "a range wraps around a merged dimension");
+    }
+    if (!isRankReductionOf(slice.getType().getShape(), newSizes))
+      return rewriter.notifyMatchFailure(
+          slice, "the range keeps two merged dimensions");
+    SmallVector<int64_t> strides(newSizes.size(), 1);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        slice, slice.getType(), collapse.getSrc(), ValueRange{}, ValueRange{},
+        ValueRange{}, newOffsets, newSizes, strides);
+    return success();
+  }
+};
+
 } // namespace
 
 void blockbuster::populateSliceReshapeFoldingPatterns(
     RewritePatternSet &patterns) {
   patterns.add<FoldUnitCollapseIntoSlice, BubbleExpandAboveSlice,
-               BubbleExpandAboveCollapse, FoldSliceOfUnitExpand>(
+               BubbleExpandAboveCollapse, FoldSliceOfCollapse,
+               FoldSliceOfUnitExpand>(patterns.getContext());
+}
+
+void blockbuster::populateSliceUnitDimFoldingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<FoldUnitCollapseIntoSlice, FoldSliceOfUnitExpand>(
       patterns.getContext());
 }
