@@ -659,7 +659,8 @@ LogicalResult ProgramBuilder::classifyPieces(Operation *op, unsigned dim,
               "dimension "
            << dim << " have boundaries whose greatest common divisor is "
            << group << ", which cuts the dimension into " << extent / group
-           << " groups (at most " << blockbuster::kMaxStackedGroups << " are supported)";
+           << " groups (at most " << blockbuster::kMaxStackedGroups
+           << " are supported)";
   producers.push_back(op);
   pieceOps.push_back(op);
   return success();
@@ -851,8 +852,8 @@ void ProgramBuilder::nameAxes() {
     }
   }
   // A stacking kernel selects along its groups dimension (a few, at most
-  // blockbuster::kMaxStackedGroups), so that stays whole, and so does the innermost of its
-  // dimensions, as for a generic.
+  // kMaxStackedGroups), so that stays whole, and so does the innermost of
+  // its dimensions, as for a generic.
   for (Operation *op : pieceOps) {
     Value result = op->getResult(0);
     const ValueInfo &info = infos.find(result)->second;

@@ -16,6 +16,9 @@
 //     arguments and results;
 //  2. unit-extent dimensions dropped from every operator; the reshapes this
 //     leaves between two operators cancel out;
+//     Concatenations become stacking operators first (ConcatToStack.cpp),
+//     and reshapes cross static slices (SliceReshapeFolding.cpp), so that
+//     neither stops the propagation;
 //  3. operators that read no tensor (torch's `arange`: `linalg.index` cast
 //     to an integer) recomputed in each of their consumers: a consumer that
 //     reads one over two of its loops (a causal mask's `i - j`) would
