@@ -252,8 +252,11 @@ private:
   /// Records `op`'s result as built from `pieces` along `dim`.
   LogicalResult classifyPieces(Operation *op, unsigned dim,
                                SmallVector<Piece> pieces);
-  std::optional<std::pair<Value, unsigned>> resolveDim(Value tensor,
-                                                       unsigned dim) const;
+  /// Follows aliases and views from dimension `dim` of `tensor` to the
+  /// array dimension it reads. Sets `partial` when the way there reads only
+  /// part of an array (a slice: an offset or a fixed index).
+  std::optional<std::pair<Value, unsigned>>
+  resolveDim(Value tensor, unsigned dim, bool *partial = nullptr) const;
   void unifyAxes();
   void nameAxes();
   /// Appends fresh axes for a kernel that writes an array of `shape`, one
@@ -584,10 +587,6 @@ LogicalResult ProgramBuilder::classify() {
   return success();
 }
 
-/// Most pieces a concatenation may be cut into: each is one load and one
-/// select in the kernel that stacks them.
-constexpr int64_t kMaxPieceGroups = 16;
-
 /// The kernel that stacks pieces cuts their dimension into groups of the
 /// greatest common divisor of the piece boundaries: each group lies in one
 /// piece. It writes the result with that dimension split into (number of
@@ -654,23 +653,35 @@ LogicalResult ProgramBuilder::classifyPieces(Operation *op, unsigned dim,
   info.pieces = std::move(pieces);
   int64_t extent = cast<ShapedType>(result.getType()).getDimSize(dim);
   int64_t group = getPieceGroup(result, info);
-  if (extent / group > kMaxPieceGroups)
+  if (extent / group > blockbuster::kMaxStackedGroups)
     return op->emitOpError()
            << "cannot be converted to a block program: its pieces along "
               "dimension "
            << dim << " have boundaries whose greatest common divisor is "
            << group << ", which cuts the dimension into " << extent / group
-           << " groups (at most " << kMaxPieceGroups << " are supported)";
+           << " groups (at most " << blockbuster::kMaxStackedGroups
+           << " are supported)";
   producers.push_back(op);
   pieceOps.push_back(op);
   return success();
+}
+
+/// Whether an alias reads only part of its source: a slice with an offset,
+/// or a fixed index into a dimension of extent above 1.
+bool isPartialAlias(const ValueInfo &info) {
+  auto sourceType = cast<ShapedType>(info.source.getType());
+  for (auto [dim, aliasDim, offset] : llvm::enumerate(
+           info.sourceDimToAliasDim, info.sourceSliceOffset))
+    if (offset || (!aliasDim && sourceType.getDimSize(dim) != 1))
+      return true;
+  return false;
 }
 
 /// Follows aliases from dimension `dim` of `tensor` to the dimension of an
 /// argument or operator result it reads; none for a broadcast dimension or
 /// a fill.
 std::optional<std::pair<Value, unsigned>>
-ProgramBuilder::resolveDim(Value tensor, unsigned dim) const {
+ProgramBuilder::resolveDim(Value tensor, unsigned dim, bool *partial) const {
   while (true) {
     auto it = infos.find(tensor);
     if (it == infos.end())
@@ -696,6 +707,8 @@ ProgramBuilder::resolveDim(Value tensor, unsigned dim) const {
       auto sourceDim = llvm::find(info.sourceDimToAliasDim, dim);
       if (sourceDim == info.sourceDimToAliasDim.end())
         return std::nullopt; // A broadcast dimension.
+      if (partial && isPartialAlias(info))
+        *partial = true;
       dim = std::distance(info.sourceDimToAliasDim.begin(), sourceDim);
       tensor = info.source;
       break;
@@ -711,12 +724,16 @@ void ProgramBuilder::unifyAxes() {
       unifier.addDim(generic, dim, extent);
   }
   // Producer-consumer edges first (they make fusion possible), then edges
-  // between readers of one argument dimension.
-  SmallVector<std::pair<unsigned, unsigned>> strong, weak;
+  // from readers of part of a producer's result (a slice, as q, k and v of
+  // a fused projection are: fusion cannot take a producer into a reader of
+  // part of it, so these must not take an axis that an exact reader
+  // needs), then edges between readers of one argument dimension.
+  SmallVector<std::pair<unsigned, unsigned>> strong, sliced, weak;
   DenseMap<std::pair<Value, unsigned>, unsigned> firstArgumentReader;
   // Loop dimension `reader` reads dimension `dim` of `tensor`.
   auto addRead = [&](unsigned reader, Value tensor, unsigned dim) {
-    auto resolved = resolveDim(tensor, dim);
+    bool partial = false;
+    auto resolved = resolveDim(tensor, dim, &partial);
     if (!resolved)
       return;
     auto [base, baseDim] = *resolved;
@@ -726,7 +743,7 @@ void ProgramBuilder::unifyAxes() {
           info.producer.getIndexingMapMatchingResult(cast<OpResult>(base));
       if (auto producerDim =
               dyn_cast<AffineDimExpr>(outMap.getResult(baseDim)))
-        strong.push_back(
+        (partial ? sliced : strong).push_back(
             {reader,
              unifier.getDim(info.producer, producerDim.getPosition())});
       return;
@@ -776,6 +793,8 @@ void ProgramBuilder::unifyAxes() {
     }
   }
   for (auto [a, b] : strong)
+    (void)unifier.unify(a, b);
+  for (auto [a, b] : sliced)
     (void)unifier.unify(a, b);
   for (auto [a, b] : weak)
     (void)unifier.unify(a, b);
@@ -833,8 +852,8 @@ void ProgramBuilder::nameAxes() {
     }
   }
   // A stacking kernel selects along its groups dimension (a few, at most
-  // kMaxPieceGroups), so that stays whole, and so does the innermost of its
-  // dimensions, as for a generic.
+  // kMaxStackedGroups), so that stays whole, and so does the innermost of
+  // its dimensions, as for a generic.
   for (Operation *op : pieceOps) {
     Value result = op->getResult(0);
     const ValueInfo &info = infos.find(result)->second;

@@ -16,6 +16,9 @@
 //     arguments and results;
 //  2. unit-extent dimensions dropped from every operator; the reshapes this
 //     leaves between two operators cancel out;
+//     Concatenations become stacking operators first (ConcatToStack.cpp),
+//     and reshapes cross static slices (SliceReshapeFolding.cpp), so that
+//     neither stops the propagation;
 //  3. operators that read no tensor (torch's `arange`: `linalg.index` cast
 //     to an integer) recomputed in each of their consumers: a consumer that
 //     reads one over two of its loops (a causal mask's `i - j`) would
@@ -98,6 +101,8 @@ LogicalResult propagateReshapes(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   linalg::populateFoldReshapeOpsByExpansionPatterns(
       patterns, [](OpOperand *) { return true; });
+  blockbuster::populateConcatToStackPatterns(patterns);
+  blockbuster::populateSliceReshapeFoldingPatterns(patterns);
   populateReshapeCleanupPatterns(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
 }
@@ -107,6 +112,7 @@ LogicalResult dropUnitDims(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   linalg::ControlDropUnitDims options;
   linalg::populateFoldUnitExtentDimsPatterns(patterns, options);
+  blockbuster::populateSliceUnitDimFoldingPatterns(patterns);
   populateReshapeCleanupPatterns(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
 }

@@ -1,11 +1,15 @@
 // tensor.concat and static tensor.insert_slice (issue 12, item 3): RoPE's
 // rotate_half, cat(-x2, x1) on the last dimension, in every Llama block, used
-// to be refused. The result is written by one kernel that stacks the pieces:
-// the cut dimension is split into (groups, group), group = the greatest
-// common divisor of the piece boundaries, each group a slice load `A + c` of
-// the piece that holds it, chosen by a select on the iota of the groups
-// axis; a block.view gives the result its shape. The kernel's axes join the
-// pieces' producers, so fusion puts a piece's producer (the negation) in it.
+// to be refused. The result is written by one operator that stacks the
+// pieces: the cut dimension is split into (groups, group), group = the
+// greatest common divisor of the piece boundaries, each group a slice load
+// `A + c` of the piece that holds it, chosen by a select on the iota of the
+// groups axis. A concatenation is rewritten so in Linalg before reshape
+// propagation (normalise-linalg-for-block: a generic over the split shape
+// and a collapse_shape), so its readers iterate the split shape too and read
+// the stacking kernel without a view between them: fusion takes the
+// negation, the stacking and its readers into one kernel. An insert_slice is
+// stacked by the converter (its result is a view of the stacking kernel).
 // Slices of the result are loads with offsets, as for any array.
 
 // RUN: bb-opt %s --convert-linalg-to-block | FileCheck %s
@@ -24,29 +28,30 @@
 #sd = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 
-// q * cos + rotate_half(q) * sin. Two kernels after fusion: the negation
-// and the stacking, then the products and the sum (the view between them
-// keeps them apart).
+// q * cos + rotate_half(q) * sin. One kernel after fusion: the readers of
+// the concatenation (the product with sin, then the sum) iterate the head
+// dimension as (2, 8) like the stacking kernel, and read it directly.
 // CHECK-LABEL: block.program @rope
-// CHECK-SAME: a4 = 8 whole, a5 = 2 whole
+// CHECK-SAME: a3 = 2 tiled, a4 = 8 whole
 // CHECK:      %[[NEG:.*]] = block.map [a0, a1, a2] -> !block.array<2x4x16x8xf32>
-// CHECK:      %[[STACK:.*]] = block.map [a0, a1, a2] -> !block.array<2x4x16x2x8xf32> {
-// CHECK-NEXT:   %[[GROUP:.*]] = block.iota a5 : !block.tile<[a5], index>
-// CHECK-NEXT:   %[[X1:.*]] = block.load %arg0 [a0, a1, a2, a4 + 0] : !block.array<2x4x16x16xf32> -> !block.tile<[a0, a1, a2, a4], f32>
-// CHECK-NEXT:   %[[X2:.*]] = block.load %[[NEG]] [a0, a1, a2, a4] : !block.array<2x4x16x8xf32> -> !block.tile<[a0, a1, a2, a4], f32>
+// CHECK:      %[[STACK:.*]] = block.map [a0, a1, a2, a3] -> !block.array<2x4x16x2x8xf32> {
+// CHECK-NEXT:   %[[GROUP:.*]] = block.iota a3 : !block.tile<[a3], index>
 // CHECK-NEXT:   %[[ZERO:.*]] = block.constant [] 0 : index
 // CHECK-NEXT:   %[[FIRST:.*]] = block.compare eq %[[GROUP]], %[[ZERO]]
+// CHECK-NEXT:   %[[X2:.*]] = block.load %[[NEG]] [a0, a1, a2, a4] : !block.array<2x4x16x8xf32> -> !block.tile<[a0, a1, a2, a4], f32>
+// CHECK-NEXT:   %[[X1:.*]] = block.load %arg0 [a0, a1, a2, a4 + 0] : !block.array<2x4x16x16xf32> -> !block.tile<[a0, a1, a2, a4], f32>
 // CHECK-NEXT:   %[[SEL:.*]] = block.select %[[FIRST]], %[[X2]], %[[X1]]
-// CHECK-NEXT:   %[[OUT:.*]] = block.broadcast %[[SEL]] : !block.tile<[a5, a0, a1, a2, a4], f32> to !block.tile<[a0, a1, a2, a5, a4], f32>
+// CHECK-NEXT:   %[[OUT:.*]] = block.broadcast %[[SEL]] : !block.tile<[a3, a0, a1, a2, a4], f32> to !block.tile<[a0, a1, a2, a3, a4], f32>
 // CHECK-NEXT:   block.yield %[[OUT]]
-// CHECK:      %[[ROT:.*]] = block.view %[[STACK]] : !block.array<2x4x16x2x8xf32> to !block.array<2x4x16x16xf32>
-// CHECK:      block.load %[[ROT]] [a0, a1, a2, a3]
+// CHECK:      block.load %[[STACK]] [a0, a1, a2, a3, a4]
+// CHECK:      %[[RESULT:.*]] = block.view %{{.*}} : !block.array<2x4x16x2x8xf32> to !block.array<2x4x16x16xf32>
+// CHECK-NEXT: block.return %[[RESULT]]
 // FUSED-LABEL: block.program @rope
-// FUSED:      block.map [a0, a1, a2] -> !block.array<2x4x16x2x8xf32>
+// FUSED:      block.map [a0, a1, a2, a3] -> !block.array<2x4x16x2x8xf32>
 // FUSED:        block.neg
-// FUSED:      block.view
-// FUSED-NEXT: block.map [a0, a1, a2] -> !block.array<2x4x16x16xf32>
 // FUSED-NOT:  block.map
+// FUSED:      block.view
+// FUSED-NEXT: block.return
 func.func @rope(%x: tensor<2x4x16x16xf32>, %cos: tensor<16x16xf32>, %sin: tensor<16x16xf32>) -> tensor<2x4x16x16xf32> {
   %e = tensor.empty() : tensor<2x4x16x16xf32>
   %eh = tensor.empty() : tensor<2x4x16x8xf32>
@@ -80,15 +85,15 @@ func.func @rope(%x: tensor<2x4x16x16xf32>, %cos: tensor<16x16xf32>, %sin: tensor
   return %out : tensor<2x4x16x16xf32>
 }
 
-// Pieces of 3 and 5 rows: groups of one row, one load each; a slice of
-// the result reads the stacked array through the view with an offset.
+// Pieces of 3 and 5 rows: groups of one row, one load each (the unit
+// group dimension is dropped); a slice of the result reads the stacking
+// kernel's array with an offset.
 // CHECK-LABEL: block.program @uneven_rows
 // FUSED-LABEL: block.program @uneven_rows
-// CHECK:      %[[STACK:.*]] = block.map [] -> !block.array<8x1x8xf32>
+// CHECK:      %[[STACK:.*]] = block.map [a0] -> !block.array<8x8xf32>
 // CHECK-COUNT-8: block.load
-// CHECK:      %[[CAT:.*]] = block.view %[[STACK]] : !block.array<8x1x8xf32> to !block.array<8x8xf32>
-// CHECK:      block.load %[[CAT]] [a0, a1]
-// CHECK:      block.load %[[CAT]] [a5 + 2, a6]
+// CHECK:      block.load %[[STACK]] [a0, a1]
+// CHECK:      block.load %[[STACK]] [a2 + 2, a3]
 func.func @uneven_rows(%a: tensor<3x8xf32>, %b: tensor<5x8xf32>) -> (tensor<8x8xf32>, tensor<4x8xf32>) {
   %c = tensor.concat dim(0) %a, %b : (tensor<3x8xf32>, tensor<5x8xf32>) -> tensor<8x8xf32>
   %e = tensor.empty() : tensor<8x8xf32>
@@ -131,9 +136,9 @@ func.func @insert(%d: tensor<4x16xf32>, %s: tensor<4x8xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
 
-// A returned concatenation is the view itself.
+// A returned concatenation is a view of its stacking kernel.
 // CHECK-LABEL: block.program @returned
-// CHECK:      %[[STACK:.*]] = block.map [a0] -> !block.array<4x8x2xf32>
+// CHECK:      %[[STACK:.*]] = block.map [a0, a1] -> !block.array<4x8x2xf32>
 // CHECK:      %[[CAT:.*]] = block.view %[[STACK]]
 // CHECK-NEXT: block.return %[[CAT]]
 func.func @returned(%a: tensor<4x6xf32>, %b: tensor<4x10xf32>) -> tensor<4x16xf32> {

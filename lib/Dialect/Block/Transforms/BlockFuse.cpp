@@ -460,11 +460,13 @@ struct BlockFusePass
         candidates.update(program);
         advance();
       }
+      yieldRepeatedResultsSeparately(program, rewriter);
       // The states before each kept replication compete with the result in
       // block-select, whose roofline also varies the block sizes.
       rewriter.setInsertionPointAfter(program);
       for (auto [number, snapshot] : llvm::enumerate(snapshots)) {
         auto copy = cast<ProgramOp>(rewriter.clone(**snapshot));
+        yieldRepeatedResultsSeparately(copy, rewriter);
         copy.setSymName((program.getSymName() + "_snapshot" +
                          Twine(number + 1))
                             .str());

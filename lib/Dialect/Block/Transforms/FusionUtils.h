@@ -83,6 +83,12 @@ std::string describeLocation(mlir::Location loc);
 /// The map axes of `map` as a set, for comparisons.
 llvm::SmallVector<mlir::StringAttr> getSortedMapAxes(MapOp map);
 
+/// Gives each result of `program` that repeats an earlier one (fusion
+/// merged the kernels that wrote them) an array of its own: the map that
+/// writes it yields the tile once more (DistinctResults.cpp).
+void yieldRepeatedResultsSeparately(ProgramOp program,
+                                    mlir::RewriterBase &rewriter);
+
 } // namespace blockbuster::block
 
 #endif // BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_FUSIONUTILS_H
