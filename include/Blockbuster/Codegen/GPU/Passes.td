@@ -200,7 +200,8 @@ def GPUTensorMapParams
     After outlining, a kernel that uses a TMA descriptor made on the host
     (`nvgpu.tma.create.descriptor`) takes it as a
     `!nvgpu.tensormap.descriptor` parameter, which `convert-gpu-to-nvvm`
-    cannot lower (design note 05, gotcha 6). The runtime passes a device
+    cannot lower (docs/design/05-gpu-lowering-notes.md, gotcha 6). The
+    runtime passes a device
     pointer to the 128-byte CUtensorMap it encoded (docs/Artifact.md,
     `tensor_map` parameters), so each such parameter becomes `!llvm.ptr`,
     cast back to the descriptor type at the kernel's entry, and each launch
@@ -359,7 +360,8 @@ def GPUPackWorkgroupMemory
   let summary = "Places workgroup allocations in one dynamic shared memory buffer";
   let description = [{
     `memref.alloc` in workgroup memory inside a `gpu.launch` lowers to a
-    per-thread malloc in MLIR 22 (design note 05, gotcha 2). This pass gives
+    per-thread malloc in MLIR 22 (docs/design/05-gpu-lowering-notes.md,
+    gotcha 2). This pass gives
     every such allocation a fixed, aligned offset in the launch's dynamic
     shared memory (`gpu.dynamic_shared_memory` + `memref.view`) and sets
     `dynamic_shared_memory_size`. Dynamic sizes are bounded with the value
@@ -388,7 +390,8 @@ def GPUKernelArgAttrs : Pass<"gpu-kernel-arg-attrs", "::mlir::ModuleOp"> {
   let description = [{
     Adds `llvm.align` and `llvm.noalias` to the memref arguments of every
     kernel `gpu.func`, so that NVPTX emits 16-byte and non-coherent loads
-    (design note 05, gotcha 9). The runtime allocates every buffer with
+    (docs/design/05-gpu-lowering-notes.md, gotcha 9). The runtime allocates
+    every buffer with
     cuMemAlloc (256-byte aligned) and never passes one buffer twice.
   }];
   let options = [
@@ -402,7 +405,8 @@ def GPUExternDynamicSharedMemory
   let description = [{
     `gpu.dynamic_shared_memory` lowers to an internal zero-sized
     `addrspace(3)` global that NVPTX prints as a 1-byte static variable
-    (design note 05, gotcha 3). Giving such globals external linkage and a
+    (docs/design/05-gpu-lowering-notes.md, gotcha 3). Giving such globals
+    external linkage and a
     large alignment makes NVPTX print `.extern .shared .align A .b8 X[]`.
     Run after convert-gpu-to-nvvm, before gpu-module-to-binary.
   }];
