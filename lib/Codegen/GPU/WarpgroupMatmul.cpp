@@ -50,6 +50,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
+#include "QuadTranspose.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
 
@@ -82,11 +83,15 @@ using namespace blockbuster;
 
 namespace {
 
-// The block tile and the k step of one ring slot. One warpgroup (128
-// threads) owns the whole 128 x 128 accumulator: 128 f32 registers per
-// thread.
-constexpr int64_t kTileM = 128, kTileN = 128, kStepK = 64;
+// The block tile's rows and the k step of one ring slot. A 128 x 128 tile
+// is one warpgroup's (128 threads, two m64n128k16 per k16, 128 f32
+// accumulator registers per thread); a 128 x 256 tile is two warpgroups',
+// each owning 64 rows (one m64n256k16 per k16, again 128 registers per
+// thread): B is read once per k16 instead of twice, and the ring writes A
+// once for 256 columns (design note 06, section 3.1).
+constexpr int64_t kTileM = 128, kStepK = 64;
 constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kRowsPerMma = 64;
 // The 128-byte swizzle spans 64 elements of 16 bits: B's 128-wide rows are
 // loaded as two boxes of 64 columns.
 constexpr int64_t kSwizzleElements = 64;
@@ -108,6 +113,9 @@ struct WarpgroupGemm {
   Value acc;
   linalg::FillOp accFill;
   Type elementType;
+  // The tile's columns: 128 (one warpgroup) or 256 (two).
+  int64_t tileN = 128;
+  int64_t warpgroups() const { return tileN / 128; }
 };
 
 /// `value` as `base[offsets] [sizes]` if it is a unit-stride subview of a
@@ -241,8 +249,9 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   std::optional<int64_t> tileM = constantUpperBound(aTile.getResult(), 0);
   std::optional<int64_t> tileN = constantUpperBound(bTile.getResult(), 1);
   std::optional<int64_t> stepK = constantUpperBound(aTile.getResult(), 1);
-  if (tileM != kTileM || tileN != kTileN || !stepK)
-    return fail(dot, "the block is not a 128 x 128 tile");
+  if (tileM != kTileM || (tileN != 128 && tileN != 256) || !stepK)
+    return fail(dot, "the block is not a 128 x 128 or 128 x 256 tile");
+  gemm.tileN = *tileN;
   Value iv = loop && gemm.reduce == loop.getOperation() ? loop.getInductionVar()
                                                         : Value();
   SmallVector<OpFoldResult> aOffsets = aTile.getMixedOffsets();
@@ -404,7 +413,10 @@ private:
   int64_t elementBytes() { return g.elementType.getIntOrFloatBitWidth() / 8; }
   int64_t aBytes() { return kTileM * kStepK * elementBytes(); }
   int64_t bBoxBytes() { return kStepK * kSwizzleElements * elementBytes(); }
-  int64_t slotBytes() { return aBytes() + 2 * bBoxBytes(); }
+  int64_t bBoxes() { return g.tileN / kSwizzleElements; }
+  int64_t slotBytes() { return aBytes() + bBoxes() * bBoxBytes(); }
+  // The rows of the tile each warpgroup computes.
+  int64_t warpgroupRows() { return kTileM / g.warpgroups(); }
 
   /// On the host: a TMA descriptor of `source` with boxes of `box`.
   Value createDescriptor(Value source, ArrayRef<int64_t> box);
@@ -413,6 +425,25 @@ private:
   /// Thread 0 (where `predicate` holds) starts the copies of k step `step`
   /// into its slot.
   void issueCopies(Value step, Value predicate);
+  /// After the wgmma of k step `step` left only itself in flight: the first
+  /// thread of each warpgroup releases the slot of step - 1.
+  void releaseSlots(Value released, Value step, Value thread);
+  /// Thread 0 (`leader`) waits until both warpgroups released the slot of
+  /// step - 1, which it refills next.
+  void awaitRelease(Value released, Value step, Value leader);
+  /// The accumulator registers of this thread and where they sit: row
+  /// firstRow + 64 m + 8 i, columns firstColumn + 8 j and + 1 hold registers
+  /// 4 j + 2 i and + 1 of struct m.
+  struct Fragments {
+    Value registers, firstRow, firstColumn, laneInQuad;
+  };
+  Fragments fragments(Value acc);
+  // The m64 wgmmas of one warpgroup per k16.
+  int64_t mmas() { return warpgroupRows() / kRowsPerMma; }
+  /// Stores the fragments of `acc` into the f32 workgroup tile `tile`
+  /// (nvgpu.warpgroup.mma.store takes only the warpgroup's own rows as its
+  /// destination, and the position of each row from the thread id).
+  void storeToTile(Value acc, Value tile);
   /// Applies `epilogue` to the fragments of `acc`, stored to global memory.
   void storeFragments(Value acc, FragmentEpilogue epilogue);
 
@@ -452,83 +483,195 @@ void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
     return arith::AddIOp::create(rewriter, loc, base, index(bytes));
   };
   Value aTile = ringView(base, {kTileM, kStepK});
-  Value bLeft = ringView(at(aBytes()), {kStepK, kSwizzleElements});
-  Value bRight =
-      ringView(at(aBytes() + bBoxBytes()), {kStepK, kSwizzleElements});
   nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, barriers,
                                           index(slotBytes()), slot, predicate);
   Value k = arith::MulIOp::create(rewriter, loc, step, index(kStepK));
   Value row = getValueOrCreateConstantIndexOp(rewriter, loc, g.rowOffset);
   Value col = getValueOrCreateConstantIndexOp(rewriter, loc, g.colOffset);
-  Value colRight =
-      arith::AddIOp::create(rewriter, loc, col, index(kSwizzleElements));
   // Coordinates are innermost first.
   nvgpu::TmaAsyncLoadOp::create(rewriter, loc, aTile, barriers, descA,
                                 ValueRange{k, row}, slot, Value(), predicate);
-  nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bLeft, barriers, descB,
-                                ValueRange{col, k}, slot, Value(), predicate);
-  nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bRight, barriers, descB,
-                                ValueRange{colRight, k}, slot, Value(),
-                                predicate);
+  // B's rows as boxes of 64 columns, side by side in the slot.
+  for (int64_t box = 0; box < bBoxes(); ++box) {
+    Value bBox = ringView(at(aBytes() + box * bBoxBytes()),
+                          {kStepK, kSwizzleElements});
+    Value boxCol = box ? arith::AddIOp::create(
+                             rewriter, loc, col,
+                             index(box * kSwizzleElements))
+                             .getResult()
+                       : col;
+    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bBox, barriers, descB,
+                                  ValueRange{boxCol, k}, slot, Value(),
+                                  predicate);
+  }
+}
+
+void WarpgroupMatmulLowering::releaseSlots(Value released, Value step,
+                                           Value thread) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Value inWarpgroup = arith::RemUIOp::create(rewriter, loc, thread,
+                                             index(kWarpgroupThreads));
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      inWarpgroup, index(0));
+  Value notFirstStep = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ugt, step, index(0));
+  Value arrives = arith::AndIOp::create(rewriter, loc, first, notFirstStep);
+  auto release = scf::IfOp::create(rewriter, loc, arrives);
+  rewriter.setInsertionPointToStart(&release.getThenRegion().front());
+  Value previous = arith::SubIOp::create(rewriter, loc, step, index(1));
+  Value slot = arith::RemUIOp::create(rewriter, loc, previous, index(stages));
+  nvgpu::MBarrierArriveOp::create(rewriter, loc,
+                                  nvgpu::MBarrierTokenType::get(ctx),
+                                  released, slot);
+}
+
+void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
+                                           Value leader) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  // Step 0 refills a slot no step has used yet.
+  Value notFirstStep = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ugt, step, index(0));
+  Value waits = arith::AndIOp::create(rewriter, loc, leader, notFirstStep);
+  auto wait = scf::IfOp::create(rewriter, loc, waits);
+  rewriter.setInsertionPointToStart(&wait.getThenRegion().front());
+  Value previous = arith::SubIOp::create(rewriter, loc, step, index(1));
+  Value slot = arith::RemUIOp::create(rewriter, loc, previous, index(stages));
+  Value round = arith::DivUIOp::create(rewriter, loc, previous, index(stages));
+  Value parity = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getI1Type(),
+      arith::RemUIOp::create(rewriter, loc, round, index(2)));
+  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, released, parity,
+                                         index(kWaitTicks), slot);
+}
+
+WarpgroupMatmulLowering::Fragments
+WarpgroupMatmulLowering::fragments(Value acc) {
+  // The registers of the warpgroup's accumulator as its NVVM lowering holds
+  // them: one struct of tileN / 2 f32 per 64 rows (convert-nvgpu-to-nvvm
+  // gives the accumulator this type; the casts fold away there).
+  int64_t registersPerMma = g.tileN / 2;
+  Type f32 = rewriter.getF32Type();
+  auto perMma = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(registersPerMma, f32));
+  auto whole = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(mmas(), perMma));
+  Fragments f;
+  f.registers = UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
+                    .getResult(0);
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(32));
+  // One statement per op: the IR's order does not depend on the order in
+  // which the compiler evaluates arguments. Warp w of the block holds rows
+  // 16 w to 16 w + 15 of the tile (of its warpgroup's 64 rows per mma: the
+  // second warpgroup's rows come after the first's).
+  Value warpRow = arith::MulIOp::create(rewriter, loc, warp, index(16));
+  Value laneRow = arith::DivUIOp::create(rewriter, loc, lane, index(4));
+  f.firstRow = arith::AddIOp::create(rewriter, loc, warpRow, laneRow);
+  f.laneInQuad = arith::RemUIOp::create(rewriter, loc, lane, index(4));
+  f.firstColumn = arith::MulIOp::create(rewriter, loc, f.laneInQuad, index(2));
+  return f;
+}
+
+void WarpgroupMatmulLowering::storeToTile(Value acc, Value tile) {
+  Fragments f = fragments(acc);
+  auto pair = VectorType::get({2}, rewriter.getF32Type());
+  for (int64_t m = 0; m < mmas(); ++m) {
+    Value fragment =
+        LLVM::ExtractValueOp::create(rewriter, loc, f.registers, m);
+    for (int64_t i = 0; i < 2; ++i) {
+      Value row = arith::AddIOp::create(rewriter, loc, f.firstRow,
+                                        index(m * kRowsPerMma + 8 * i));
+      for (int64_t j = 0; j < g.tileN / 8; ++j) {
+        Value column = arith::AddIOp::create(rewriter, loc, f.firstColumn,
+                                             index(8 * j));
+        int64_t first = j * 4 + i * 2;
+        Value values[2] = {
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first),
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1)};
+        Value packed =
+            vector::FromElementsOp::create(rewriter, loc, pair, values);
+        vector::StoreOp::create(rewriter, loc, packed, tile,
+                                ValueRange{row, column},
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+      }
+    }
+  }
 }
 
 void WarpgroupMatmulLowering::storeFragments(
     Value acc, FragmentEpilogue epilogue) {
-  // The registers of the accumulator as its NVVM lowering holds them: one
-  // struct of 64 f32 per 64 rows (convert-nvgpu-to-nvvm gives the
-  // accumulator this type; the casts fold away there).
-  constexpr int64_t kRowsPerMma = 64, kRegisters = kTileN / 2;
-  Type f32 = rewriter.getF32Type();
-  auto half = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(kRegisters, f32));
-  auto whole = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(kTileM / kRowsPerMma, half));
-  Value registers =
-      UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
-          .getResult(0);
+  Fragments f = fragments(acc);
+  Value registers = f.registers;
+  Value firstRow = f.firstRow, laneInQuad = f.laneInQuad,
+        firstColumn = f.firstColumn;
 
   linalg::GenericOp op = epilogue.op;
   Value target = epilogue.copy.getTarget();
   auto targetType = cast<MemRefType>(target.getType());
   Type element = targetType.getElementType();
+  unsigned bits = targetType.getElementTypeBitWidth();
   auto pair = VectorType::get({2}, element);
-  int64_t pairBytes = 2 * targetType.getElementTypeBitWidth() / 8;
+  int64_t pairBytes = 2 * bits / 8;
+  // 16-bit results whose rows are whole 16-byte vectors go out as 16-byte
+  // stores after a transpose within each quad; others two columns at once.
+  auto global = cast<MemRefType>(
+      epilogue.copy.getTarget().getDefiningOp<memref::SubViewOp>()
+          .getSourceType());
+  bool wide = bits == 16 && global.getDimSize(1) % 8 == 0;
   // Bounds only where the target's extent is not the whole tile.
   auto bound = [&](int64_t dim, int64_t full) -> Value {
     if (targetType.getDimSize(dim) == full)
       return Value();
     return memref::DimOp::create(rewriter, loc, target, dim);
   };
-  Value rows = bound(0, kTileM), columns = bound(1, kTileN);
+  Value rows = bound(0, kTileM), columns = bound(1, g.tileN);
 
-  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
-  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(32));
-  // One statement per op: the IR's order does not depend on the order in
-  // which the compiler evaluates arguments.
-  Value warpRow = arith::MulIOp::create(rewriter, loc, warp, index(16));
-  Value laneRow = arith::DivUIOp::create(rewriter, loc, lane, index(4));
-  Value firstRow = arith::AddIOp::create(rewriter, loc, warpRow, laneRow);
-  Value laneInQuad = arith::RemUIOp::create(rewriter, loc, lane, index(4));
-  Value firstColumn =
-      arith::MulIOp::create(rewriter, loc, laneInQuad, index(2));
+  // An index inside the target: at partial edge blocks the lanes outside
+  // still compute (the wide stores exchange values first), from clamped
+  // loads, and store nothing.
+  auto clamp = [&](Value value, Value extent) -> Value {
+    if (!extent)
+      return value;
+    Value last = arith::SubIOp::create(rewriter, loc, extent, index(1));
+    return arith::MinUIOp::create(rewriter, loc, value, last);
+  };
+  auto isInside = [&](Value row, Value column) -> Value {
+    Value inside;
+    if (rows)
+      inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     row, rows);
+    if (columns) {
+      Value columnInside = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, column, columns);
+      inside = inside ? arith::AndIOp::create(rewriter, loc, inside,
+                                              columnInside)
+                      : columnInside;
+    }
+    return inside;
+  };
 
   // The epilogue op's body at one element: the accumulator's value is
   // `value`, every other input is loaded at (row, column).
   auto apply = [&](Value value, Value row, Value column) {
     IRMapping mapping;
     Block *body = op.getBody();
+    Value loadRow, loadColumn;
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = body->getArgument(input->getOperandNumber());
       if (input == epilogue.accInput) {
         mapping.map(arg, value);
         continue;
       }
+      if (!loadRow) {
+        loadRow = wide ? clamp(row, rows) : row;
+        loadColumn = wide ? clamp(column, columns) : column;
+      }
       SmallVector<Value> indices;
       for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
         indices.push_back(cast<AffineDimExpr>(expr).getPosition() == 0
-                              ? row
-                              : column);
+                              ? loadRow
+                              : loadColumn);
       mapping.map(arg, memref::LoadOp::create(rewriter, loc, input->get(),
                                               indices));
     }
@@ -536,47 +679,84 @@ void WarpgroupMatmulLowering::storeFragments(
       rewriter.clone(inner, mapping);
     return mapping.lookup(body->getTerminator()->getOperand(0));
   };
+  // Columns `column` and `column` + 1 of register pair `first`.
+  auto applyPair = [&](Value fragment, int64_t first, Value row,
+                       Value column) {
+    Value next = arith::AddIOp::create(rewriter, loc, column, index(1));
+    Value left = apply(
+        LLVM::ExtractValueOp::create(rewriter, loc, fragment, first), row,
+        column);
+    Value right = apply(
+        LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1), row,
+        next);
+    Value results[2] = {left, right};
+    return vector::FromElementsOp::create(rewriter, loc, pair, results)
+        .getResult();
+  };
+  // Stores `value` at (row, column) where that is inside the target.
+  auto store = [&](Value value, Value row, Value column, int64_t bytes) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (Value inside = isInside(row, column)) {
+      auto ifInside = scf::IfOp::create(rewriter, loc, inside);
+      rewriter.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    }
+    vector::StoreOp::create(rewriter, loc, value, target,
+                            ValueRange{row, column}, /*nontemporal=*/false,
+                            llvm::MaybeAlign(bytes));
+  };
 
-  for (int64_t m = 0; m < kTileM / kRowsPerMma; ++m) {
+  Type i32 = rewriter.getI32Type();
+  Value laneInQuad32 =
+      arith::IndexCastUIOp::create(rewriter, loc, i32, laneInQuad);
+  auto asI32 = [&](Value packed) -> Value {
+    Value word = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({1}, i32), packed);
+    return vector::ExtractOp::create(rewriter, loc, word, int64_t(0));
+  };
+  for (int64_t m = 0; m < mmas(); ++m) {
     Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, registers, m);
     for (int64_t i = 0; i < 2; ++i) {
       Value row = arith::AddIOp::create(rewriter, loc, firstRow,
                                         index(m * kRowsPerMma + 8 * i));
-      Value rowInside =
-          rows ? arith::CmpIOp::create(rewriter, loc,
-                                       arith::CmpIPredicate::ult, row, rows)
-               : Value();
-      for (int64_t j = 0; j < kTileN / 8; ++j) {
-        Value column =
-            arith::AddIOp::create(rewriter, loc, firstColumn, index(8 * j));
-        Value inside = rowInside;
-        if (columns) {
-          Value columnInside = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::ult, column, columns);
-          inside = inside ? arith::AndIOp::create(rewriter, loc, inside,
-                                                  columnInside)
-                          : columnInside;
+      if (!wide) {
+        for (int64_t j = 0; j < g.tileN / 8; ++j) {
+          Value column =
+              arith::AddIOp::create(rewriter, loc, firstColumn, index(8 * j));
+          // Computed inside the bounds check: nothing to exchange.
+          OpBuilder::InsertionGuard guard(rewriter);
+          if (Value inside = isInside(row, column)) {
+            auto ifInside = scf::IfOp::create(rewriter, loc, inside);
+            rewriter.setInsertionPointToStart(
+                &ifInside.getThenRegion().front());
+          }
+          vector::StoreOp::create(
+              rewriter, loc, applyPair(fragment, j * 4 + i * 2, row, column),
+              target, ValueRange{row, column}, /*nontemporal=*/false,
+              llvm::MaybeAlign(pairBytes));
         }
-        OpBuilder::InsertionGuard guard(rewriter);
-        if (inside) {
-          auto store = scf::IfOp::create(rewriter, loc, inside);
-          rewriter.setInsertionPointToStart(&store.getThenRegion().front());
+        continue;
+      }
+      // Groups of 32 columns: lane q of each quad ends up with the 8
+      // columns of group 4 b + q.
+      for (int64_t b = 0; b < g.tileN / 32; ++b) {
+        SmallVector<Value, 4> words;
+        for (int64_t j = 4 * b; j < 4 * b + 4; ++j) {
+          Value column =
+              arith::AddIOp::create(rewriter, loc, firstColumn, index(8 * j));
+          words.push_back(
+              asI32(applyPair(fragment, j * 4 + i * 2, row, column)));
         }
-        int64_t first = j * 4 + i * 2;
-        Value next = arith::AddIOp::create(rewriter, loc, column, index(1));
-        Value left = apply(
-            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first), row,
-            column);
-        Value right = apply(
-            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1),
-            row, next);
-        Value results[2] = {left, right};
-        Value packed =
-            vector::FromElementsOp::create(rewriter, loc, pair, results);
-        vector::StoreOp::create(rewriter, loc, packed, target,
-                                ValueRange{row, column},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(pairBytes));
+        SmallVector<Value, 4> exchanged =
+            transposeQuad(rewriter, loc, laneInQuad32, words);
+        Value vector = vector::FromElementsOp::create(
+            rewriter, loc, VectorType::get({4}, i32), exchanged);
+        Value eight = vector::BitCastOp::create(
+            rewriter, loc, VectorType::get({8}, element), vector);
+        Value groupColumn =
+            arith::MulIOp::create(rewriter, loc, laneInQuad, index(8));
+        Value column = arith::AddIOp::create(rewriter, loc, groupColumn,
+                                             index(32 * b));
+        store(eight, row, column, 16);
       }
     }
   }
@@ -644,11 +824,22 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                        thread, index(0));
-  barriers = nvgpu::MBarrierCreateOp::create(
-      rewriter, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, stages));
+  auto barrierGroup = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
+  barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
   for (int64_t slot = 0; slot < stages; ++slot)
     nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, index(1),
                                   index(slot), leader);
+  // With two warpgroups, thread 0 may refill a slot only when both are done
+  // with it: one more barrier per slot, on which each warpgroup arrives
+  // once it has finished the wgmma that read the slot.
+  Value released;
+  if (g.warpgroups() > 1) {
+    released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
+    for (int64_t slot = 0; slot < stages; ++slot)
+      nvgpu::MBarrierInitOp::create(rewriter, loc, released,
+                                    index(g.warpgroups()), index(slot),
+                                    leader);
+  }
   nvgpu::TmaPrefetchOp::create(rewriter, loc, descA, leader);
   nvgpu::TmaPrefetchOp::create(rewriter, loc, descB, leader);
   gpu::BarrierOp::create(rewriter, loc);
@@ -659,7 +850,17 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
 
   // Mainloop.
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({kTileM, kTileN}, rewriter.getF32Type()));
+      ctx,
+      VectorType::get({warpgroupRows(), g.tileN}, rewriter.getF32Type()));
+  // The warpgroup's first row in the A tile of a slot.
+  Value aOffset = index(0);
+  if (g.warpgroups() > 1) {
+    Value warpgroup = arith::DivUIOp::create(rewriter, loc, thread,
+                                             index(kWarpgroupThreads));
+    aOffset = arith::MulIOp::create(
+        rewriter, loc, warpgroup,
+        index(warpgroupRows() * kStepK * elementBytes()));
+  }
   Value init =
       nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
@@ -676,10 +877,12 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
                                            index(kWaitTicks), slot);
     Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
-    Value aTile = ringView(base, {kTileM, kStepK});
+    Value aTile =
+        ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
+                 {warpgroupRows(), kStepK});
     Value bTile =
         ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
-                 {kStepK, kTileN});
+                 {kStepK, g.tileN});
     auto descriptorType = [&](Value tile) {
       return nvgpu::WarpgroupMatrixDescriptorType::get(
           ctx, cast<MemRefType>(tile.getType()));
@@ -699,8 +902,12 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     Value next = arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
     Value inRange = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+    if (released)
+      releaseSlots(released, step, thread);
     auto refill = scf::IfOp::create(rewriter, loc, inRange);
     rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
+    if (released)
+      awaitRelease(released, step, leader);
     issueCopies(next, leader);
     rewriter.setInsertionPointAfter(refill);
     scf::YieldOp::create(rewriter, loc, acc);
@@ -726,10 +933,11 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     rewriter.eraseOp(g.acc.getDefiningOp());
     return;
   }
-  // Otherwise the fragments go to a fresh 128 x 128 tile.
+  // Otherwise the fragments go to a fresh f32 tile (warp w stores rows 16 w
+  // to 16 w + 15 of each 64: the second warpgroup's land below the first's).
   Value result = memref::AllocOp::create(
-      rewriter, loc, sharedTile({kTileM, kTileN}, rewriter.getF32Type()));
-  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0), result);
+      rewriter, loc, sharedTile({kTileM, g.tileN}, rewriter.getF32Type()));
+  storeToTile(loop.getResult(0), result);
   gpu::BarrierOp::create(rewriter, loc);
 
   auto oldAcc = g.acc.getDefiningOp<memref::AllocOp>();
@@ -764,7 +972,16 @@ struct GPUWarpgroupMatmul
       FailureOr<FragmentEpilogue> epilogue = failure();
       if (fragmentEpilogue)
         epilogue = matchFragmentEpilogue(gemm);
-      WarpgroupMatmulLowering lowering(rewriter, gemm, stages);
+      // 3 slots of 128 x 128 tiles (96 KB) leave room for a second block
+      // on the SM; 4 slots of 128 x 256 tiles take 192 KB.
+      int64_t slots = stages > 0 ? stages.getValue()
+                                 : (gemm.warpgroups() > 1 ? 4 : 3);
+      auto grid = gemm.dot->getParentOfType<scf::ForallOp>();
+      if (gemm.warpgroups() > 1)
+        grid->setAttr(kBlockThreadsAttrName,
+                      rewriter.getI64IntegerAttr(gemm.warpgroups() *
+                                                 kWarpgroupThreads));
+      WarpgroupMatmulLowering lowering(rewriter, gemm, slots);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

@@ -173,8 +173,9 @@ def GPUWarpgroupMatmul
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block">,
-    Option<"stages", "stages", "int64_t", /*default=*/"3",
-           "Shared-memory slots of the copy ring">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Shared-memory slots of the copy ring (0: 3 for 128 x 128 "
+           "tiles, 4 for 128 x 256)">,
     Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
            "Rows of tiles per group of the launch order (0: row by row)">,
     Option<"fragmentEpilogue", "fragment-epilogue", "bool",
