@@ -4,7 +4,7 @@
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
-//              [--wgmma-fragment-epilogue]
+//              [--wgmma-fragment-epilogue=false]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -87,9 +87,10 @@ static cl::opt<int64_t> wgmmaGroupRows(
              "order (0: row by row)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaFragmentEpilogue(
-    "wgmma-fragment-epilogue", cl::init(false),
+    "wgmma-fragment-epilogue", cl::init(true),
     cl::desc("sm_90a GEMM blocks: the elementwise epilogue on the "
-             "accumulator registers, stored straight to global memory"),
+             "accumulator registers, stored straight to global memory "
+             "(=false: through shared memory)"),
     cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),

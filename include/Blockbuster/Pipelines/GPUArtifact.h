@@ -35,7 +35,7 @@ struct GPUCompileOptions {
   /// wgmma-fragment-epilogue (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
-  bool wgmmaFragmentEpilogue = false;
+  bool wgmmaFragmentEpilogue = true;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

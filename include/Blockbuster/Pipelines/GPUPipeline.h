@@ -35,7 +35,7 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a GEMM blocks: an elementwise epilogue applied to "
                      "the accumulator registers and stored straight to "
                      "global memory (off: through shared memory)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

@@ -1,43 +1,47 @@
 //===- WarpgroupMatmul.cpp - Tiled GEMMs on Hopper: TMA ring + wgmma ------===//
 //
-// The sm_90a schedule of a kernel whose block is one 128 x 128 tile of a
-// matrix product read from global memory (design note 06, section 3.1):
+// The sm_90a schedule of a kernel whose block is one 128 x 128 or 128 x 256
+// tile of a matrix product read from global memory (design note 06,
+// section 3.1):
 //
-//   C_tile = sum over k of A[m0 : m0 + 128, k] * B[k, n0 : n0 + 128]
+//   C_tile = sum over k of A[m0 : m0 + 128, k] * B[k, n0 : n0 + N]
 //
 // with 16-bit A and B, an f32 accumulator and any epilogue after the reduce
-// loop. The block's own reduce loop (a k loop of the block program, or one
-// whole-k dot) and the zero fill of its accumulator tile are replaced by:
+// loop. A 128 x 128 tile is one warpgroup's; a 128 x 256 tile is two
+// consumer warpgroups', 64 rows each (the grid gets
+// `blockbuster.block_threads` = 256). The block's own reduce loop (a k loop
+// of the block program, or one whole-k dot) and the zero fill of its
+// accumulator tile are replaced by:
 //
 //  - on the host, one TMA descriptor per operand
 //    (`nvgpu.tma.create.descriptor`, 128-byte swizzle, zero fill out of
 //    bounds): a box of 128 x 64 elements of A, and of 64 x 64 elements of B
-//    (the swizzle spans 128 bytes, so a 128-wide row of B is two boxes);
+//    (the swizzle spans 128 bytes, so a row of B is N / 64 boxes);
 //  - in the kernel, a ring of `stages` shared-memory slots, each holding the
 //    A and B tiles of one k step of 64, guarded by one mbarrier per slot.
 //    Thread 0 fills the first `stages - 1` slots before the loop; in step i
-//    the warpgroup waits for slot i, issues `nvgpu.warpgroup.mma` (128 x 128
-//    x 64 as 8 wgmma.m64n128k16 with f32 accumulators in registers across
-//    the whole loop), waits until only that group is in flight (so step
-//    i - 1's reads of its slot are done), and thread 0 then refills that
-//    slot with step i + stages - 1: copies stay in flight while the tensor
-//    cores work;
-//  - after the loop, the accumulator fragments stored into a fresh 128 x 128
-//    f32 tile that replaces the old accumulator, so the epilogue (the bf16
-//    cast, bias, activation; edge tiles are views of its top-left corner)
-//    is lowered as before;
-//  - or, with the `fragment-epilogue` option, when the epilogue is one
-//    elementwise op from the accumulator (or its top-left corner) to a tile
-//    whose only other use is a copy to global memory: its body applied to
-//    each thread's accumulator registers and the results stored straight to
-//    global memory, two adjacent columns per store (the fragment layout of
-//    wgmma: thread t of the warpgroup holds rows 16 (t / 32) + (t % 32) / 4
-//    + 8 i and columns 2 (t % 4) + 8 j, + 1), each store bounds-checked at
-//    partial edge blocks; no shared memory, one barrier fewer. Not the
-//    default: a warp's 4-byte store writes 8 rows of 16 bytes, and on the
-//    H100 that made 4096^3 about 10% slower than the shared-memory
-//    epilogue, whose global stores are 16 bytes and coalesced (wider
-//    stores need the fragments exchanged within each quad of lanes first).
+//    each warpgroup waits for slot i, issues `nvgpu.warpgroup.mma` (its rows
+//    x N x 64 as wgmma.m64nNk16 with f32 accumulators in registers across
+//    the whole loop), waits until only that group is in flight (so its step
+//    i - 1 is done), and thread 0 then refills that slot with step
+//    i + stages - 1: copies stay in flight while the tensor cores work.
+//    With two warpgroups each one's first thread also arrives on a second
+//    mbarrier of the slot of step i - 1, and thread 0 waits for both
+//    arrivals before the refill;
+//  - after the loop, with the `fragment-epilogue` option (the default),
+//    when the epilogue is one elementwise op from the accumulator (or its
+//    top-left corner) to a tile whose only other use is a copy to global
+//    memory: its body applied to each thread's accumulator registers (the
+//    fragment layout of wgmma: thread t of the block holds rows
+//    16 (t / 32) + (t % 32) / 4 + 8 i and columns 2 (t % 4) + 8 j, + 1)
+//    and the results stored straight to global memory: 16-bit results as
+//    16-byte vectors of 8 columns after the four lanes of each quad
+//    exchanged their pairs (QuadTranspose.h), 32-bit results two columns
+//    at once, each store bounds-checked at partial edge blocks; no shared
+//    memory, one barrier fewer;
+//  - otherwise the accumulator fragments stored into a fresh f32 tile that
+//    replaces the old accumulator, so the epilogue (edge tiles are views of
+//    its top-left corner) is lowered as before.
 //
 // Partial edge tiles need no other special case: TMA fills the
 // out-of-bounds part of a box with zeros, and the epilogue only reads or

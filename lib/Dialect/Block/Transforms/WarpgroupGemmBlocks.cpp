@@ -122,14 +122,18 @@ struct BlockWarpgroupGemmBlocks
       // of m and n, and the blocks fill every SM at least once: one 128 x
       // 256 block takes an SM's shared memory (4 ring slots), so fewer
       // blocks than SMs leave SMs idle that 128 x 128 blocks would use.
+      // And more than one k step: with one, the reduce folds away and the
+      // block keeps an f32 tile besides the schedule's own (two of 128 KB
+      // next to the ring do not fit).
       AxisAttr mAxis = byName.lookup((*axes)[0]);
       AxisAttr nAxis = byName.lookup((*axes)[1]);
+      AxisAttr kAxis = byName.lookup((*axes)[2]);
       bool open = llvm::all_of(sizes, [&](const auto &entry) {
         AxisAttr axis = byName.lookup(entry.getKey());
         return axis && axis.isTiled() && !axis.getBlockSize();
       });
       if (!open || mAxis.getExtent() < kBlockM ||
-          nAxis.getExtent() < kBlockN ||
+          nAxis.getExtent() < kBlockN || kAxis.getExtent() <= kBlockK ||
           llvm::divideCeil(mAxis.getExtent(), kBlockM) *
                   llvm::divideCeil(nAxis.getExtent(), kBlockN) <
               targetDesc->numProcessors)

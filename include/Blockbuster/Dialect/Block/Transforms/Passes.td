@@ -129,9 +129,9 @@ def BlockWarpgroupGemmBlocks
     are tiled and still open, gets blocks of 128 (m) x 256 (n) x 64 (k) in
     its axis table, the tile of `gpu-warpgroup-matmul`'s two-warpgroup
     schedule (docs/GPUPipeline.md). Left to `block-select` instead: m
-    shorter than 128, n shorter than 256, and grids of fewer 128 x 256
-    blocks than the target has SMs (one such block fills an SM's shared
-    memory).
+    shorter than 128, n shorter than 256, k of one step (64 or less), and
+    grids of fewer 128 x 256 blocks than the target has SMs (one such
+    block fills an SM's shared memory).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
