@@ -15,8 +15,10 @@
 //
 //  - on the host, one TMA descriptor per operand
 //    (`nvgpu.tma.create.descriptor`, 128-byte swizzle, zero fill out of
-//    bounds): a box of 128 x 64 elements of A, and of 64 x 64 elements of B
-//    (the swizzle spans 128 bytes, so a row of B is N / 64 boxes);
+//    bounds, L2 promotion of 256 bytes, 128 for rows that are not whole
+//    128-byte lines): a box of 128 x 64 elements of A, and of 64 x 64
+//    elements of B (the swizzle spans 128 bytes, so a row of B is N / 64
+//    boxes);
 //  - in the kernel, a ring of `stages` shared-memory slots, each holding the
 //    A and B tiles of one k step of 64, guarded by one mbarrier per slot.
 //    Thread 0 fills the first `stages - 1` slots before the loop; in step i
@@ -465,10 +467,19 @@ Value WarpgroupMatmulLowering::createDescriptor(Value source,
   Value unranked = memref::CastOp::create(
       rewriter, loc, UnrankedMemRefType::get(g.elementType, Attribute()),
       source);
+  // L2 promotion: 256 bytes where the rows are whole 128-byte lines; 128
+  // where they are not (each 128-byte row of a box then spans two lines).
+  // On the H100, M4000 K4040 N4056 (rows of 8080 and 8112 bytes) took
+  // 0.332 ms with 256 and 0.279 with 128; 4096^3 is fastest with 256
+  // (docs/performance.md).
+  int64_t rowBytes =
+      cast<MemRefType>(source.getType()).getDimSize(1) * elementBytes();
+  auto promotion = rowBytes % 128 == 0
+                       ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
+                       : nvgpu::TensorMapL2PromoKind::L2PROMO_128B;
   auto type = nvgpu::TensorMapDescriptorType::get(
       ctx, sharedTile(box, g.elementType),
-      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-      nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, promotion,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   return nvgpu::TmaCreateDescriptorOp::create(
