@@ -5,6 +5,7 @@ run, and writes a markdown table.
 
     python3 scripts/bench-anchors.py ART [--out DIR] [--only SUBSTRING ...]
         [--budget-s 1.0] [--max-reps 100] [--deadline-s 480] [--graphs-all]
+        [--check-only] [--contenders eager compile library]
 
 ART is the directory build-anchors.py wrote (index.json, one artifact per
 workload). Needs PyTorch and a CUDA device; no MLIR. In index order
@@ -34,6 +35,12 @@ workload). Needs PyTorch and a CUDA device; no MLIR. In index order
    and reported as n, so a kernel taking a second per call costs seconds,
    not minutes; past --deadline-s of wall time the remaining workloads are
    listed as not run.
+
+`--contenders library` times Blockbuster against the library kernel alone
+(schedule variants: no torch.compile per shape). With --check-only, step 2 alone (edge shapes and schedule variants checked
+without spending device time on timing them). A workload built as a
+variant (build-anchors.py --variant NAME=FLAGS) is shown as "kind shape
+[NAME]".
 
 Rows go to OUT/anchors.jsonl and the table to OUT/anchors.md as each
 workload finishes (OUT defaults to $OUT, else the current directory), so a
@@ -236,13 +243,18 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
         row["note"] = "FAILS the check; not timed"
         prog.close()
         return row
+    if args.check_only:
+        prog.close()
+        return row
 
     outputs = [out]
-    contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False)),
-                  ("eager", lambda: kind.model(*inputs))]
-    compiled = torch.compile(kind.model, dynamic=False)
-    contenders.append(("compile", lambda: compiled(*inputs)))
-    if kind.library:
+    contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False))]
+    if "eager" in args.contenders:
+        contenders.append(("eager", lambda: kind.model(*inputs)))
+    if "compile" in args.contenders:
+        compiled = torch.compile(kind.model, dynamic=False)
+        contenders.append(("compile", lambda: compiled(*inputs)))
+    if kind.library and "library" in args.contenders:
         contenders.append(("library", kind.library(*inputs)))
     use_graphs = args.graphs_all or is_small(params)
     row["graphs"] = use_graphs
@@ -290,6 +302,13 @@ def describe(params):
     return " ".join("%s%d" % kv for kv in params.items())
 
 
+def label(row):
+    """The workload, with its build-anchors --variant after the shape."""
+    _, _, variant = (row.get("name") or "").partition("__")
+    return "%s %s%s" % (row["kind"], describe(row["params"]),
+                        " [%s]" % variant if variant else "")
+
+
 HEADER = ("| workload | kernels | compile s | check (vs fp32) | graphs | Blockbuster ms (n) "
           "| eager ms | torch.compile ms | library ms | floor ms | Blockbuster achieved "
           "| best PyTorch achieved | library / BB | compile / BB | eager / BB | note |\n"
@@ -313,7 +332,7 @@ def table_line(row, ceilings):
         bb += " (%d)" % row["n_blockbuster"]
     check = row.get("check", "-").split(",")[0].replace("norm-rel ", "")
     return "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        "%s %s" % (row["kind"], describe(row["params"])), row.get("kernels", "-"),
+        label(row), row.get("kernels", "-"),
         row.get("compile_s", "-"), check, "yes" if row.get("graphs") else "no", bb,
         ms("eager"), ms("compile"), ms("library"),
         "%.4g" % row["floor"] if "floor" in row else "-",
@@ -336,6 +355,11 @@ def main():
                         help="no workload starts after this much wall time")
     parser.add_argument("--graphs-all", action="store_true",
                         help="CUDA-graph replays for every workload, not only decode shapes")
+    parser.add_argument("--contenders", nargs="*", default=["eager", "compile", "library"],
+                        choices=["eager", "compile", "library"],
+                        help="what Blockbuster is timed against (default: all three)")
+    parser.add_argument("--check-only", action="store_true",
+                        help="check every artifact against its fp32 reference, time nothing")
     args = parser.parse_args()
     began = time.perf_counter()
 

@@ -68,6 +68,11 @@ static LogicalResult compileOnce(ModuleOp module,
   if (localMemoryBytes)
     select += " local-memory-bytes=" + std::to_string(localMemoryBytes);
   select += "}";
+  // On sm_90a, plain GEMM kernels take the blocks of the wgmma schedule
+  // before the cost model chooses for the rest.
+  if (options.chip == "sm_90a")
+    select = "block-warpgroup-gemm-blocks{target=" + options.target + "}," +
+             select;
   if (hasBlockPrograms(module)) {
     if (failed(runPipeline(module,
                            (fuseStep.empty() ? "" : fuseStep + ",") + select)))

@@ -128,57 +128,71 @@ def GPUContractionsToMMA
 
 def GPUWarpgroupMatmul
     : Pass<"gpu-warpgroup-matmul", "::mlir::ModuleOp"> {
-  let summary = "Runs 128 x 128 GEMM blocks on Hopper: a TMA ring and wgmma";
+  let summary = "Runs 128 x 128 and 128 x 256 GEMM blocks on Hopper: a TMA "
+                "ring and wgmma";
   let description = [{
-    The sm_90a schedule of a block that computes one 128 x 128 tile of
-    `A[M, K] * B[K, N]` (f16 or bf16 arrays in global memory, rows 16-byte
-    aligned, f32 accumulation), whatever the block's own k step (a k loop
-    of one dot added into a zero-filled accumulator tile, or one whole-k
-    dot into it). The block's reduce becomes:
+    The sm_90a schedule of a block that computes one 128 x 128 or 128 x 256
+    tile of `A[M, K] * B[K, N]` (f16 or bf16 arrays in global memory, rows
+    16-byte aligned, f32 accumulation), whatever the block's own k step (a
+    k loop of one dot added into a zero-filled accumulator tile, or one
+    whole-k dot into it). A 128 x 128 tile is one warpgroup's (two
+    m64n128k16 per k16); a 128 x 256 tile (the blocks that
+    `block-warpgroup-gemm-blocks` gives plain GEMMs) is two consumer
+    warpgroups', 64 rows each (one m64n256k16 per k16, B read from shared
+    memory once per k16 instead of twice), and the grid gets
+    `blockbuster.block_threads = 256`. The block's reduce becomes:
 
     1. on the host, one TMA descriptor per operand
        (`nvgpu.tma.create.descriptor`, 128-byte swizzle, out-of-bounds
        elements read as zero): boxes of 128 x 64 elements of A and 64 x 64
        of B, which become `tensor_map` kernel parameters in the manifest;
     2. in the block, a ring of `stages` shared-memory slots of one k step of
-       64 (A 128 x 64, B 64 x 128 as two swizzled 64 x 64 boxes), one
-       mbarrier each; thread 0 fills the first `stages - 1` slots, and in
-       step i the warpgroup waits for slot i, runs `nvgpu.warpgroup.mma`
+       64 (A 128 x 64, B 64 x 128 or 64 x 256 as swizzled 64 x 64 boxes),
+       one mbarrier each; thread 0 fills the first `stages - 1` slots, and
+       in step i each warpgroup waits for slot i, runs `nvgpu.warpgroup.mma`
        (f32 accumulators in registers across the whole loop, wgmma groups
        left in flight one step), then thread 0 refills the slot step i - 1
-       read with step i + stages - 1;
-    3. after the loop, the accumulator fragments stored into a 128 x 128 f32
-       tile that replaces the old accumulator (a view of its corner at
-       partial edge blocks), so the epilogue is lowered as before; with
-       `fragment-epilogue`, an epilogue that is one elementwise op from the
-       accumulator to a tile only copied to global memory (the bf16 cast,
-       bias, activation) is instead applied to each thread's accumulator
-       registers, two adjacent columns stored to global memory at once
-       (4 bytes for 16-bit results), bounds-checked at partial edge blocks:
-       no shared memory, one barrier fewer. Off by default: on the H100 its
-       4-byte stores (8 rows of 16 bytes per warp store) made 4096^3 10%
-       slower than the shared-memory epilogue's 16-byte coalesced stores;
+       read with step i + stages - 1. With two warpgroups, each one's first
+       thread arrives on a second mbarrier of the slot once its step i - 1
+       is done, and thread 0 waits for both before the refill;
+    3. after the loop, with `fragment-epilogue` (the default), an epilogue
+       that is one elementwise op from the accumulator (or its corner at
+       partial edge blocks) to a tile only copied to global memory (the
+       bf16 cast, bias, activation) is applied to each thread's accumulator
+       registers; for 16-bit results the four lanes of each quad exchange
+       their column pairs (three `gpu.shuffle xor`) so that each stores 8
+       adjacent columns with one 16-byte store, bounds-checked at partial
+       edge blocks (loads of other epilogue inputs clamped to the target),
+       32-bit results two columns at once: no shared memory, one barrier
+       fewer. Otherwise the fragments are stored into an f32 tile that
+       replaces the old accumulator (a view of its corner at partial edge
+       blocks), and the epilogue is lowered as before;
     4. with `group-rows` G > 0, the block's tile is taken in grouped order
        (the block ids of a two-dimensional grid renumbered so that
        consecutive blocks sweep G rows of tiles column by column): the
        blocks resident at one time share A rows and B columns in L2.
 
-    The default 3 stages (96 KB) let two blocks share an SM, so that one's
-    epilogue overlaps the other's mainloop.
+    `stages` 0 (the default) takes 3 slots for 128 x 128 tiles (96 KB: two
+    blocks share an SM, one's epilogue overlapping the other's mainloop) and
+    4 for 128 x 256 (192 KB). On the H100 (docs/performance.md) 128 x 256
+    blocks with the register epilogue run bf16 4096^3 at 0.92x cuBLAS,
+    128 x 128 blocks through shared memory at 0.75x.
 
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
-    `threads` must be 128 (one warpgroup), otherwise the pass does nothing.
+    `threads` must be 128 (one warpgroup: the pipeline's own thread count),
+    otherwise the pass does nothing.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block">,
-    Option<"stages", "stages", "int64_t", /*default=*/"3",
-           "Shared-memory slots of the copy ring">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Shared-memory slots of the copy ring (0: 3 for 128 x 128 "
+           "tiles, 4 for 128 x 256)">,
     Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
            "Rows of tiles per group of the launch order (0: row by row)">,
     Option<"fragmentEpilogue", "fragment-epilogue", "bool",
-           /*default=*/"false",
+           /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
   ];

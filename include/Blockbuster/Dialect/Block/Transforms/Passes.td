@@ -118,6 +118,27 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlockWarpgroupGemmBlocks
+    : Pass<"block-warpgroup-gemm-blocks", "::mlir::ModuleOp"> {
+  let summary = "Binds 128 x 256 x 64 blocks of plain GEMM programs (sm_90a)";
+  let description = [{
+    Run before `block-select` when compiling for sm_90a (bb-compile does):
+    a program that is one kernel whose only reduction is one dot
+    `A[m, k] * B[k, n]` of whole f16/bf16 arguments with 16-byte aligned
+    rows (any elementwise epilogue after it), and whose m, n and k axes
+    are tiled and still open, gets blocks of 128 (m) x 256 (n) x 64 (k) in
+    its axis table, the tile of `gpu-warpgroup-matmul`'s two-warpgroup
+    schedule (docs/GPUPipeline.md). Left to `block-select` instead: m
+    shorter than 128, n shorter than 256, k of one step (64 or less), and
+    grids of fewer 128 x 256 blocks than the target has SMs (one such
+    block fills an SM's shared memory).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"h100\"",
+           "Target whose SM count decides: h100 or h200">
+  ];
+}
+
 def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
   let summary = "Fuses block programs with the ordered rule catalogue";
   let description = [{
