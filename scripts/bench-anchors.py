@@ -98,6 +98,23 @@ def make_kinds(torch):
     def sdpa(q, k, v):
         return F.scaled_dot_product_attention(q, k, v, scale=q.shape[-1] ** -0.5)
 
+    def causal_attention_model(q, k, v):  # attn_eager with a causal mask
+        s = (q @ k.transpose(-1, -2)) * (q.shape[-1] ** -0.5)
+        keep = torch.ones(s.shape[-2], s.shape[-1], dtype=torch.bool,
+                          device=s.device).tril()
+        s = s.float().masked_fill(~keep, float("-inf"))
+        return torch.softmax(s, dim=-1).to(q.dtype) @ v
+
+    def causal_attention_ref(q, k, v):
+        ops = references._TorchOps()
+        s = ops.causal_mask(ops.matmul(q, ops.t(k)) * (q.shape[-1] ** -0.5))
+        e = torch.exp(s - s.amax(-1, keepdim=True))
+        return (e / e.sum(-1, keepdim=True)) @ v
+
+    def causal_sdpa(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True,
+                                              scale=q.shape[-1] ** -0.5)
+
     def ffn_model(x, g, w1, w3, w2):  # the anchors' rms_ffn
         n = rms_model(x, g)
         return (F.silu(n @ w1) * (n @ w3)) @ w2
@@ -134,6 +151,12 @@ def make_kinds(torch):
             lambda q, k, v: references.attention(q, k, v, references._TorchOps())[0],
             attention_model, lambda q, k, v: (lambda: sdpa(q, k, v)),
             lambda p: 4 * p["B"] * p["H"] * p["S"] * p["S"] * p["D"]),
+        # FLOPs of the unmasked half (and diagonal) only, as FlashAttention
+        # counts them.
+        "attention_causal": Kind(
+            causal_attention_ref, causal_attention_model,
+            lambda q, k, v: (lambda: causal_sdpa(q, k, v)),
+            lambda p: 2 * p["B"] * p["H"] * p["S"] * p["S"] * p["D"]),
     }
 
 

@@ -61,6 +61,11 @@ WORKLOADS = [
     ("rmsnorm_ffn_swiglu_m8192_d4096_f11008", "rmsnorm_ffn_swiglu", dict(M=8192, D=4096, F=11008)),
     ("attention_b8_h16_s1024_d64", "attention", dict(B=8, H=16, S=1024, D=64)),
     ("attention_b4_h32_s2048_d128", "attention", dict(B=4, H=32, S=2048, D=128)),
+    ("attention_causal_b4_h32_s2048_d128", "attention_causal", dict(B=4, H=32, S=2048, D=128)),
+    # Correctness of the register schedule at partial edge tiles and B = 1.
+    ("attention_b1_h2_s200_d64", "attention", dict(B=1, H=2, S=200, D=64)),
+    ("attention_b1_h3_s333_d128", "attention", dict(B=1, H=3, S=333, D=128)),
+    ("attention_causal_b1_h2_s200_d64", "attention_causal", dict(B=1, H=2, S=200, D=64)),
     ("rmsnorm_matmul_m2048_k4096_n4096", "rmsnorm_matmul", dict(M=2048, K=4096, N=4096)),
     ("layernorm_matmul_m2048_k4096_n4096", "layernorm_matmul", dict(M=2048, K=4096, N=4096)),
     ("rmsnorm_matmul_m8192_k4096_n4096", "rmsnorm_matmul", dict(M=8192, K=4096, N=4096)),
@@ -316,11 +321,29 @@ func.func @{name}(%x: tensor<{M}x{N}xbf16>) -> tensor<{M}x{N}xbf16> {{
 """.format(name=name, M=M, N=N)
 
 
-def attention(name, B, H, S, D):
+def attention(name, B, H, S, D, causal=False):
     # softmax(Q K^T / sqrt(D)) V with [B, H, S, D] operands, as the anchors'
     # attn_eager: scores accumulated in f32, softmax in f32, probabilities
     # rounded to bf16 before P V (`.to(q.dtype)`), P V accumulated in f32.
+    # causal: scores of key j > query i set to -inf (linalg.index) after
+    # the scale.
     scale = f32_literal(D ** -0.5)
+    mask = ""
+    scores = "ss"
+    if causal:
+        scores = "sm"
+        mask = """\
+  %sm = linalg.generic {{indexing_maps = [#s4, #s4],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
+      ins(%ss : tensor<{B}x{H}x{S}x{S}xf32>) outs(%e_s : tensor<{B}x{H}x{S}x{S}xf32>) {{
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %keep = arith.cmpi sle, %j, %i : index
+    %r = arith.select %keep, %a, %ninf : f32
+    linalg.yield %r : f32
+  }} -> tensor<{B}x{H}x{S}x{S}xf32>
+""".format(B=B, H=H, S=S)
     return """\
 #qk_q = affine_map<(b, h, m, n, d) -> (b, h, m, d)>
 #qk_k = affine_map<(b, h, m, n, d) -> (b, h, n, d)>
@@ -357,17 +380,17 @@ func.func @{name}(%q: tensor<{B}x{H}x{S}x{D}xbf16>, %k: tensor<{B}x{H}x{S}x{D}xb
     %r = arith.mulf %a, %scale : f32
     linalg.yield %r : f32
   }} -> tensor<{B}x{H}x{S}x{S}xf32>
-  %m0 = linalg.fill ins(%ninf : f32) outs(%e_r : tensor<{B}x{H}x{S}xf32>) -> tensor<{B}x{H}x{S}xf32>
+{mask}  %m0 = linalg.fill ins(%ninf : f32) outs(%e_r : tensor<{B}x{H}x{S}xf32>) -> tensor<{B}x{H}x{S}xf32>
   %m = linalg.generic {{indexing_maps = [#s4, #r4],
                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}}
-      ins(%ss : tensor<{B}x{H}x{S}x{S}xf32>) outs(%m0 : tensor<{B}x{H}x{S}xf32>) {{
+      ins(%{scores} : tensor<{B}x{H}x{S}x{S}xf32>) outs(%m0 : tensor<{B}x{H}x{S}xf32>) {{
   ^bb0(%a: f32, %acc: f32):
     %r = arith.maximumf %acc, %a : f32
     linalg.yield %r : f32
   }} -> tensor<{B}x{H}x{S}xf32>
   %e = linalg.generic {{indexing_maps = [#s4, #r4, #s4],
                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
-      ins(%ss, %m : tensor<{B}x{H}x{S}x{S}xf32>, tensor<{B}x{H}x{S}xf32>)
+      ins(%{scores}, %m : tensor<{B}x{H}x{S}x{S}xf32>, tensor<{B}x{H}x{S}xf32>)
       outs(%e_s : tensor<{B}x{H}x{S}x{S}xf32>) {{
   ^bb0(%a: f32, %b: f32, %o: f32):
     %d = arith.subf %a, %b : f32
@@ -415,7 +438,11 @@ func.func @{name}(%q: tensor<{B}x{H}x{S}x{D}xbf16>, %k: tensor<{B}x{H}x{S}x{D}xb
   }} -> tensor<{B}x{H}x{S}x{D}xbf16>
   return %out : tensor<{B}x{H}x{S}x{D}xbf16>
 }}
-""".format(name=name, B=B, H=H, S=S, D=D, scale=scale)
+""".format(name=name, B=B, H=H, S=S, D=D, scale=scale, mask=mask, scores=scores)
+
+
+def attention_causal(name, B, H, S, D):
+    return attention(name, B, H, S, D, causal=True)
 
 
 GENERATORS = {
@@ -427,6 +454,7 @@ GENERATORS = {
     "add_gelu_add_layernorm": add_gelu_add_layernorm,
     "softmax": softmax,
     "attention": attention,
+    "attention_causal": attention_causal,
 }
 
 
@@ -436,6 +464,21 @@ def first_error(text):
             return line.strip()
     lines = [l.strip() for l in text.splitlines() if l.strip()]
     return lines[0] if lines else "no output"
+
+
+def compile_flags(kind, params):
+    """bb-compile flags of a workload. Attention: blocks of 64 queries and 64
+    keys, one (batch, head) each: the blocks gpu-flash-attention runs with
+    every tile in registers (block-select's own choice, 128 queries, keeps
+    the generic shared-memory path). The axes are a0 = B, a1 = H, a2 = M,
+    a3 = N; an extent-1 B is dropped from the program, and H becomes a0."""
+    if kind not in ("attention", "attention_causal"):
+        return []
+    axes = ["a%d" % i for i in range(4)]
+    sizes = [1, 1, 64, 64]
+    if params["B"] == 1:
+        axes, sizes = axes[:3], sizes[1:]
+    return ["--block-sizes", ",".join("%s=%d" % kv for kv in zip(axes, sizes))]
 
 
 def compile_one(bb_compile, art, name, kind, params, chip="sm_90a"):
@@ -448,7 +491,7 @@ def compile_one(bb_compile, art, name, kind, params, chip="sm_90a"):
     start = time.perf_counter()
     entry["chip"] = chip
     proc = subprocess.run([bb_compile, src, "-o", os.path.join(art, name),
-                           "--chip", chip],
+                           "--chip", chip] + compile_flags(kind, params),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     entry["compile_s"] = round(time.perf_counter() - start, 3)
     if proc.returncode != 0:

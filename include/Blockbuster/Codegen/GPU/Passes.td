@@ -126,6 +126,58 @@ def GPUContractionsToMMA
   ];
 }
 
+def GPUFlashAttention
+    : Pass<"gpu-flash-attention", "::mlir::ModuleOp"> {
+  let summary = "Runs fused attention blocks with their tiles in registers";
+  let description = [{
+    The schedule of FlashAttention-2 for a block of at most 64 query rows
+    whose work is attention-shaped (design/06-fast-kernels.md, section 3,
+    shape 2): every tile of the block is either a row vector (one value
+    per query row) or a query-rows x columns tile, and it is computed by
+    fills, copies, elementwise ops, row reductions over the columns, and
+    dots `C[m, n] += A[m, k] * B[n, k] (or B[k, n])` with 16-bit operands
+    and f32 accumulation, where A is a tile of a global array (Q) or a
+    16-bit tile of the block (P), and B is a tile of a global array (K or
+    V). Each of the 4 warps owns 16 query rows, and every tile lives in the
+    registers of the mma.sync m16n8k16 accumulator layout (lane l holds rows
+    l / 4 and l / 4 + 8 of its warp's 16, columns 2 (l % 4) + 8 j and + 1):
+
+    1. A's fragments are loaded once from global memory; B's tile is staged
+       into shared memory (16-byte copies, rows padded by 16 bytes, rows
+       past the tile's end zero) and read with `ldmatrix` (`.trans` when
+       its rows are the contracted axis); S = Q K^T and O += P V run on
+       `nvvm.mma.sync` with the accumulators in registers, and P's
+       fragments (two adjacent n8 accumulator tiles) are the A operand of
+       P V without leaving the registers;
+    2. elementwise ops clone their body per register (row vectors
+       broadcast along the columns, `linalg.index` is the element's row and
+       column in the tile); row reductions fold each lane's registers and
+       combine the four lanes of a quad with two xor shuffles;
+    3. the state of a reduce loop (the running maximum, sum, accumulator)
+       becomes loop-carried registers (`iter_args`);
+    4. the result is stored from the registers, two adjacent columns at a
+       time, bounds-checked at partial edge blocks.
+
+    Columns past a partial key tile's end are left out of reductions and
+    contribute zero to P V. A block with anything else (more than 64 rows,
+    a column broadcast, a tile read through a view, another loop form)
+    keeps the generic path. `threads` must be 128.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GPUWarpgroupMatmul
     : Pass<"gpu-warpgroup-matmul", "::mlir::ModuleOp"> {
   let summary = "Runs 128 x 128 GEMM blocks on Hopper: a TMA ring and wgmma";
