@@ -68,6 +68,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "gpu-flash-attention"
@@ -82,8 +83,7 @@ using namespace blockbuster;
 
 namespace {
 
-constexpr int64_t kWarps = 4, kWarpSize = 32, kRowsPerWarp = 16;
-constexpr int64_t kMaxRows = kWarps * kRowsPerWarp;
+constexpr int64_t kWarpSize = 32, kRowsPerWarp = 16;
 // mma.sync m16n8k16: n8 tiles, k16 steps.
 constexpr int64_t kTileN = 8, kStepK = 16;
 // Staged rows are padded by 16 bytes: ldmatrix's 8 row addresses fall into
@@ -129,9 +129,9 @@ LogicalResult fail(Operation *op, const Twine &reason) {
 class FlashAttentionBuilder {
 public:
   FlashAttentionBuilder(RewriterBase &rewriter, scf::ForallOp grid,
-                        int64_t tileRank)
+                        int64_t tileRank, int64_t warps)
       : rewriter(rewriter), oldGrid(grid), loc(grid.getLoc()),
-        ctx(grid.getContext()), tileRank(tileRank) {}
+        ctx(grid.getContext()), tileRank(tileRank), warps(warps) {}
 
   /// The new grid, or failure (nothing left behind).
   FailureOr<scf::ForallOp> build();
@@ -188,18 +188,44 @@ private:
   FailureOr<Value> stage(Value oldB, int64_t rows, int64_t columns);
   Value pack(Value lo, Value hi);
 
+  /// A B operand of a dot in a loop whose view depends on the loop's
+  /// induction variable: its tiles are copied one iteration ahead
+  /// (cp.async) into two slots of one shared-memory buffer.
+  struct Prefetched {
+    // The view's computation in the old loop body, in order.
+    SmallVector<Operation *> slice;
+    Value buffer;
+    int64_t rows = 0, columns = 0;
+  };
+  /// The B operands of `loop` that can be prefetched, in the order of their
+  /// dots.
+  SmallVector<std::pair<Value, Prefetched>> findPrefetched(scf::ForOp loop);
+  /// Starts the copies of B's tile at iteration `iv` into slot `slot`.
+  void issueCopies(Value oldB, const Prefetched &p, Value oldIv, Value iv,
+                   Value slot);
+
   RewriterBase &rewriter;
   scf::ForallOp oldGrid;
   Location loc;
   MLIRContext *ctx;
   // Rank of a tile; a row vector has one dimension less.
   int64_t tileRank;
+  // Warps of the block, 16 query rows each.
+  int64_t warps;
   IRMapping mapping;
   DenseMap<Value, BufferShape> shapes;
   DenseMap<Value, Fragment> fragments;
   DenseMap<Value, SmallVector<Value>> aFragments;
   Block *newBody = nullptr;
   Value thread, lane, rowBase, columnBase, quadLane;
+  // The loop being built: its old and new induction variables, bounds,
+  // and the first copy group of its prefetched operands.
+  struct LoopState {
+    scf::ForOp oldLoop;
+    Value upperBound, step, lowerBound, firstGroup;
+    DenseMap<Value, Prefetched> prefetched;
+  };
+  SmallVector<LoopState> loops;
 };
 
 Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
@@ -258,8 +284,8 @@ LogicalResult FlashAttentionBuilder::interpretAlloc(memref::AllocOp alloc) {
       return fail(alloc, "a leading dimension is not 1");
   std::optional<int64_t> rows =
       constantUpperBound(alloc.getResult(), shape.rowDim);
-  if (!rows || *rows > kMaxRows)
-    return fail(alloc, "more than 64 rows");
+  if (!rows || *rows > warps * kRowsPerWarp)
+    return fail(alloc, "more rows than 16 per warp");
   if (shape.isTile) {
     std::optional<int64_t> columns =
         constantUpperBound(alloc.getResult(), rank - 1);
@@ -536,7 +562,7 @@ FailureOr<Value> FlashAttentionBuilder::stage(Value oldB, int64_t rows,
   Value zero = arith::ConstantOp::create(
       rewriter, loc, chunkType,
       DenseElementsAttr::get(chunkType, rewriter.getZeroAttr(element)));
-  for (int64_t first = 0; first < total; first += kWarps * kWarpSize) {
+  for (int64_t first = 0; first < total; first += warps * kWarpSize) {
     Value chunk = add(thread, first);
     Value row = div(chunk, chunksPerRow);
     Value column = mul(rem(chunk, chunksPerRow), kChunk);
@@ -685,9 +711,52 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   for (int64_t d = 0; d < bRank - 2; ++d)
     if (bMemref.getDimSize(d) != 1)
       return fail(op, "B has a leading dimension that is not 1");
-  FailureOr<Value> staged = stage(oldB, paddedRows, bColumns);
-  if (failed(staged))
-    return failure();
+  Value staged;
+  Value slotRow = index(0);
+  const Prefetched *prefetched = nullptr;
+  if (!loops.empty()) {
+    auto it = loops.back().prefetched.find(oldB);
+    if (it != loops.back().prefetched.end())
+      prefetched = &it->second;
+  }
+  if (prefetched && prefetched->rows == paddedRows &&
+      prefetched->columns == bColumns) {
+    // This iteration's tile has landed (only the copies issued after it,
+    // one group per prefetched operand, may still be in flight) and every
+    // warp is past its reads of the other slot: refill that one with the
+    // next iteration's tile.
+    LoopState &state = loops.back();
+    int64_t groups = state.prefetched.size();
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, state.firstGroup,
+                                     rewriter.getI32IntegerAttr(groups - 1));
+    gpu::BarrierOp::create(rewriter, loc);
+    Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+    Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+        loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+        state.step);
+    Value slot = rem(iteration, 2);
+    Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
+    auto more = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, next,
+                              state.upperBound));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(more.thenBlock());
+      issueCopies(oldB, *prefetched, state.oldLoop.getInductionVar(), next,
+                  arith::SubIOp::create(rewriter, loc, index(1), slot));
+    }
+    // A group even when nothing was copied: the waits count groups.
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(ctx), ValueRange{});
+    staged = prefetched->buffer;
+    slotRow = mul(slot, paddedRows);
+  } else {
+    FailureOr<Value> synchronous = stage(oldB, paddedRows, bColumns);
+    if (failed(synchronous))
+      return failure();
+    staged = *synchronous;
+  }
 
   // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
   Value matrix = div(lane, 8), row8 = rem(lane, 8);
@@ -712,8 +781,9 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
         row = add(nOffset, row8);
         column = kOffset;
       }
+      row = add(row, slotRow);
       Value fragment = nvgpu::LdMatrixOp::create(
-          rewriter, loc, fragmentType, *staged, ValueRange{row, column},
+          rewriter, loc, fragmentType, staged, ValueRange{row, column},
           rewriter.getBoolAttr(transposed), rewriter.getI32IntegerAttr(4));
       SmallVector<Value> b;
       for (int64_t i = 0; i < 4; ++i)
@@ -738,6 +808,90 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   }
   fragments[out].values = std::move(acc);
   return success();
+}
+
+SmallVector<std::pair<Value, FlashAttentionBuilder::Prefetched>>
+FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
+  SmallVector<std::pair<Value, Prefetched>> found;
+  Block *body = loop.getBody();
+  for (auto dot : body->getOps<linalg::GenericOp>()) {
+    if (!linalg::isaContractionOpInterface(dot) ||
+        dot.getNumDpsInputs() != 2)
+      continue;
+    Value b = dot.getDpsInputs()[1];
+    auto view = b.getDefiningOp<memref::SubViewOp>();
+    auto type = cast<MemRefType>(b.getType());
+    int64_t rank = type.getRank();
+    std::optional<int64_t> rows =
+        rank >= 2 ? constantUpperBound(b, rank - 2) : std::nullopt;
+    if (!view || view->getBlock() != body || isWorkgroup(b) || !rows ||
+        ShapedType::isDynamic(type.getShape().back()) ||
+        type.getShape().back() % kChunk ||
+        llvm::any_of(found, [&](auto &entry) { return entry.first == b; }))
+      continue;
+    // The view's computation inside the loop: pure ops only.
+    Prefetched p;
+    p.rows = llvm::alignTo(*rows, 2 * kTileN);
+    p.columns = type.getShape().back();
+    SetVector<Operation *> slice;
+    SmallVector<Operation *> worklist = {view};
+    bool pure = true;
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!slice.insert(op))
+        continue;
+      pure &= isPure(op) && op->getNumRegions() == 0;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && def->getBlock() == body)
+          worklist.push_back(def);
+    }
+    if (!pure)
+      continue;
+    p.slice = slice.takeVector();
+    llvm::sort(p.slice, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    found.push_back({b, std::move(p)});
+  }
+  return found;
+}
+
+void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
+                                        Value oldIv, Value iv, Value slot) {
+  IRMapping local;
+  local.map(oldIv, iv);
+  for (Operation *op : p.slice) {
+    for (Value operand : op->getOperands())
+      if (!local.contains(operand) && mapping.contains(operand))
+        local.map(operand, mapping.lookup(operand));
+    rewriter.clone(*op, local);
+  }
+  Value b = local.lookup(oldB);
+  int64_t rank = cast<MemRefType>(b.getType()).getRank();
+  Value validRows = dim(b, rank - 2);
+  Value lastRow = arith::SubIOp::create(rewriter, loc, validRows, index(1));
+  Value firstRow = mul(slot, p.rows);
+  int64_t chunksPerRow = p.columns / kChunk;
+  for (int64_t first = 0; first < p.rows * chunksPerRow;
+       first += warps * kWarpSize) {
+    Value chunk = add(thread, first);
+    Value row = div(chunk, chunksPerRow);
+    Value column = mul(rem(chunk, chunksPerRow), kChunk);
+    // Rows past the tile's end: zeros (no bytes read from a clamped row).
+    Value inside = below(row, validRows);
+    Value sourceRow = arith::MinUIOp::create(rewriter, loc, row, lastRow);
+    Value elements =
+        arith::SelectOp::create(rewriter, loc, inside, index(kChunk),
+                                index(0));
+    SmallVector<Value> indices(rank, index(0));
+    indices[rank - 2] = sourceRow;
+    indices[rank - 1] = column;
+    nvgpu::DeviceAsyncCopyOp::create(
+        rewriter, loc, p.buffer, ValueRange{add(firstRow, row), column}, b,
+        indices, rewriter.getIndexAttr(kChunk), elements,
+        /*bypassL1=*/rewriter.getUnitAttr());
+  }
 }
 
 LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
@@ -765,10 +919,35 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   SmallVector<Value> inits;
   for (Value buffer : carried)
     llvm::append_range(inits, fragments[buffer].values);
-  auto newLoop = scf::ForOp::create(
-      rewriter, loc, mapping.lookupOrDefault(loop.getLowerBound()),
-      mapping.lookupOrDefault(loop.getUpperBound()),
-      mapping.lookupOrDefault(loop.getStep()), inits);
+  LoopState state;
+  state.oldLoop = loop;
+  state.lowerBound = mapping.lookupOrDefault(loop.getLowerBound());
+  state.upperBound = mapping.lookupOrDefault(loop.getUpperBound());
+  state.step = mapping.lookupOrDefault(loop.getStep());
+  // The first iteration's tiles of the prefetched operands, one copy group
+  // each, in the order of their dots. The barrier first: the buffers may
+  // reuse the bytes of an earlier loop's, which a warp may still read.
+  SmallVector<std::pair<Value, Prefetched>> prefetched =
+      findPrefetched(loop);
+  if (!prefetched.empty())
+    gpu::BarrierOp::create(rewriter, loc);
+  for (auto &[oldB, p] : prefetched) {
+    auto bufferType = MemRefType::get(
+        {2 * p.rows, p.columns + kRowPad},
+        getElementTypeOrSelf(oldB.getType()), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    p.buffer = memref::AllocOp::create(rewriter, loc, bufferType,
+                                       rewriter.getI64IntegerAttr(16));
+    issueCopies(oldB, p, loop.getInductionVar(), state.lowerBound, index(0));
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(ctx), ValueRange{});
+    if (!state.firstGroup)
+      state.firstGroup = group;
+    state.prefetched[oldB] = p;
+  }
+  auto newLoop = scf::ForOp::create(rewriter, loc, state.lowerBound,
+                                    state.upperBound, state.step, inits);
+  loops.push_back(state);
   auto assign = [&](ValueRange values) {
     for (Value buffer : carried) {
       size_t count = fragments[buffer].values.size();
@@ -799,6 +978,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       return fail(loop, "a carried buffer changed its registers");
     scf::YieldOp::create(rewriter, loc, yielded);
   }
+  loops.pop_back();
   assign(newLoop.getResults());
   return success();
 }
@@ -945,7 +1125,7 @@ struct GPUFlashAttention
   using Base::Base;
 
   void runOnOperation() override {
-    if (threads != kWarps * kWarpSize)
+    if (threads <= 0 || threads % kWarpSize)
       return;
     SmallVector<scf::ForallOp> grids;
     getOperation().walk([&](scf::ForallOp grid) {
@@ -958,7 +1138,8 @@ struct GPUFlashAttention
       std::optional<int64_t> rank = attentionTileRank(grid);
       if (!rank)
         continue;
-      FlashAttentionBuilder builder(rewriter, grid, *rank);
+      FlashAttentionBuilder builder(rewriter, grid, *rank,
+                                    threads / kWarpSize);
       if (succeeded(builder.build()))
         rewriter.eraseOp(grid);
     }
