@@ -183,7 +183,7 @@ private:
   /// d giving `indices[d]`; values from outside through `mapping`.
   Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices);
   /// The A fragments (4 x i32 per k16 step) of global tile `a` [.., m, k].
-  FailureOr<SmallVector<Value>> globalFragmentsA(Value oldA, int64_t steps);
+  SmallVector<Value> globalFragmentsA(Value oldA, int64_t steps);
   /// Stages global tile `oldB` (rows x columns) into shared memory.
   FailureOr<Value> stage(Value oldB, int64_t rows, int64_t columns);
   Value pack(Value lo, Value hi);
@@ -499,18 +499,20 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
   return success();
 }
 
-FailureOr<SmallVector<Value>>
-FlashAttentionBuilder::globalFragmentsA(Value oldA, int64_t steps) {
+SmallVector<Value> FlashAttentionBuilder::globalFragmentsA(Value oldA,
+                                                          int64_t steps) {
   auto it = aFragments.find(oldA);
   if (it != aFragments.end())
     return it->second;
-  // Loaded where the view is made: once per block, not per key tile.
-  Value a = mapping.lookup(oldA);
+  // Loaded where the view is made (or, for a view made outside the block,
+  // at its start): once per block, not per key tile.
+  Value a = mapping.lookupOrDefault(oldA);
   OpBuilder::InsertionGuard guard(rewriter);
-  if (Operation *def = a.getDefiningOp())
+  Operation *def = a.getDefiningOp();
+  if (def && def->getBlock() == newBody)
     rewriter.setInsertionPointAfter(def);
   else
-    return failure();
+    rewriter.setInsertionPointAfter(columnBase.getDefiningOp());
   auto type = cast<MemRefType>(a.getType());
   int64_t rank = type.getRank();
   // Rows past the tile's end read its last row (their results are never
@@ -676,15 +678,13 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     if (!aType2.getLayout().isIdentity() &&
         !oldA.getDefiningOp<memref::SubViewOp>())
       return fail(op, "A is not a view of a global array");
-    if (!oldA.getDefiningOp() ||
-        oldA.getDefiningOp()->getBlock() != oldGrid.getBody())
-      return fail(op, "A's view is not made in the block");
+    Operation *view = oldA.getDefiningOp();
+    if (view && view->getBlock() != oldGrid.getBody() &&
+        oldGrid->isAncestor(view))
+      return fail(op, "A's view changes inside the block's loops");
     if (aType2.getShape().back() != *kBound)
       return fail(op, "A's rows are not whole");
-    FailureOr<SmallVector<Value>> loaded = globalFragmentsA(oldA, steps);
-    if (failed(loaded))
-      return fail(op, "A's view has no definition");
-    aRegisters = *loaded;
+    aRegisters = globalFragmentsA(oldA, steps);
   }
 
   // B: a global tile [.., n, k] (K) or [.., k, n] (V).
