@@ -113,6 +113,8 @@ struct BufferShape {
   int64_t columns = 0;
   // The tile's column count when it may be less than `columns`.
   Value validColumns;
+  // The buffer's row count.
+  Value validRows;
 };
 
 /// How an op reads one of its operands: per register of the op's output,
@@ -226,6 +228,20 @@ private:
     DenseMap<Value, Prefetched> prefetched;
   };
   SmallVector<LoopState> loops;
+  // Row vectors made by an elementwise op from the row index alone, and
+  // that index's loop.
+  DenseMap<Value, std::pair<linalg::GenericOp, int64_t>> rowFunctions;
+
+  /// The condition under which the dot into `out` must run: false when its
+  /// tile's one reader is a mask that discards every element of it (see
+  /// maskedTileKept); null when the dot always runs.
+  Value dotNeeded(Value out);
+  /// `value` of `op`'s body (an index built by addi from linalg.index,
+  /// row-vector inputs made by rowFunctions and values from outside) with
+  /// the column index `column` and the row index `row`.
+  FailureOr<Value> evaluateIndex(linalg::GenericOp op, Value value,
+                                 int64_t rowLoop, int64_t columnLoop,
+                                 Value row, Value column);
 };
 
 Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
@@ -298,6 +314,11 @@ LogicalResult FlashAttentionBuilder::interpretAlloc(memref::AllocOp alloc) {
     else if (*columns != shape.columns)
       shape.validColumns = index(*columns);
   }
+  shape.validRows =
+      type.isDynamicDim(shape.rowDim)
+          ? mapping.lookup(
+                alloc.getDynamicSizes()[type.getDynamicDimIndex(shape.rowDim)])
+          : index(type.getDimSize(shape.rowDim));
   shapes[alloc.getResult()] = shape;
   return success();
 }
@@ -400,6 +421,12 @@ LogicalResult FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) 
     result.values.push_back(applyBody(body, args, indices));
   }
   fragments[out] = std::move(result);
+  // A row vector computed from its row index alone (the query positions of
+  // a mask) can be evaluated at any row.
+  if (!outShape.isTile && op.getNumDpsInputs() == 0 && !readsOut)
+    rowFunctions[out] = {op, rowLoop};
+  else
+    rowFunctions.erase(out);
   return success();
 }
 
@@ -758,9 +785,19 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     staged = *synchronous;
   }
 
+  // A tile the mask discards whole (a causal mask's tiles above the
+  // diagonal) needs no product: the mask's result does not depend on it.
+  SmallVector<Value> acc = outIt->second.values;
+  scf::IfOp needed;
+  if (Value condition = dotNeeded(out)) {
+    SmallVector<Type> types(acc.size(), rewriter.getF32Type());
+    needed = scf::IfOp::create(rewriter, loc, types, condition, true);
+    rewriter.setInsertionPointToStart(needed.elseBlock());
+    scf::YieldOp::create(rewriter, loc, acc);
+    rewriter.setInsertionPointToStart(needed.thenBlock());
+  }
   // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
   Value matrix = div(lane, 8), row8 = rem(lane, 8);
-  SmallVector<Value> acc = outIt->second.values;
   auto accType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(4, rewriter.getF32Type()));
   NVVM::MMATypes ptxType =
@@ -806,8 +843,151 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       }
     }
   }
+  if (needed) {
+    scf::YieldOp::create(rewriter, loc, acc);
+    rewriter.setInsertionPointAfter(needed);
+    acc.assign(needed.getResults().begin(), needed.getResults().end());
+  }
   fragments[out].values = std::move(acc);
   return success();
+}
+
+FailureOr<Value> FlashAttentionBuilder::evaluateIndex(
+    linalg::GenericOp op, Value value, int64_t rowLoop, int64_t columnLoop,
+    Value row, Value column) {
+  Block *body = op.getBody();
+  if (value.getParentBlock() != body)
+    return mapping.lookupOrDefault(value);
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A row vector that a row function made: that function at `row`.
+    if (arg.getArgNumber() >= op.getNumDpsInputs())
+      return failure();
+    auto it = rowFunctions.find(op.getDpsInputs()[arg.getArgNumber()]);
+    if (it == rowFunctions.end() ||
+        shapes[op.getDpsInputs()[arg.getArgNumber()]].isTile)
+      return failure();
+    auto [producer, producerRow] = it->second;
+    Value result = producer.getBody()->getTerminator()->getOperand(0);
+    return evaluateIndex(producer, result, producerRow, -1, row, Value());
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+    if (int64_t(index.getDim()) == rowLoop && row)
+      return row;
+    if (int64_t(index.getDim()) == columnLoop && column)
+      return column;
+    return failure();
+  }
+  if (auto sum = dyn_cast<arith::AddIOp>(def)) {
+    FailureOr<Value> lhs = evaluateIndex(op, sum.getLhs(), rowLoop,
+                                         columnLoop, row, column);
+    FailureOr<Value> rhs = evaluateIndex(op, sum.getRhs(), rowLoop,
+                                         columnLoop, row, column);
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    return arith::AddIOp::create(rewriter, loc, *lhs, *rhs).getResult();
+  }
+  return failure();
+}
+
+/// True if `value` of `op`'s body depends on the linalg.index of `dim`.
+static bool dependsOn(linalg::GenericOp op, Value value, int64_t dim) {
+  SmallVector<Value> worklist = {value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second || v.getParentBlock() != op.getBody())
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(def);
+        index && int64_t(index.getDim()) == dim)
+      return true;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+Value FlashAttentionBuilder::dotNeeded(Value out) {
+  // The tile's readers: its fill, the dot, and one elementwise op.
+  linalg::GenericOp mask;
+  for (Operation *user : out.getUsers()) {
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || llvm::is_contained(generic.getDpsInits(), out))
+      continue;
+    // (The mask's output is allocated after the dot: no shape yet.)
+    if (mask || generic.getNumParallelLoops() != generic.getNumLoops() ||
+        generic.getNumDpsInits() != 1 ||
+        cast<MemRefType>(generic.getDpsInits()[0].getType()).getRank() !=
+            tileRank)
+      return Value();
+    mask = generic;
+  }
+  if (!mask)
+    return Value();
+  OpOperand *input = nullptr;
+  for (OpOperand *operand : mask.getDpsInputOperands())
+    if (operand->get() == out) {
+      if (input)
+        return Value();
+      input = operand;
+    }
+  int64_t rowLoop = -1, columnLoop = -1;
+  if (failed(rowAndColumnLoops(mask, mask.getMatchingIndexingMap(input),
+                               shapes[out], rowLoop, columnLoop)))
+    return Value();
+  // The tile's values reach the result only as the kept value of one
+  // select: `select(c, f(s), g)` with c and g free of s.
+  Block *body = mask.getBody();
+  arith::SelectOp select;
+  SmallVector<Value> worklist = {body->getArgument(input->getOperandNumber())};
+  DenseSet<Operation *> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto s = dyn_cast<arith::SelectOp>(user)) {
+        if (use.getOperandNumber() != 1 || (select && select != s))
+          return Value();
+        select = s;
+        continue;
+      }
+      if (isa<linalg::YieldOp>(user) || !isPure(user) ||
+          user->getNumRegions())
+        return Value();
+      if (seen.insert(user).second)
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  auto compare = select ? select.getCondition().getDefiningOp<arith::CmpIOp>()
+                        : arith::CmpIOp();
+  if (!compare)
+    return Value();
+  // c = cmpi(p, column side, row side), both sides growing with their index:
+  // some element is kept iff p holds between the first column and the last
+  // row.
+  Value lhs = compare.getLhs(), rhs = compare.getRhs();
+  bool columnLeft = dependsOn(mask, lhs, columnLoop) &&
+                    !dependsOn(mask, lhs, rowLoop);
+  bool columnRight = dependsOn(mask, rhs, columnLoop) &&
+                     !dependsOn(mask, rhs, rowLoop);
+  using P = arith::CmpIPredicate;
+  P predicate = compare.getPredicate();
+  bool below = llvm::is_contained({P::sle, P::slt, P::ule, P::ult}, predicate);
+  bool above = llvm::is_contained({P::sge, P::sgt, P::uge, P::ugt}, predicate);
+  if (!((columnLeft && below && !dependsOn(mask, rhs, columnLoop)) ||
+        (columnRight && above && !dependsOn(mask, lhs, columnLoop))))
+    return Value();
+  Value lastRow =
+      arith::SubIOp::create(rewriter, loc, shapes[out].validRows, index(1));
+  auto side = [&](Value value) {
+    return evaluateIndex(mask, value, rowLoop, columnLoop, lastRow, index(0));
+  };
+  FailureOr<Value> left = side(lhs), right = side(rhs);
+  if (failed(left) || failed(right))
+    return Value();
+  return arith::CmpIOp::create(rewriter, loc, predicate, *left, *right);
 }
 
 SmallVector<std::pair<Value, FlashAttentionBuilder::Prefetched>>
