@@ -387,10 +387,15 @@ module {
 
 // CHECK-LABEL: func.func @causal_attention
 // CHECK: scf.for
-// CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %c1{{.*}} : index
-// CHECK-NEXT: arith.constant 0
+// CHECK: nvgpu.device_async_wait
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NEXT: %c64{{.*}} = arith.constant 64 : index
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: %c1{{.*}} = arith.constant 1 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %{{.*}}, %c1{{.*}} : index
+// CHECK-NEXT: %c0{{.*}} = arith.constant 0 : index
 // CHECK-NEXT: %[[FIRST_KEY:.*]] = arith.addi %c0{{.*}}, %{{.*}} : index
-// CHECK-NEXT: arith.constant 0
+// CHECK-NEXT: %c0{{.*}} = arith.constant 0 : index
 // CHECK-NEXT: %[[LAST_QUERY:.*]] = arith.addi %[[LAST]], %{{.*}} : index
 // CHECK-NEXT: %[[KEEP:.*]] = arith.cmpi sle, %[[FIRST_KEY]], %[[LAST_QUERY]] : index
 // CHECK: scf.if %[[KEEP]] -> (f32,
