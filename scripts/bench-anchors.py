@@ -261,11 +261,13 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
         return row
 
     outputs = [out]
-    contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False)),
-                  ("eager", lambda: kind.model(*inputs))]
-    compiled = torch.compile(kind.model, dynamic=False)
-    contenders.append(("compile", lambda: compiled(*inputs)))
-    if kind.library:
+    contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False))]
+    if "eager" not in args.skip:
+        contenders.append(("eager", lambda: kind.model(*inputs)))
+    if "compile" not in args.skip:
+        compiled = torch.compile(kind.model, dynamic=False)
+        contenders.append(("compile", lambda: compiled(*inputs)))
+    if kind.library and "library" not in args.skip:
         contenders.append(("library", kind.library(*inputs)))
     use_graphs = args.graphs_all or is_small(params)
     row["graphs"] = use_graphs
@@ -357,6 +359,9 @@ def main():
     parser.add_argument("--max-reps", type=int, default=100)
     parser.add_argument("--deadline-s", type=float, default=480.0,
                         help="no workload starts after this much wall time")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["eager", "compile", "library"],
+                        help="contenders not timed (eager's output is still checked)")
     parser.add_argument("--graphs-all", action="store_true",
                         help="CUDA-graph replays for every workload, not only decode shapes")
     args = parser.parse_args()

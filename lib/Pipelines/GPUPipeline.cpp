@@ -63,7 +63,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   GPURowKernelsOptions rows;
   rows.threads = options.threads;
   pm.addPass(createGPURowKernels(rows));
-  // Attention blocks of at most 64 query rows: every tile in registers,
+  // Attention blocks (16 query rows per warp): every tile in registers,
   // the dots on mma.sync (kernel shape 2).
   GPUFlashAttentionOptions attention;
   attention.threads = options.threads;

@@ -10,13 +10,14 @@
 // of O to global memory. The generic path stages every tile in shared
 // memory with a barrier after each op; here every tile lives in registers.
 //
-// Each of the 4 warps owns 16 of the block's (at most 64) query rows. A tile
-// of the block (`Tile`: query rows x C columns, C a multiple of 8) is held in
-// the layout of the m16n8k16 mma.sync accumulator: lane l of warp w holds
-// register 4 j + q at row 16 w + l / 4 + 8 (q / 2) and column
-// 8 j + 2 (l % 4) + q % 2. A row vector (`Rows`: one value per query row,
-// the softmax statistics) is two registers per lane, rows 16 w + l / 4 and
-// + 8, the same in the four lanes of a quad.
+// Each warp owns 16 of the block's query rows (at most 16 per warp: 64 at
+// the pipeline's 128 threads). A tile of the block (`Tile`: query rows x C
+// columns, C a multiple of 8) is held in the layout of the m16n8k16
+// mma.sync accumulator: lane l of warp w holds register 4 j + q at row
+// 16 w + l / 4 + 8 (q / 2) and column 8 j + 2 (l % 4) + q % 2. A row vector
+// (`Rows`: one value per query row, the softmax statistics or the query
+// positions) is two registers per lane, rows 16 w + l / 4 and + 8, the same
+// in the four lanes of a quad.
 //
 // The ops become:
 //  - `linalg.fill`, `linalg.copy` between buffers: register moves;
@@ -32,10 +33,17 @@
 //    memory once, where the array's view is made) or a 16-bit tile of the
 //    block (P: the registers of two adjacent n8 tiles are the A fragment of
 //    one k16 step, columns past the tile's end zeroed). B is a tile of a
-//    global array, staged into shared memory per use (16-byte copies, rows
-//    padded by 16 bytes against bank conflicts, rows past the end zero) and
-//    read with ldmatrix.x4 (`.trans` when its rows are the contracted axis:
-//    V);
+//    global array in shared memory (rows padded by 16 bytes against bank
+//    conflicts, rows past the end zero), read with ldmatrix.x4 (`.trans`
+//    when its rows are the contracted axis: V). In a loop whose iteration
+//    makes B's view, the view is recomputed for the next iteration and its
+//    tile copied ahead with cp.async into the other of two slots (one copy
+//    group per such operand, so a wait for all but the newest group finds
+//    this iteration's tile); otherwise it is staged where it is used;
+//  - a contraction whose tile has one reader that keeps it only through
+//    `select(c, f(S), g)`, where c compares a column position with a row
+//    position (index sums growing with linalg.index: a causal mask), runs
+//    only if c holds at the first column and the last row of the block;
 //  - an `scf.for` (a reduce over key tiles): the buffers it updates that
 //    live across iterations become loop-carried registers;
 //  - a `memref.copy` of a tile to a global array: two adjacent columns per
@@ -45,8 +53,8 @@
 //
 // The pass rebuilds the block in a new `scf.forall` while interpreting the
 // old one; anything it does not know (another op, a column broadcast, a
-// tile read through a view, more than 64 rows) drops the new block and the
-// old one goes on to the generic path unchanged.
+// tile read through a view, more rows than its warps hold) drops the new
+// block and the old one goes on to the generic path unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -240,8 +248,8 @@ private:
   /// row-vector inputs made by rowFunctions and values from outside) with
   /// the column index `column` and the row index `row`.
   FailureOr<Value> evaluateIndex(linalg::GenericOp op, Value value,
-                                 int64_t rowLoop, int64_t columnLoop,
-                                 Value row, Value column);
+                                 int64_t rowLoop, int64_t columnLoop, Value row,
+                                 Value column);
 };
 
 Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
@@ -332,8 +340,8 @@ static LogicalResult rowAndColumnLoops(linalg::GenericOp op, AffineMap map,
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [d, expr] : llvm::enumerate(map.getResults())) {
     auto dimExpr = dyn_cast<AffineDimExpr>(expr);
-    if (int64_t(d) == shape.rowDim || (shape.isTile && d + 1 ==
-                                                            map.getNumResults())) {
+    if (int64_t(d) == shape.rowDim ||
+        (shape.isTile && d + 1 == map.getNumResults())) {
       if (!dimExpr)
         return failure();
       (int64_t(d) == shape.rowDim ? rowLoop : columnLoop) =
@@ -362,7 +370,8 @@ LogicalResult FlashAttentionBuilder::interpretGeneric(linalg::GenericOp op) {
   return interpretRowReduction(op);
 }
 
-LogicalResult FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
+LogicalResult
+FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   Value out = op.getDpsInits()[0];
   const BufferShape &outShape = shapes[out];
   int64_t rank = op.getNumLoops();
@@ -381,8 +390,8 @@ LogicalResult FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) 
       return fail(op, "an input is not a computed buffer of the block");
     const BufferShape &inShape = shapes[input->get()];
     int64_t inRow = -1, inColumn = -1;
-    if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(input),
-                                 inShape, inRow, inColumn)) ||
+    if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(input), inShape,
+                                 inRow, inColumn)) ||
         inRow != rowLoop || (inShape.isTile && inColumn != columnLoop))
       return fail(op, "an input is not read along the output's rows");
     if (inShape.isTile != outShape.isTile && !outShape.isTile)
@@ -458,8 +467,8 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
         inRow != rowLoop)
       return fail(op, "an input is not read along the rows");
     if (shape.isTile) {
-      if (tileShape && (tileShape->columns != shape.columns ||
-                        inColumn != columnLoop))
+      if (tileShape &&
+          (tileShape->columns != shape.columns || inColumn != columnLoop))
         return fail(op, "tiles of different widths");
       tileShape = &shape;
       columnLoop = inColumn;
@@ -475,8 +484,7 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
   // The combiner: the yielded op, the only reader of the output.
   Block *body = op.getBody();
   BlockArgument outArg = body->getArguments().back();
-  Operation *combiner =
-      body->getTerminator()->getOperand(0).getDefiningOp();
+  Operation *combiner = body->getTerminator()->getOperand(0).getDefiningOp();
   if (!combiner || !outArg.hasOneUse() || *outArg.user_begin() != combiner ||
       combiner->getNumOperands() != 2 || !combinerIdentity(combiner) ||
       !outArg.getType().isF32())
@@ -486,8 +494,8 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
       return fail(op, "the body has effects or regions");
 
   Value identity = arith::ConstantOp::create(
-      rewriter, loc, rewriter.getF32FloatAttr(
-                         combinerIdentity(combiner)->convertToFloat()));
+      rewriter, loc,
+      rewriter.getF32FloatAttr(combinerIdentity(combiner)->convertToFloat()));
   int64_t registers = tileShape->columns / kTileN * 4;
   Fragment result;
   for (int64_t h = 0; h < 2; ++h) {
@@ -527,7 +535,7 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
 }
 
 SmallVector<Value> FlashAttentionBuilder::globalFragmentsA(Value oldA,
-                                                          int64_t steps) {
+                                                           int64_t steps) {
   auto it = aFragments.find(oldA);
   if (it != aFragments.end())
     return it->second;
@@ -544,22 +552,22 @@ SmallVector<Value> FlashAttentionBuilder::globalFragmentsA(Value oldA,
   int64_t rank = type.getRank();
   // Rows past the tile's end read its last row (their results are never
   // stored).
-  Value lastRow = arith::SubIOp::create(rewriter, loc, dim(a, rank - 2),
-                                        index(1));
+  Value lastRow =
+      arith::SubIOp::create(rewriter, loc, dim(a, rank - 2), index(1));
   auto pair = VectorType::get({2}, type.getElementType());
   SmallVector<Value> registers;
   for (int64_t step = 0; step < steps; ++step) {
     for (int64_t i = 0; i < 4; ++i) {
       // a0: (row g, k 2t), a1: (row g + 8), a2: (k + 8), a3: both.
-      Value row = arith::MinUIOp::create(rewriter, loc, rowOf(2 * (i % 2)),
-                                         lastRow);
+      Value row =
+          arith::MinUIOp::create(rewriter, loc, rowOf(2 * (i % 2)), lastRow);
       Value column = add(mul(quadLane, 2), step * kStepK + 8 * (i / 2));
       SmallVector<Value> indices(rank, index(0));
       indices[rank - 2] = row;
       indices[rank - 1] = column;
       Value loaded = vector::LoadOp::create(rewriter, loc, pair, a, indices);
-      registers.push_back(
-          LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), loaded));
+      registers.push_back(LLVM::BitcastOp::create(
+          rewriter, loc, rewriter.getI32Type(), loaded));
     }
   }
   aFragments[oldA] = registers;
@@ -659,9 +667,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       return fail(op, "a batch dimension is not 1");
   MLIRContext *c = ctx;
   auto expr = [&](unsigned d) { return getAffineDimExpr(d, c); };
-  auto lastTwo = [](AffineMap map) {
-    return map.getResults().take_back(2);
-  };
+  auto lastTwo = [](AffineMap map) { return map.getResults().take_back(2); };
   if (m != tileRank - 2 || n != tileRank - 1 || k != rank - 1 ||
       lastTwo(op.getIndexingMapsArray()[2]) !=
           ArrayRef<AffineExpr>{expr(m), expr(n)})
@@ -852,9 +858,11 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   return success();
 }
 
-FailureOr<Value> FlashAttentionBuilder::evaluateIndex(
-    linalg::GenericOp op, Value value, int64_t rowLoop, int64_t columnLoop,
-    Value row, Value column) {
+FailureOr<Value> FlashAttentionBuilder::evaluateIndex(linalg::GenericOp op,
+                                                      Value value,
+                                                      int64_t rowLoop,
+                                                      int64_t columnLoop,
+                                                      Value row, Value column) {
   Block *body = op.getBody();
   if (value.getParentBlock() != body)
     return mapping.lookupOrDefault(value);
@@ -879,10 +887,10 @@ FailureOr<Value> FlashAttentionBuilder::evaluateIndex(
     return failure();
   }
   if (auto sum = dyn_cast<arith::AddIOp>(def)) {
-    FailureOr<Value> lhs = evaluateIndex(op, sum.getLhs(), rowLoop,
-                                         columnLoop, row, column);
-    FailureOr<Value> rhs = evaluateIndex(op, sum.getRhs(), rowLoop,
-                                         columnLoop, row, column);
+    FailureOr<Value> lhs =
+        evaluateIndex(op, sum.getLhs(), rowLoop, columnLoop, row, column);
+    FailureOr<Value> rhs =
+        evaluateIndex(op, sum.getRhs(), rowLoop, columnLoop, row, column);
     if (failed(lhs) || failed(rhs))
       return failure();
     return arith::AddIOp::create(rewriter, loc, *lhs, *rhs).getResult();
@@ -953,8 +961,7 @@ Value FlashAttentionBuilder::dotNeeded(Value out) {
         select = s;
         continue;
       }
-      if (isa<linalg::YieldOp>(user) || !isPure(user) ||
-          user->getNumRegions())
+      if (isa<linalg::YieldOp>(user) || !isPure(user) || user->getNumRegions())
         return Value();
       if (seen.insert(user).second)
         llvm::append_range(worklist, user->getResults());
@@ -968,10 +975,10 @@ Value FlashAttentionBuilder::dotNeeded(Value out) {
   // some element is kept iff p holds between the first column and the last
   // row.
   Value lhs = compare.getLhs(), rhs = compare.getRhs();
-  bool columnLeft = dependsOn(mask, lhs, columnLoop) &&
-                    !dependsOn(mask, lhs, rowLoop);
-  bool columnRight = dependsOn(mask, rhs, columnLoop) &&
-                     !dependsOn(mask, rhs, rowLoop);
+  bool columnLeft =
+      dependsOn(mask, lhs, columnLoop) && !dependsOn(mask, lhs, rowLoop);
+  bool columnRight =
+      dependsOn(mask, rhs, columnLoop) && !dependsOn(mask, rhs, rowLoop);
   using P = arith::CmpIPredicate;
   P predicate = compare.getPredicate();
   bool below = llvm::is_contained({P::sle, P::slt, P::ule, P::ult}, predicate);
@@ -995,8 +1002,7 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
   SmallVector<std::pair<Value, Prefetched>> found;
   Block *body = loop.getBody();
   for (auto dot : body->getOps<linalg::GenericOp>()) {
-    if (!linalg::isaContractionOpInterface(dot) ||
-        dot.getNumDpsInputs() != 2)
+    if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
       continue;
     Value b = dot.getDpsInputs()[1];
     auto view = b.getDefiningOp<memref::SubViewOp>();
@@ -1062,8 +1068,7 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
     Value inside = below(row, validRows);
     Value sourceRow = arith::MinUIOp::create(rewriter, loc, row, lastRow);
     Value elements =
-        arith::SelectOp::create(rewriter, loc, inside, index(kChunk),
-                                index(0));
+        arith::SelectOp::create(rewriter, loc, inside, index(kChunk), index(0));
     SmallVector<Value> indices(rank, index(0));
     indices[rank - 2] = sourceRow;
     indices[rank - 1] = column;
@@ -1107,14 +1112,13 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   // The first iteration's tiles of the prefetched operands, one copy group
   // each, in the order of their dots. The barrier first: the buffers may
   // reuse the bytes of an earlier loop's, which a warp may still read.
-  SmallVector<std::pair<Value, Prefetched>> prefetched =
-      findPrefetched(loop);
+  SmallVector<std::pair<Value, Prefetched>> prefetched = findPrefetched(loop);
   if (!prefetched.empty())
     gpu::BarrierOp::create(rewriter, loc);
   for (auto &[oldB, p] : prefetched) {
     auto bufferType = MemRefType::get(
-        {2 * p.rows, p.columns + kRowPad},
-        getElementTypeOrSelf(oldB.getType()), MemRefLayoutAttrInterface(),
+        {2 * p.rows, p.columns + kRowPad}, getElementTypeOrSelf(oldB.getType()),
+        MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     p.buffer = memref::AllocOp::create(rewriter, loc, bufferType,
                                        rewriter.getI64IntegerAttr(16));
@@ -1131,8 +1135,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   auto assign = [&](ValueRange values) {
     for (Value buffer : carried) {
       size_t count = fragments[buffer].values.size();
-      fragments[buffer].values.assign(values.begin(),
-                                      values.begin() + count);
+      fragments[buffer].values.assign(values.begin(), values.begin() + count);
       values = values.drop_front(count);
     }
   };
@@ -1166,14 +1169,13 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
 LogicalResult FlashAttentionBuilder::interpretStore(memref::CopyOp copy) {
   Value source = copy.getSource(), oldTarget = copy.getTarget();
   auto it = fragments.find(source);
-  if (it == fragments.end() || !shapes[source].isTile ||
-      isWorkgroup(oldTarget))
+  if (it == fragments.end() || !shapes[source].isTile || isWorkgroup(oldTarget))
     return fail(copy, "not a copy of a tile to global memory");
   Value target = mapping.lookupOrDefault(oldTarget);
   auto type = cast<MemRefType>(target.getType());
   int64_t rank = type.getRank();
-  if (rank != tileRank || type.getElementType() !=
-                              it->second.values.front().getType())
+  if (rank != tileRank ||
+      type.getElementType() != it->second.values.front().getType())
     return fail(copy, "the target is not a tile of the same type");
   Value rows = dim(target, rank - 2), columns = dim(target, rank - 1);
   auto pairType = VectorType::get({2}, type.getElementType());
@@ -1186,8 +1188,8 @@ LogicalResult FlashAttentionBuilder::interpretStore(memref::CopyOp copy) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(store.thenBlock());
     Value elements[2] = {values[reg], values[reg + 1]};
-    Value pair = vector::FromElementsOp::create(rewriter, loc, pairType,
-                                                elements);
+    Value pair =
+        vector::FromElementsOp::create(rewriter, loc, pairType, elements);
     SmallVector<Value> indices(rank, index(0));
     indices[rank - 2] = row;
     indices[rank - 1] = column;
@@ -1309,8 +1311,8 @@ struct GPUFlashAttention
       return;
     SmallVector<scf::ForallOp> grids;
     getOperation().walk([&](scf::ForallOp grid) {
-      if (grid.getMapping() && grid->getParentOfType<scf::ForallOp>() ==
-                                   nullptr)
+      if (grid.getMapping() &&
+          grid->getParentOfType<scf::ForallOp>() == nullptr)
         grids.push_back(grid);
     });
     IRRewriter rewriter(&getContext());
@@ -1318,8 +1320,7 @@ struct GPUFlashAttention
       std::optional<int64_t> rank = attentionTileRank(grid);
       if (!rank)
         continue;
-      FlashAttentionBuilder builder(rewriter, grid, *rank,
-                                    threads / kWarpSize);
+      FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize);
       if (succeeded(builder.build()))
         rewriter.eraseOp(grid);
     }
