@@ -105,6 +105,23 @@ def make_kinds(torch):
     def sdpa(q, k, v):
         return F.scaled_dot_product_attention(q, k, v, scale=q.shape[-1] ** -0.5)
 
+    def causal_attention_model(q, k, v):  # attn_eager with a causal mask
+        s = (q @ k.transpose(-1, -2)) * (q.shape[-1] ** -0.5)
+        keep = torch.ones(s.shape[-2], s.shape[-1], dtype=torch.bool,
+                          device=s.device).tril()
+        s = s.float().masked_fill(~keep, float("-inf"))
+        return torch.softmax(s, dim=-1).to(q.dtype) @ v
+
+    def causal_attention_ref(q, k, v):
+        ops = references._TorchOps()
+        s = ops.causal_mask(ops.matmul(q, ops.t(k)) * (q.shape[-1] ** -0.5))
+        e = torch.exp(s - s.amax(-1, keepdim=True))
+        return (e / e.sum(-1, keepdim=True)) @ v
+
+    def causal_sdpa(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True,
+                                              scale=q.shape[-1] ** -0.5)
+
     def ffn_model(x, g, w1, w3, w2):  # the anchors' rms_ffn
         n = rms_model(x, g)
         return (F.silu(n @ w1) * (n @ w3)) @ w2
@@ -141,6 +158,12 @@ def make_kinds(torch):
             lambda q, k, v: references.attention(q, k, v, references._TorchOps())[0],
             attention_model, lambda q, k, v: (lambda: sdpa(q, k, v)),
             lambda p: 4 * p["B"] * p["H"] * p["S"] * p["S"] * p["D"]),
+        # FLOPs of the unmasked half (and diagonal) only, as FlashAttention
+        # counts them.
+        "attention_causal": Kind(
+            causal_attention_ref, causal_attention_model,
+            lambda q, k, v: (lambda: causal_sdpa(q, k, v)),
+            lambda p: 2 * p["B"] * p["H"] * p["S"] * p["S"] * p["D"]),
     }
 
 
@@ -249,12 +272,13 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
 
     outputs = [out]
     contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False))]
-    if "eager" in args.contenders:
+    if "eager" in args.contenders and "eager" not in args.skip:
         contenders.append(("eager", lambda: kind.model(*inputs)))
-    if "compile" in args.contenders:
+    if "compile" in args.contenders and "compile" not in args.skip:
         compiled = torch.compile(kind.model, dynamic=False)
         contenders.append(("compile", lambda: compiled(*inputs)))
-    if kind.library and "library" in args.contenders:
+    if (kind.library and "library" in args.contenders
+            and "library" not in args.skip):
         contenders.append(("library", kind.library(*inputs)))
     use_graphs = args.graphs_all or is_small(params)
     row["graphs"] = use_graphs
@@ -353,6 +377,9 @@ def main():
     parser.add_argument("--max-reps", type=int, default=100)
     parser.add_argument("--deadline-s", type=float, default=480.0,
                         help="no workload starts after this much wall time")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["eager", "compile", "library"],
+                        help="contenders not timed (eager's output is still checked)")
     parser.add_argument("--graphs-all", action="store_true",
                         help="CUDA-graph replays for every workload, not only decode shapes")
     parser.add_argument("--contenders", nargs="*", default=["eager", "compile", "library"],

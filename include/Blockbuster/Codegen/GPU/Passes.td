@@ -126,6 +126,68 @@ def GPUContractionsToMMA
   ];
 }
 
+def GPUFlashAttention
+    : Pass<"gpu-flash-attention", "::mlir::ModuleOp"> {
+  let summary = "Runs fused attention blocks with their tiles in registers";
+  let description = [{
+    The schedule of FlashAttention-2 (mma.sync) for a block whose work is
+    attention-shaped (docs/design/06-fast-kernels.md, section 3, shape 2)
+    and whose query rows fit 16 per warp (`threads / 2` rows: 64 at 128
+    threads): every workgroup buffer of the block is either a row vector
+    (one value per query row: the softmax statistics, query positions) or a
+    query-rows x columns tile, and it is computed by fills, copies,
+    elementwise ops, row reductions over the columns (add, mul, max, min),
+    reduce loops (`scf.for`) and dots `C[m, n] += A[m, k] * B[n, k]` (or
+    `B[k, n]`) with bf16 or f16 operands and f32 accumulation, where A is a
+    tile of a global array (Q) or a 16-bit tile of the block (P), and B a
+    tile of a global array (K or V). Every tile lives in the registers of
+    the mma.sync m16n8k16 accumulator layout (lane l of warp w holds rows
+    16 w + l / 4 and + 8, columns 2 (l % 4) + 8 j and + 1):
+
+    1. A's fragments are loaded once from global memory; B's tile is copied
+       into shared memory (16-byte `cp.async`, rows padded by 16 bytes,
+       rows past the tile's end zero) one iteration ahead of its use in a
+       loop (two slots, one copy group per operand), and read with
+       `ldmatrix` (`.trans` when its rows are the contracted axis);
+       S = Q K^T and O += P V run on `nvvm.mma.sync` with the accumulators
+       in registers, and P's registers (two adjacent n8 accumulator tiles)
+       are the A operand of P V without leaving the registers;
+    2. elementwise ops clone their body per register (row vectors broadcast
+       along the columns, `linalg.index` is the element's row and column);
+       row reductions fold each lane's registers and combine the four lanes
+       of a quad with two xor shuffles;
+    3. the state of a reduce loop (running maximum, sum, accumulator)
+       becomes loop-carried registers (`iter_args`);
+    4. the result is stored from the registers, two adjacent columns at a
+       time, bounds-checked at partial edge blocks;
+    5. a dot whose tile's one reader keeps it only through
+       `select(c, f(S), g)`, with `c` comparing a column position and a row
+       position that grow with their index (a causal mask built from
+       `linalg.index`), runs only when `c` holds at the first column and
+       the last row: tiles the mask discards whole are not computed.
+
+    Columns past a partial key tile's end are left out of reductions and
+    contribute zero to P V. The program's own ops run on the registers, so
+    the exact two-pass form (P normalised, then rounded to bf16) stays
+    exact. A block with anything else (more rows than 16 per warp, a column
+    broadcast, a tile read through a view, another loop form) keeps the
+    generic path unchanged.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block (a multiple of 32; 16 query rows per warp)">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GPUWarpgroupMatmul
     : Pass<"gpu-warpgroup-matmul", "::mlir::ModuleOp"> {
   let summary = "Runs 128 x 128 and 128 x 256 GEMM blocks on Hopper: a TMA "
