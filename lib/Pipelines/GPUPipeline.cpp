@@ -73,6 +73,10 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }
+  // Decode GEMVs: a grid too small for the chip splits its reduce loop
+  // across blocks (kernel shape 4). After the wgmma chooser, whose GEMM
+  // blocks keep their own loop.
+  pm.addPass(createGPUSplitReductions());
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));
