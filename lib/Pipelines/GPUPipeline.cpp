@@ -76,7 +76,11 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   // Decode GEMVs: a grid too small for the chip splits its reduce loop
   // across blocks (kernel shape 4). After the wgmma chooser, whose GEMM
   // blocks keep their own loop.
-  pm.addPass(createGPUSplitReductions());
+  if (options.splitMaxBlocks > 0) {
+    GPUSplitReductionsOptions split;
+    split.maxBlocks = options.splitMaxBlocks;
+    pm.addPass(createGPUSplitReductions(split));
+  }
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));

@@ -4,7 +4,7 @@
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 3] [--wgmma-group-rows 8]
-//              [--wgmma-fragment-epilogue]
+//              [--wgmma-fragment-epilogue] [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -90,6 +90,11 @@ static cl::opt<bool> wgmmaFragmentEpilogue(
     cl::desc("sm_90a GEMM blocks: the elementwise epilogue on the "
              "accumulator registers, stored straight to global memory"),
     cl::cat(bbCompileCategory));
+static cl::opt<int64_t> splitMaxBlocks(
+    "split-max-blocks", cl::init(1056),
+    cl::desc("Grids of fewer blocks than the SMs split their reduce loops "
+             "across at most this many blocks (0: no split)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -134,6 +139,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.threads = threadsPerBlock;
   options.wgmmaStages = wgmmaStages;
+  options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   std::string fused;

@@ -25,7 +25,7 @@
 // Taken: a block grid of fewer than `min-blocks` blocks that uses at most
 // two grid dimensions, whose body has one or more top-level scf.for loops
 // (lower bound 0, step 1, the same constant trip count T, no results) each
-// holding a tile contraction, whose accumulators are f32 workgroup buffers
+// holding a tile contraction (or a matrix-vector product), whose accumulators are f32 workgroup buffers
 // allocated in the body, zero-filled before the loop and only added to in
 // it (`out = out + x` by an all-parallel linalg.generic), read only after
 // the last such loop; every other write in the loops goes to workgroup
@@ -180,7 +180,9 @@ struct GPUSplitReductions
     for (auto loop : body->getOps<scf::ForOp>()) {
       bool hasContraction = false;
       loop.walk([&](linalg::GenericOp op) {
-        hasContraction |= blockbuster::matchTileContraction(op).has_value();
+        // A tile dot, or a matrix-vector product (a decode of one row).
+        hasContraction |= blockbuster::matchTileContraction(op).has_value() ||
+                          linalg::isaContractionOpInterface(op);
       });
       if (!hasContraction)
         continue;
