@@ -79,6 +79,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   if (options.splitMaxBlocks > 0) {
     GPUSplitReductionsOptions split;
     split.maxBlocks = options.splitMaxBlocks;
+    split.threads = options.threads;
     pm.addPass(createGPUSplitReductions(split));
   }
   GPUContractionsToMMAOptions mma;

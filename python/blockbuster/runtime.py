@@ -646,7 +646,7 @@ class Program:
                 if b.nbytes:
                     d.check(d.cuMemsetD8Async(pointers[b.name], 0xFF, b.nbytes, stream),
                             "poisoning output '%s'" % b.name)
-        key = tuple(sorted(pointers.items()))
+        key = tuple(pointers.items())
         packed = self._packed.get(key)
         if packed is None:
             packed = self._pack(pointers)

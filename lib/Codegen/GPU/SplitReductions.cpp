@@ -29,9 +29,19 @@
 // allocated in the body, zero-filled before the loop and only added to in
 // it (`out = out + x` by an all-parallel linalg.generic), read only after
 // the last such loop; every other write in the loops goes to workgroup
-// buffers. S is the largest power of two up to `max-splits` that divides T,
-// leaves at least `min-iterations` per split, and keeps the grid within
-// `max-blocks`.
+// buffers.
+//
+// S is a power of two up to `max-splits` that divides T, leaves at least
+// `min-iterations` per split and keeps the grid within `max-blocks`; among
+// those (and 1: no split) the one of least estimated time, in loop
+// iterations of one block times waves: every split still runs the body's
+// other loops whole (a norm's statistics, P iterations), so a block costs
+// P + T / S (+ 1 for the combine), and the grid takes
+// ceil(blocks S / (SMs x blocks per SM)) waves, the blocks per SM bounded by
+// threads and by the body's shared memory. Measured on the H100 (docs/
+// performance.md): RMSNorm + projection M16 K4096 N12288 (96 blocks of
+// 51 KB, P = 32, T = 32) is 14% slower with S = 8 (two waves) than
+// unsplit; the model takes S = 4 (one wave).
 //
 //===----------------------------------------------------------------------===//
 
@@ -223,15 +233,70 @@ struct GPUSplitReductions
       if (!filled)
         return std::nullopt;
     }
+    // Every block still runs the other loops of the body whole (a norm's
+    // statistics): they cost as much per split as per block.
+    int64_t otherIterations = 0;
+    for (auto loop : body->getOps<scf::ForOp>()) {
+      if (llvm::is_contained(p.loops, loop))
+        continue;
+      std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+      std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+      otherIterations += lb && ub && step && *step > 0
+                             ? llvm::divideCeil(*ub - *lb, *step)
+                             : p.tripCount;
+    }
+    int64_t perWave = sms * blocksPerSM(p);
+    auto estimate = [&](int64_t s) {
+      int64_t waves = llvm::divideCeil(p.blocks * s, perWave);
+      return waves * (otherIterations + p.tripCount / s + (s > 1 ? 1 : 0));
+    };
+    int64_t best = estimate(1);
     for (int64_t s = 2; s <= maxSplits; s *= 2) {
       if (p.tripCount % s || p.tripCount / s < minIterations ||
           p.blocks * s > maxBlocks)
         break;
-      p.splits = s;
+      if (int64_t cost = estimate(s); cost < best) {
+        best = cost;
+        p.splits = s;
+      }
     }
     if (p.splits == 1)
       return std::nullopt;
     return p;
+  }
+
+  /// The blocks of `p`'s grid that fit on one SM at once, by threads and
+  /// by shared memory: the body's workgroup buffers plus the operands of
+  /// its contractions that come from global memory (staged in shared memory
+  /// by the tensor-core lowering), counted without reuse.
+  int64_t blocksPerSM(SplitPlan &p) {
+    int64_t bytes = 1024; // the runtime's reserve per block
+    p.grid.getBody()->walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        MemRefType type = alloc.getType();
+        if (isWorkgroup(alloc) && type.hasStaticShape())
+          bytes += type.getNumElements() *
+                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+        return;
+      }
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic || !blockbuster::matchTileContraction(generic))
+        return;
+      for (Value input : generic.getDpsInputs()) {
+        auto type = dyn_cast<MemRefType>(input.getType());
+        if (type && !isWorkgroup(input) && type.hasStaticShape())
+          bytes += type.getNumElements() *
+                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      }
+    });
+    auto threadsAttr = p.grid->getAttrOfType<IntegerAttr>(
+        blockbuster::kBlockThreadsAttrName);
+    int64_t blockThreads = threadsAttr ? threadsAttr.getInt() : threads;
+    return std::max<int64_t>(
+        1, std::min({sharedMemoryPerSM / bytes,
+                     threadsPerSM / std::max<int64_t>(1, blockThreads),
+                     int64_t(32)}));
   }
 
   /// The grid of `p` with one more dimension, the split (#gpu.block<z>).

@@ -293,9 +293,14 @@ def GPUSplitReductions
     (`out = out + x`) and read after the last one, and which write nothing
     else outside workgroup memory, gets a third grid dimension
     (`#gpu.block<z>`) of S splits: split s runs iterations
-    [s T/S, (s+1) T/S). S is the largest power of two up to `max-splits`
-    dividing T with at least `min-iterations` iterations per split and at
-    most `max-blocks` blocks in the grid.
+    [s T/S, (s+1) T/S). S is a power of two up to `max-splits` dividing T
+    with at least `min-iterations` iterations per split and at most
+    `max-blocks` blocks in the grid, the one of least estimated time (or no
+    split): waves x (P + T / S + 1), where P counts the iterations of the
+    body's other loops (a norm's statistics, run whole by every split) and
+    a wave is `sms` x the blocks that fit on an SM by threads
+    (`threads-per-sm`) and by shared memory (`shared-memory-per-sm`; the
+    body's workgroup buffers plus its contractions' global operands).
 
     The partials are combined in the same launch, in a fixed order (the
     result does not depend on the order blocks finish): each split copies
@@ -319,6 +324,14 @@ def GPUSplitReductions
            "The most splits of one loop">,
     Option<"minIterations", "min-iterations", "int64_t", /*default=*/"4",
            "The fewest loop iterations of one split">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors (H100 SXM)">,
+    Option<"sharedMemoryPerSM", "shared-memory-per-sm", "int64_t",
+           /*default=*/"233472", "Shared memory per SM in bytes (H100)">,
+    Option<"threadsPerSM", "threads-per-sm", "int64_t", /*default=*/"2048",
+           "Resident threads per SM (H100)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block (where the grid does not say)">,
   ];
   let dependentDialects = [
     "::mlir::NVVM::NVVMDialect",
