@@ -1,5 +1,6 @@
 // RUN: bb-opt %s --gpu-split-reductions | FileCheck %s
 // RUN: bb-opt %s --gpu-split-reductions=min-blocks=4 | FileCheck %s --check-prefix=FILLED
+// RUN: bb-opt %s --gpu-split-reductions="sms=1 threads-per-sm=512" | FileCheck %s --check-prefix=WAVES
 
 // A decode GEMV: 4 blocks of 16 x 32 outputs, each summing 16 k tiles. The
 // grid gets a third dimension of 4 splits (16 / 4 = 4 iterations each, the
@@ -39,6 +40,13 @@
 // FILLED-LABEL: func.func @gemv
 // FILLED: scf.forall (%{{.*}}, %{{.*}}) in (1, 4)
 // FILLED-NOT: atomic_rmw
+// On a machine of one SM that holds 4 blocks of 128 threads, a split adds
+// waves: 16 iterations in one wave unsplit, 2 waves of 8 + 1 with S = 2,
+// 4 waves of 4 + 1 with S = 4. The estimate keeps the loop whole.
+// WAVES-LABEL: func.func @gemv
+// WAVES: scf.forall (%{{.*}}, %{{.*}}) in (1, 4)
+// WAVES-NOT: atomic_rmw
+// WAVES: return
 #wg = #gpu.address_space<workgroup>
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
