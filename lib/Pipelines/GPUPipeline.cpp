@@ -78,6 +78,15 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }
+  // Decode GEMVs: a grid too small for the chip splits its reduce loop
+  // across blocks (kernel shape 4). After the wgmma chooser, whose GEMM
+  // blocks keep their own loop.
+  if (options.splitMaxBlocks > 0) {
+    GPUSplitReductionsOptions split;
+    split.maxBlocks = options.splitMaxBlocks;
+    split.threads = options.threads;
+    pm.addPass(createGPUSplitReductions(split));
+  }
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));

@@ -5,6 +5,7 @@
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false]
+//              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -92,6 +93,11 @@ static cl::opt<bool> wgmmaFragmentEpilogue(
              "accumulator registers, stored straight to global memory "
              "(=false: through shared memory)"),
     cl::cat(bbCompileCategory));
+static cl::opt<int64_t> splitMaxBlocks(
+    "split-max-blocks", cl::init(1056),
+    cl::desc("Grids of fewer blocks than the SMs split their reduce loops "
+             "across at most this many blocks (0: no split)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -136,6 +142,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.threads = threadsPerBlock;
   options.wgmmaStages = wgmmaStages;
+  options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   std::string fused;

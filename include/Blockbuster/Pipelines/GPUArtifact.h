@@ -36,6 +36,8 @@ struct GPUCompileOptions {
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
+  /// blockbuster-gpu-pipeline's split-max-blocks (0: no split reductions).
+  int64_t splitMaxBlocks = 1056;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

@@ -36,6 +36,11 @@ struct GPUPipelineOptions
                      "the accumulator registers and stored straight to "
                      "global memory (off: through shared memory)"),
       llvm::cl::init(true)};
+  Option<int64_t> splitMaxBlocks{
+      *this, "split-max-blocks",
+      llvm::cl::desc("gpu-split-reductions' max-blocks: the most blocks of a "
+                     "grid whose reduce loop is split (0: no split)"),
+      llvm::cl::init(1056)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

@@ -357,6 +357,67 @@ def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def GPUSplitReductions
+    : Pass<"gpu-split-reductions", "::mlir::ModuleOp"> {
+  let summary = "Splits the reduce loops of small grids across blocks";
+  let description = [{
+    Kernel shape 4 of the fast-kernel design (decode GEMV). A block grid of
+    fewer than `min-blocks` blocks (at most two grid dimensions) whose body
+    has top-level `scf.for` loops (lower bound 0, step 1, one constant trip
+    count T) holding tile contractions, whose accumulators are f32
+    workgroup buffers zero-filled before the loops, only added to in them
+    (`out = out + x`) and read after the last one, and which write nothing
+    else outside workgroup memory, gets a third grid dimension
+    (`#gpu.block<z>`) of S splits: split s runs iterations
+    [s T/S, (s+1) T/S). S is a power of two up to `max-splits` dividing T
+    with at least `min-iterations` iterations per split and at most
+    `max-blocks` blocks in the grid, the one of least estimated time (or no
+    split): waves x (P + T / S + 1), where P counts the iterations of the
+    body's other loops (a norm's statistics, run whole by every split) and
+    a wave is `sms` x the blocks that fit on an SM by threads
+    (`threads-per-sm`) and by shared memory (`shared-memory-per-sm`; the
+    body's workgroup buffers plus its contractions' global operands).
+
+    The partials are combined in the same launch, in a fixed order (the
+    result does not depend on the order blocks finish): each split copies
+    its accumulators into its own slot of an f32 partials buffer
+    [S, blocks, tile...] (an intermediate of the artifact); after a
+    GPU-scope memory fence and a barrier, thread 0 increments the tile's
+    counter (`memref.atomic_rmw addi` on an i32 buffer with the
+    `blockbuster.workspace` attribute: zeroed by the runtime when it is
+    allocated); the block that sees S - 1 fences again, sums the S
+    partials in split order into its accumulators, resets the counter to
+    zero (so the next launch, or a replayed CUDA graph, finds it zeroed)
+    and runs the rest of the body (the epilogue).
+  }];
+  let options = [
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"132",
+           "Grids of this many blocks or more are not split (the H100's "
+           "SMs)">,
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"1056",
+           "The most blocks of a split grid (8 per SM of an H100)">,
+    Option<"maxSplits", "max-splits", "int64_t", /*default=*/"16",
+           "The most splits of one loop">,
+    Option<"minIterations", "min-iterations", "int64_t", /*default=*/"4",
+           "The fewest loop iterations of one split">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors (H100 SXM)">,
+    Option<"sharedMemoryPerSM", "shared-memory-per-sm", "int64_t",
+           /*default=*/"233472", "Shared memory per SM in bytes (H100)">,
+    Option<"threadsPerSM", "threads-per-sm", "int64_t", /*default=*/"2048",
+           "Resident threads per SM (H100)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block (where the grid does not say)">,
+  ];
+  let dependentDialects = [
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def GPUWarpRowReductions
     : Pass<"gpu-warp-row-reductions", "::mlir::ModuleOp"> {
   let summary = "Gives each row of a tile reduction to one warp (shuffles)";
