@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FusionRewriter.h"
 #include "FusionUtils.h"
 #include "FusionWorklist.h"
 #include "KernelCost.h"
@@ -24,6 +25,7 @@
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/Support/Format.h"
 
+#include <array>
 #include <deque>
 #include <optional>
 
@@ -40,10 +42,11 @@ namespace {
 struct RuleEntry {
   unsigned number;
   const char *name;
-  void (*populate)(RewritePatternSet &, FusionTrace &);
+  void (*populate)(RewritePatternSet &);
 };
 
-constexpr RuleEntry kCatalogue[] = {
+constexpr unsigned kNumRules = 9;
+constexpr RuleEntry kCatalogue[kNumRules] = {
     {1, "producer-consumer map fusion", populateProducerConsumerFusionPatterns},
     {2, "sibling map fusion", populateSiblingFusionPatterns},
     {3, "map-into-reduce fusion", populateMapIntoReducePatterns},
@@ -58,6 +61,48 @@ constexpr RuleEntry kCatalogue[] = {
 /// The main loop's default priority: the paper's 8, 4, 5, 9, 3, 1, 2 with
 /// the cleanup rule 7 right after 8, both only tidy (docs/FusionRules.md).
 constexpr unsigned kDefaultOrder[] = {8, 7, 4, 5, 9, 3, 1, 2};
+
+const RuleEntry &getRule(unsigned number) {
+  return *llvm::find_if(kCatalogue,
+                        [&](const RuleEntry &e) { return e.number == number; });
+}
+
+/// Collects the reasons patterns give for not matching
+/// (`notifyMatchFailure`) while `block-fuse{explain}` asks for them, and
+/// passes every notification on to the worklist.
+class FailureReasons : public RewriterBase::ForwardingListener {
+public:
+  using ForwardingListener::ForwardingListener;
+
+  /// Starts collecting, for the pattern about to be tried.
+  void collect(StringRef pattern) {
+    collecting = true;
+    this->pattern = pattern.str();
+  }
+  void stop() { collecting = false; }
+  /// The reasons collected, each with the pattern that gave it (empty for
+  /// a PDL constraint: bytecode matches all of a rule's PDL patterns at
+  /// once), in order.
+  SmallVector<std::pair<std::string, std::string>> take() {
+    return std::move(reasons);
+  }
+
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
+    if (collecting) {
+      Diagnostic diagnostic(loc, DiagnosticSeverity::Remark);
+      reasonCallback(diagnostic);
+      reasons.push_back({pattern, diagnostic.str()});
+    }
+    ForwardingListener::notifyMatchFailure(loc, reasonCallback);
+  }
+
+private:
+  bool collecting = false;
+  std::string pattern;
+  SmallVector<std::pair<std::string, std::string>> reasons;
+};
 
 /// The ops of a program breadth-first: the program, its top-level ops, then
 /// the ops of their bodies, one nesting level at a time, each level in
@@ -215,50 +260,63 @@ struct BlockFusePass
                                  "not in `order`"
                                : " does not exist (rules are 1 to 9)");
       RewritePatternSet patterns(context);
-      entry->populate(patterns, fusionTrace);
+      entry->populate(patterns);
+      nameGeneratedPatterns(patterns);
       mainRules.push_back({number, FrozenRewritePatternSet(std::move(patterns))});
     }
     RewritePatternSet replication(context);
-    populateReplicationPatterns(replication, fusionTrace);
+    populateReplicationPatterns(replication);
+    nameGeneratedPatterns(replication);
     extendRule = FrozenRewritePatternSet(std::move(replication));
     return success();
+  }
+
+  /// Tries rule `number` (its patterns `patterns`) at `op`. On a rewrite,
+  /// counts it, prints the trace line and settles the worklist.
+  bool tryRuleAt(unsigned number, const FrozenRewritePatternSet &patterns,
+                 Operation *op, FusionRewriter &rewriter) {
+    PatternApplicator applicator(patterns);
+    applicator.applyDefaultCostModel();
+    rewriter.clearRecord();
+    std::string patternName;
+    Location loc = op->getLoc();
+    rewriter.setInsertionPoint(op);
+    LogicalResult result = applicator.matchAndRewrite(
+        op, rewriter, /*canApply=*/{}, /*onFailure=*/{},
+        [&](const Pattern &pattern) {
+          patternName = pattern.getDebugName().str();
+          return success();
+        });
+    if (failed(result))
+      return false;
+    ++steps;
+    ++applications[number];
+    if (trace) {
+      // PDL patterns have no debug name: their rewrite recorded it.
+      if (patternName.empty())
+        patternName = rewriter.getRecordedPatternName().str();
+      llvm::errs() << "step " << steps << ": rule " << number << " at "
+                   << describeLocation(loc) << ": " << patternName;
+      if (!rewriter.getDescription().empty())
+        llvm::errs() << ": " << rewriter.getDescription();
+      llvm::errs() << "\n";
+    }
+    worklist->settle();
+    return true;
   }
 
   /// Applies the first rule of `rules` (in order) that matches an op of
   /// `program` (breadth-first). Returns false when none does.
   bool applyOnce(ProgramOp program,
                  ArrayRef<std::pair<unsigned, FrozenRewritePatternSet>> rules,
-                 PatternRewriter &rewriter) {
+                 FusionRewriter &rewriter) {
     for (auto &[number, patterns] : rules) {
-      PatternApplicator applicator(patterns);
-      applicator.applyDefaultCostModel();
-      auto tryAt = [&, number = number](Operation *op) {
-        fusionTrace.message.clear();
-        std::string patternName;
-        Location loc = op->getLoc();
-        rewriter.setInsertionPoint(op);
-        LogicalResult result = applicator.matchAndRewrite(
-            op, rewriter, /*canApply=*/{}, /*onFailure=*/{},
-            [&](const Pattern &pattern) {
-              patternName = pattern.getDebugName().str();
-              return success();
-            });
-        if (failed(result))
-          return false;
-        ++steps;
-        if (trace)
-          llvm::errs() << "step " << steps << ": rule " << number << " at "
-                       << describeLocation(loc) << ": "
-                       << describeRewrite(number, patternName) << "\n";
-        worklist->settle();
-        return true;
-      };
       // The program itself is always tried; then the rule's worklist, whose
       // front is the first op breadth-first that the rule may match.
-      if (tryAt(program))
+      if (tryRuleAt(number, patterns, program, rewriter))
         return true;
       while (Operation *op = worklist->front(number)) {
-        if (tryAt(op))
+        if (tryRuleAt(number, patterns, op, rewriter))
           return true;
         worklist->popFront(number);
       }
@@ -266,20 +324,8 @@ struct BlockFusePass
     return false;
   }
 
-  /// What the last rewrite did: the rule's own words, else the pattern's
-  /// name, else (PDLL patterns have none) the rule's name.
-  std::string describeRewrite(unsigned number, StringRef patternName) const {
-    if (!fusionTrace.message.empty())
-      return fusionTrace.message;
-    if (!patternName.empty())
-      return patternName.str();
-    const RuleEntry *entry = llvm::find_if(
-        kCatalogue, [&](const RuleEntry &e) { return e.number == number; });
-    return std::string(entry->name) + " (a PDLL pattern)";
-  }
-
   /// Runs the main loop to a fixed point. Fails after max-steps rewrites.
-  LogicalResult runMainLoop(ProgramOp program, PatternRewriter &rewriter) {
+  LogicalResult runMainLoop(ProgramOp program, FusionRewriter &rewriter) {
     while (applyOnce(program, mainRules, rewriter))
       if (steps > maxSteps)
         return program.emitError()
@@ -287,6 +333,68 @@ struct BlockFusePass
                // Fix: streaming the option itself printed nothing.
                << static_cast<unsigned>(maxSteps) << " rewrites";
     return success();
+  }
+
+  /// For `explain`: at a fixed point of the main loop, tries every rule of
+  /// the main loop, in order, at every op of `program` (breadth-first) and
+  /// prints why its patterns refused, one line per reason:
+  ///
+  ///   explain: rule 9 (reduce-reduce fusion) at a.mlir:31:12 (block.reduce):
+  ///     fuse-reduces: <reason>
+  ///
+  /// At a fixed point no rule matches, so nothing is rewritten.
+  void explainFixedPoint(ProgramOp program, FusionRewriter &rewriter,
+                         FailureReasons &reasons,
+                         ArrayRef<unsigned> applicationsBefore) {
+    // First what did apply (the rewrites kept), as the pass statistics
+    // count them; LLVM built without statistics (a release build, as
+    // Debian's) leaves those at zero.
+    llvm::errs() << "explain: @" << program.getSymName() << ": applied";
+    bool any = false;
+    for (unsigned number = 1; number <= kNumRules; ++number)
+      if (unsigned count = applications[number] - applicationsBefore[number]) {
+        llvm::errs() << (any ? ", " : " ") << "rule " << number << " x"
+                     << count;
+        any = true;
+      }
+    llvm::errs() << (any ? "\n" : " nothing\n");
+    BreadthFirstOrder order;
+    order.update(program);
+    for (auto &[number, patterns] : mainRules) {
+      PatternApplicator applicator(patterns);
+      applicator.applyDefaultCostModel();
+      for (size_t position = 0;; ++position) {
+        Operation *op = order.at(position);
+        if (!op)
+          break;
+        // Reasons from PDL constraints come before any pattern is named.
+        reasons.collect("");
+        rewriter.setInsertionPoint(op);
+        LogicalResult result = applicator.matchAndRewrite(
+            op, rewriter, [&](const Pattern &pattern) {
+              reasons.collect(pattern.getDebugName());
+              return true;
+            });
+        reasons.stop();
+        assert(failed(result) && "a rule matched at a fixed point");
+        (void)result;
+        // A pattern refusing the same way twice (two loads of one
+        // producer) says so once.
+        auto taken = reasons.take();
+        for (auto [index, entry] : llvm::enumerate(taken)) {
+          auto &[pattern, reason] = entry;
+          if (index > 0 && taken[index - 1] == entry)
+            continue;
+          llvm::errs() << "explain: rule " << number << " ("
+                       << getRule(number).name << ") at "
+                       << describeLocation(op->getLoc()) << " ("
+                       << op->getName() << "): ";
+          if (!pattern.empty())
+            llvm::errs() << pattern << ": ";
+          llvm::errs() << reason << "\n";
+        }
+      }
+    }
   }
 
   /// The program's estimated time on the target, with the program's block
@@ -313,40 +421,18 @@ struct BlockFusePass
       kernelSeconds.erase(op);
   }
 
-  /// Applies a speculative rewrite (rule 6, or rule 3 where it may add
-  /// bytes) at `op` only.
-  bool replicateAt(Operation *op, PatternRewriter &rewriter) {
-    PatternApplicator applicator(extendRule);
-    applicator.applyDefaultCostModel();
-    fusionTrace.message.clear();
-    Location loc = op->getLoc();
-    std::string patternName;
-    rewriter.setInsertionPoint(op);
-    if (failed(applicator.matchAndRewrite(
-            op, rewriter, /*canApply=*/{}, /*onFailure=*/{},
-            [&](const Pattern &pattern) {
-              patternName = pattern.getDebugName().str();
-              return success();
-            })))
-      return false;
-    ++steps;
-    worklist->settle();
-    if (trace)
-      llvm::errs() << "step " << steps << ": rule 6 at "
-                   << describeLocation(loc) << ": "
-                   << describeRewrite(6, patternName) << "\n";
-    return true;
-  }
-
   void runOnOperation() override {
     FusionWorklist ruleWorklist(llvm::map_to_vector(
         mainRules, [](const auto &rule) { return rule.first; }));
     worklist = &ruleWorklist;
-    PatternRewriter rewriter(&getContext());
-    rewriter.setListener(worklist);
+    FusionRewriter rewriter(&getContext());
+    FailureReasons reasons(worklist);
+    rewriter.setListener(&reasons);
+    applications.fill(0);
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>())) {
       worklist->reset(program, /*pending=*/true);
+      std::array<unsigned, kNumRules + 1> applicationsAtStart = applications;
       // The unfused program is the first snapshot: block-select falls back
       // to it when no fused form fits the target's local memory.
       SmallVector<OwningOpRef<ProgramOp>> snapshots;
@@ -400,7 +486,8 @@ struct BlockFusePass
         Operation *candidate = candidates.at(position);
         if (!candidate)
           break;
-        if (!replicateAt(candidate, rewriter)) {
+        std::array<unsigned, kNumRules + 1> applicationsBefore = applications;
+        if (!tryRuleAt(6, extendRule, candidate, rewriter)) {
           advance();
           continue;
         }
@@ -446,6 +533,7 @@ struct BlockFusePass
                        << llvm::format("%.3g", before * 1e6)
                        << " us)\n";
         steps = stepsBefore;
+        applications = applicationsBefore;
         // The last kept state was a fixed point of the main loop: the units
         // put back are on no rule's list.
         for (Operation *unit : changes.erased)
@@ -460,6 +548,8 @@ struct BlockFusePass
         candidates.update(program);
         advance();
       }
+      if (explain)
+        explainFixedPoint(program, rewriter, reasons, applicationsAtStart);
       yieldRepeatedResultsSeparately(program, rewriter);
       // The states before each kept replication compete with the result in
       // block-select, whose roofline also varies the block sizes.
@@ -474,9 +564,22 @@ struct BlockFusePass
         rewriter.setInsertionPointAfter(copy);
       }
     }
+    Statistic *perRule[] = {nullptr,
+                            &rule1Applications,
+                            &rule2Applications,
+                            &rule3Applications,
+                            &rule4Applications,
+                            &rule5Applications,
+                            &rule6Applications,
+                            &rule7Applications,
+                            &rule8Applications,
+                            &rule9Applications};
+    for (unsigned number = 1; number <= kNumRules; ++number)
+      *perRule[number] += applications[number];
   }
 
-  FusionTrace fusionTrace;
+  /// Rewrites kept, per rule number (index 0 unused).
+  std::array<unsigned, kNumRules + 1> applications;
   /// The per-rule worklists of the running pass (runOnOperation owns them).
   FusionWorklist *worklist = nullptr;
   llvm::DenseMap<Operation *, double> kernelSeconds;

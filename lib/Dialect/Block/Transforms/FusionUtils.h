@@ -67,15 +67,17 @@ void replaceLoad(mlir::RewriterBase &rewriter, LoadOp load, mlir::Value tile);
 enum class ProducerCloning { Fusion, Replication };
 
 /// Clones the body of the first fitting producer map into `reduce`'s body
-/// in place of its loads. Fails, changing nothing, when none fits.
+/// in place of its loads. Fails, changing nothing, when none fits, with
+/// the reason of each producer refused.
 mlir::LogicalResult cloneProducerIntoReduce(ReduceOp reduce,
                                             mlir::PatternRewriter &rewriter,
-                                            struct FusionTrace &trace,
                                             ProducerCloning mode);
 
 /// Restores def-before-use order in `block` after a rewrite placed an op
-/// before some of its operands' definers (stable).
-void restoreOrder(mlir::Block &block);
+/// before some of its operands' definers: the order upstream's (stable)
+/// sortTopologically gives, reached by moving through `rewriter` only the
+/// ops outside a longest run already in that order.
+void restoreOrder(mlir::RewriterBase &rewriter, mlir::Block &block);
 
 /// A short location string for traces: `file:line:col` without directories.
 std::string describeLocation(mlir::Location loc);

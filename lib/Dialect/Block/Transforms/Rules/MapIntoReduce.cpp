@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "../KernelCost.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
@@ -80,8 +81,7 @@ static bool recomputationMayAddBytes(MapOp producer, Block &body) {
 }
 
 LogicalResult blockbuster::block::cloneProducerIntoReduce(
-  ReduceOp reduce, PatternRewriter &rewriter, FusionTrace &trace,
-  ProducerCloning mode) {
+    ReduceOp reduce, PatternRewriter &rewriter, ProducerCloning mode) {
   Block &body = reduce.getBody().front();
   auto consumer = reduce->getParentOfType<MapOp>();
   // The axes iterated where the producer's body would run.
@@ -109,10 +109,22 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
   });
   for (LoadOp load : body.getOps<LoadOp>()) {
     MapOp candidate = getProducerMap(load.getSource());
-    if (!candidate || candidate == consumer ||
-        !llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr()) ||
-        !canCloneBodyUnder(candidate, iterated))
+    if (!candidate || candidate == consumer)
       continue;
+    auto refuse = [&](const Twine &reason) {
+      (void)rewriter.notifyMatchFailure(reduce, [&](Diagnostic &diag) {
+        diag << "map at " << describeLocation(candidate.getLoc()) << ": "
+             << reason;
+      });
+    };
+    if (!llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr())) {
+      refuse("does not iterate the reduce's axis " + reduce.getAxis());
+      continue;
+    }
+    if (!canCloneBodyUnder(candidate, iterated)) {
+      refuse("its body names an axis iterated here and not by it");
+      continue;
+    }
     bool onlyReader = llvm::all_of(candidate->getUsers(), [&](Operation *u) {
       return reduce->isAncestor(u);
     });
@@ -140,49 +152,65 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
     bool cheap = !hasReduce && largeInputs <= 1;
     bool sameAxes = getSortedMapAxes(candidate) == iteratedSet;
     bool isFusion = cheap || (onlyReader && sameAxes);
-    if (!loadsReadProducedBlocks(body, candidate))
+    if (!loadsReadProducedBlocks(body, candidate)) {
+      refuse("a load of its result does not read the block of the current "
+             "iteration");
       continue;
+    }
     // A fusion that may leave the program moving more global bytes is a
     // speculation like a replication: the extend step tries it and keeps it
     // only when the estimated time drops (the normalised X of a decode
     // LayerNorm + matmul, recomputed per block of output columns, costs
     // less than a launch and a round trip through global memory).
-    if (isFusion && recomputationMayAddBytes(candidate, body))
+    bool addsBytes = isFusion && recomputationMayAddBytes(candidate, body);
+    if (addsBytes)
       isFusion = false;
-    if (isFusion != (mode == ProducerCloning::Fusion))
+    if (isFusion != (mode == ProducerCloning::Fusion)) {
+      if (mode == ProducerCloning::Replication)
+        refuse("rule 3 fuses it (cheap, or a contraction read only here)");
+      else if (addsBytes)
+        refuse("recomputing it here may add global bytes (left to the "
+               "extend step)");
+      else if (hasReduce)
+        refuse(onlyReader ? "a contraction whose axes are not the ones "
+                            "iterated here (left to replication)"
+                          : "a contraction with other readers (left to "
+                            "replication)");
+      else
+        refuse("reads more than one input as large as its output (left to "
+               "replication)");
       continue;
+    }
     producer = candidate;
     break;
   }
   if (!producer)
-    return failure();
+    return rewriter.notifyMatchFailure(
+        reduce, "no map whose array it loads can run in its body");
 
   inlineProducerLoads(rewriter, producer, body);
-  trace.message = (mode == ProducerCloning::Fusion ? "moved map at "
+  describeRewrite(rewriter,
+                  (mode == ProducerCloning::Fusion ? "moved map at "
                                                    : "replicated map at ") +
-                  describeLocation(producer.getLoc()) +
-                  " into the reduce over " + reduce.getAxis().str();
+                      describeLocation(producer.getLoc()) +
+                      " into the reduce over " + reduce.getAxis());
   return success();
 }
 
 namespace {
 struct FuseMapIntoReduce : public OpRewritePattern<ReduceOp> {
-  FuseMapIntoReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit FuseMapIntoReduce(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("fuse-map-into-reduce");
   }
 
   LogicalResult matchAndRewrite(ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
-    return cloneProducerIntoReduce(reduce, rewriter, trace,
-                                   ProducerCloning::Fusion);
+    return cloneProducerIntoReduce(reduce, rewriter, ProducerCloning::Fusion);
   }
-
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateMapIntoReducePatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<FuseMapIntoReduce>(patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  patterns.add<FuseMapIntoReduce>(patterns.getContext());
 }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
@@ -17,15 +18,15 @@ using namespace blockbuster::block;
 
 namespace {
 struct FuseProducerIntoConsumer : public OpRewritePattern<MapOp> {
-  FuseProducerIntoConsumer(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  FuseProducerIntoConsumer(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("fuse-producer-into-consumer");
   }
 
   /// The producer to fuse into `consumer`: the first map (in program order
   /// of the loads) over the same tiled axes all of whose loads in
-  /// `consumer` read exactly its blocks, with no indirect path.
-  MapOp findProducer(MapOp consumer) const {
+  /// `consumer` read exactly its blocks, with no indirect path. Says why
+  /// each candidate was refused.
+  MapOp findProducer(MapOp consumer, PatternRewriter &rewriter) const {
     SmallVector<StringAttr> consumerAxes = getSortedMapAxes(consumer);
     llvm::SetVector<MapOp> candidates;
     consumer.getBody().walk([&](LoadOp load) {
@@ -33,9 +34,20 @@ struct FuseProducerIntoConsumer : public OpRewritePattern<MapOp> {
           producer && producer != consumer)
         candidates.insert(producer);
     });
+    if (candidates.empty())
+      (void)rewriter.notifyMatchFailure(consumer,
+                                        "loads no array a map writes");
     for (MapOp producer : candidates) {
-      if (getSortedMapAxes(producer) != consumerAxes)
+      auto refuse = [&](const char *reason) {
+        (void)rewriter.notifyMatchFailure(consumer, [&](Diagnostic &diag) {
+          diag << "map at " << describeLocation(producer.getLoc()) << ": "
+               << reason;
+        });
+      };
+      if (getSortedMapAxes(producer) != consumerAxes) {
+        refuse("iterates other tiled axes than the consumer");
         continue;
+      }
       bool exact = true;
       consumer.getBody().walk([&](LoadOp load) {
         if (getProducerMap(load.getSource()) == producer &&
@@ -44,15 +56,22 @@ struct FuseProducerIntoConsumer : public OpRewritePattern<MapOp> {
                                     .getResultNumber()))
           exact = false;
       });
-      if (exact && !hasIndirectPath(producer, consumer))
-        return producer;
+      if (!exact) {
+        refuse("a load of its result does not read exactly its block");
+        continue;
+      }
+      if (hasIndirectPath(producer, consumer)) {
+        refuse("another kernel lies on a path from it to the consumer");
+        continue;
+      }
+      return producer;
     }
     return {};
   }
 
   LogicalResult matchAndRewrite(MapOp consumer,
                                 PatternRewriter &rewriter) const override {
-    MapOp producer = findProducer(consumer);
+    MapOp producer = findProducer(consumer, rewriter);
     if (!producer)
       return failure();
 
@@ -93,9 +112,10 @@ struct FuseProducerIntoConsumer : public OpRewritePattern<MapOp> {
     rewriter.setInsertionPoint(yield);
     rewriter.replaceOpWithNewOp<YieldOp>(yield, yielded);
 
-    trace.message = "fused map at " + describeLocation(producer.getLoc()) +
-                    " into its consumer map" +
-                    (kept.empty() ? "" : " (kept as a second output)");
+    describeRewrite(rewriter,
+                    "fused map at " + describeLocation(producer.getLoc()) +
+                        " into its consumer map" +
+                        (kept.empty() ? "" : " (kept as a second output)"));
     unsigned numConsumerResults = consumer.getNumResults();
     rewriter.replaceOp(consumer,
                        fused.getResults().take_front(numConsumerResults));
@@ -107,15 +127,13 @@ struct FuseProducerIntoConsumer : public OpRewritePattern<MapOp> {
       if (replacement)
         rewriter.replaceAllUsesWith(producer.getResult(index), replacement);
     rewriter.eraseOp(producer);
-    restoreOrder(*fused->getBlock());
+    restoreOrder(rewriter, *fused->getBlock());
     return success();
   }
-
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateProducerConsumerFusionPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<FuseProducerIntoConsumer>(patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  patterns.add<FuseProducerIntoConsumer>(patterns.getContext());
 }

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Combiners.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
@@ -305,29 +306,41 @@ bool dependsOnReduce(Operation *op, ReduceOp first, Value allowed) {
 }
 
 struct FuseReduces : public OpRewritePattern<ReduceOp> {
-  FuseReduces(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit FuseReduces(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("fuse-reduces");
   }
 
   LogicalResult matchAndRewrite(ReduceOp second,
                                 PatternRewriter &rewriter) const override {
+    bool candidate = false;
     for (Operation *it = second->getPrevNode(); it; it = it->getPrevNode()) {
       auto first = dyn_cast<ReduceOp>(it);
       if (!first || first.getAxisAttr() != second.getAxisAttr())
         continue;
+      candidate = true;
       if (succeeded(tryFuse(first, second, rewriter)))
         return success();
     }
+    if (!candidate)
+      return rewriter.notifyMatchFailure(second, [&](Diagnostic &diag) {
+        diag << "no reduce over " << second.getAxis() << " before it in "
+             << "its block";
+      });
     return failure();
   }
 
   LogicalResult tryFuse(ReduceOp first, ReduceOp second,
                         PatternRewriter &rewriter) const {
+    auto refuse = [&](const char *reason) {
+      return rewriter.notifyMatchFailure(second, [&](Diagnostic &diag) {
+        diag << "with the reduce at " << describeLocation(first.getLoc())
+             << ": " << reason;
+      });
+    };
     std::optional<SmallVector<Role>> firstRoles = getRoles(first);
     std::optional<SmallVector<Role>> secondRoles = getRoles(second);
     if (!firstRoles || !secondRoles)
-      return failure();
+      return refuse("a combine region that is not generated from roles");
 
     // Which result of `first`, if any, `second` reads.
     Value runningMax;
@@ -339,12 +352,12 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
       if (!used)
         continue;
       if (runningMax)
-        return failure(); // Reads two of first's results.
+        return refuse("reads two of its results");
       runningMax = result;
       maxIndex = result.getResultNumber();
     }
     if (dependsOnReduce(second, first, runningMax))
-      return failure();
+      return refuse("depends on its results through the ops between them");
 
     SmallVector<Role> roles = *firstRoles;
     SmallVector<Role> added = *secondRoles;
@@ -360,13 +373,19 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
       });
       // Fix: the combiner rescales f32 state by factors computed in m's
       // element type; a bf16 m gave an f32 * bf16 multiply (invalid IR).
-      if (!isMax || hasOtherMax || !second.getCombiners() ||
-          !cast<TileType>(runningMax.getType()).getElementType().isF32())
-        return failure();
+      if (!isMax)
+        return refuse("reads a result of it that is not a maximum");
+      if (hasOtherMax)
+        return refuse("it has a running maximum besides the one read");
+      if (!second.getCombiners())
+        return refuse("reads its maximum and has a combine region");
+      if (!cast<TileType>(runningMax.getType()).getElementType().isF32())
+        return refuse("reads its maximum, which is not f32");
       std::optional<SmallVector<bool>> rescaled =
           classifyOnlineTerms(second, runningMax);
       if (!rescaled)
-        return failure();
+        return refuse("reads its maximum m other than through exp(x - m) "
+                      "in terms linear in the exponentials and summed");
       auto maxAxes = cast<TileType>(runningMax.getType()).getAxes();
       for (auto [index, isRescaled] : llvm::enumerate(*rescaled)) {
         if (!isRescaled)
@@ -375,7 +394,8 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
         if (!llvm::all_of(maxAxes,
                           [&](StringAttr a) { return stateType.hasAxis(a); }) ||
             !stateType.getElementType().isF32())
-          return failure();
+          return refuse("a rescaled state lacks an axis of the maximum, or "
+                        "is not f32");
         added[index] = {RoleKind::Rescaled};
       }
       maxRole = {RoleKind::RunningMax};
@@ -387,7 +407,7 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
     if (llvm::count_if(roles, [](const Role &role) {
           return role.kind == RoleKind::RunningMax;
         }) > 1)
-      return failure();
+      return refuse("the fused reduce would have two running maxima");
 
     // Build the fused reduce where the second one is; what reads the first
     // one's results in between is reordered after it.
@@ -449,24 +469,22 @@ struct FuseReduces : public OpRewritePattern<ReduceOp> {
       yielded.push_back(mapping.lookupOrDefault(v));
     YieldOp::create(rewriter, loc, yielded);
 
-    trace.message =
-        std::string(runningMax ? "online-softmax fusion of"
-                               : "fused") +
-        " the reduce over " + second.getAxis().str() + " at " +
-        describeLocation(first.getLoc()) + " with the one at " +
-        describeLocation(second.getLoc());
+    describeRewrite(
+        rewriter,
+        std::string(runningMax ? "online-softmax fusion of" : "fused") +
+            " the reduce over " + second.getAxis().str() + " at " +
+            describeLocation(first.getLoc()) + " with the one at " +
+            describeLocation(second.getLoc()));
     unsigned numFirst = first.getNumResults();
     rewriter.replaceOp(first, fused.getResults().take_front(numFirst));
     rewriter.replaceOp(second, fused.getResults().drop_front(numFirst));
-    restoreOrder(*fused->getBlock());
+    restoreOrder(rewriter, *fused->getBlock());
     return success();
   }
-
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateReduceFusionPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<FuseReduces>(patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  patterns.add<FuseReduces>(patterns.getContext());
 }

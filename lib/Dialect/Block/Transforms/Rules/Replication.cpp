@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
@@ -16,8 +17,7 @@ using namespace blockbuster::block;
 
 namespace {
 struct ReplicateProducer : public OpRewritePattern<MapOp> {
-  ReplicateProducer(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit ReplicateProducer(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("replicate-producer");
   }
 
@@ -27,58 +27,70 @@ struct ReplicateProducer : public OpRewritePattern<MapOp> {
     MapOp producer;
     for (LoadOp load : body.getOps<LoadOp>()) {
       MapOp candidate = getProducerMap(load.getSource());
-      if (!candidate || candidate == consumer ||
-          candidate.getAxes().size() >= consumer.getAxes().size() ||
+      if (!candidate || candidate == consumer)
+        continue;
+      auto refuse = [&](const char *reason) {
+        (void)rewriter.notifyMatchFailure(consumer, [&](Diagnostic &diag) {
+          diag << "map at " << describeLocation(candidate.getLoc()) << ": "
+               << reason;
+        });
+      };
+      if (candidate.getAxes().size() >= consumer.getAxes().size() ||
           !llvm::all_of(candidate.getAxes(), [&](Attribute axis) {
             return llvm::is_contained(consumer.getAxes(), axis);
-          }))
+          })) {
+        refuse("its axes are not a proper subset of the consumer's");
         continue;
+      }
       // Fix: a producer over [M] whose body names N (a row sum over the
       // whole of N) was cloned into a map over [M, N], where N is one
       // block: the replica summed one block only.
-      if (!canCloneBodyUnder(candidate,
-                             llvm::map_to_vector(consumer.getAxes(),
-                                                 [](Attribute axis) {
-                                                   return cast<StringAttr>(
-                                                       axis);
-                                                 })))
+      if (!canCloneBodyUnder(
+              candidate,
+              llvm::map_to_vector(consumer.getAxes(), [](Attribute axis) {
+                return cast<StringAttr>(axis);
+              }))) {
+        refuse("its body names an axis the consumer iterates and it does "
+               "not");
         continue;
-      if (loadsReadProducedBlocks(body, candidate)) {
-        producer = candidate;
-        break;
       }
+      if (!loadsReadProducedBlocks(body, candidate)) {
+        refuse("a load of its result does not read exactly its block");
+        continue;
+      }
+      producer = candidate;
+      break;
     }
     if (!producer)
-      return failure();
+      return rewriter.notifyMatchFailure(
+          consumer, "no map whose array it loads can be replicated here");
 
     inlineProducerLoads(rewriter, producer, body);
-    trace.message = "replicated map at " + describeLocation(producer.getLoc()) +
-                    " into a map over more axes";
+    describeRewrite(rewriter, "replicated map at " +
+                                  describeLocation(producer.getLoc()) +
+                                  " into a map over more axes");
     return success();
   }
-
-  FusionTrace &trace;
 };
 /// The same inside a reduce: a contraction whose blocks a reduce over J
 /// loads, recomputed there once per block of the axes the reduce's place
 /// iterates beyond the producer's (the up-projection of a feed-forward
 /// block, once per block of output columns).
 struct ReplicateProducerIntoReduce : public OpRewritePattern<ReduceOp> {
-  ReplicateProducerIntoReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit ReplicateProducerIntoReduce(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("replicate-producer-into-reduce");
   }
   LogicalResult matchAndRewrite(ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
-    return cloneProducerIntoReduce(reduce, rewriter, trace,
+    return cloneProducerIntoReduce(reduce, rewriter,
                                    ProducerCloning::Replication);
   }
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateReplicationPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
+    RewritePatternSet &patterns) {
   patterns.add<ReplicateProducer, ReplicateProducerIntoReduce>(
-      patterns.getContext(), trace);
+      patterns.getContext());
 }

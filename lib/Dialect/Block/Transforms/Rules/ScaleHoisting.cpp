@@ -12,6 +12,7 @@
 
 #include "ScaleHoisting.h"
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
@@ -90,8 +91,8 @@ namespace {
 /// with mu[M] and c_j[N]); the product after the loop keeps the term's
 /// operand order, hence its type.
 struct HoistScaleOutOfReduce : public OpRewritePattern<ReduceOp> {
-  HoistScaleOutOfReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit HoistScaleOutOfReduce(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("hoist-scale-out-of-reduce");
   }
 
@@ -99,7 +100,7 @@ struct HoistScaleOutOfReduce : public OpRewritePattern<ReduceOp> {
                                 PatternRewriter &rewriter) const override {
     std::optional<ArrayAttr> combiners = reduce.getCombiners();
     if (!combiners)
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "has a combine region");
     Region &body = reduce.getBody();
     YieldOp yield = reduce.getYield();
     auto isOutside = [&](Value value) {
@@ -147,19 +148,21 @@ struct HoistScaleOutOfReduce : public OpRewritePattern<ReduceOp> {
       SmallVector<Value> replacements(newReduce.getResults());
       replacements[index] = scaled;
       rewriter.replaceOp(reduce, replacements);
-      trace.message = std::string("moved a loop-invariant ") +
-                      (isa<MulOp>(def) ? "factor" : "divisor") +
-                      " out of the reduce over " + newReduce.getAxis().str();
+      describeRewrite(rewriter, std::string("moved a loop-invariant ") +
+                                    (isa<MulOp>(def) ? "factor" : "divisor") +
+                                    " out of the reduce over " +
+                                    newReduce.getAxis().str());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        reduce, "no add-combined term is a product (or quotient) by a value "
+                "defined outside the loop");
   }
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateScaleHoistingPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
+    RewritePatternSet &patterns) {
   populateGeneratedPDLLPatterns(patterns);
-  patterns.add<HoistScaleOutOfReduce>(patterns.getContext(), trace);
+  patterns.add<HoistScaleOutOfReduce>(patterns.getContext());
 }

@@ -24,6 +24,7 @@
 #include "ShiftHoisting.h"
 #include "ScaleHoisting.h"
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
@@ -379,8 +380,7 @@ ReduceOp appendAddTerm(PatternRewriter &rewriter, ReduceOp reduce,
 /// floating-point reassociation); p and q have no axis the term lacks, so
 /// neither carries the reduced axis.
 struct SplitLinearTerm : public OpRewritePattern<ReduceOp> {
-  SplitLinearTerm(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit SplitLinearTerm(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("split-linear-term");
   }
 
@@ -388,7 +388,7 @@ struct SplitLinearTerm : public OpRewritePattern<ReduceOp> {
                                 PatternRewriter &rewriter) const override {
     std::optional<ArrayAttr> combiners = reduce.getCombiners();
     if (!combiners)
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "has a combine region");
     Region &body = reduce.getBody();
     OperandRange terms = reduce.getYield().getOperands();
     for (auto [index, term] : llvm::enumerate(terms)) {
@@ -412,14 +412,16 @@ struct SplitLinearTerm : public OpRewritePattern<ReduceOp> {
       SmallVector<Value> replacements(newReduce.getResults().drop_back());
       replacements[position] = combined;
       rewriter.replaceOp(reduce, replacements);
-      trace.message = std::string("split a ") + (isSum ? "sum" : "difference") +
-                      " into two accumulators of the reduce over " +
-                      newReduce.getAxis().str();
+      describeRewrite(rewriter,
+                      std::string("split a ") + (isSum ? "sum" : "difference") +
+                          " into two accumulators of the reduce over " +
+                          newReduce.getAxis().str());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        reduce, "no add-combined term is a sum or difference computed in "
+                "the loop");
   }
-  FusionTrace &trace;
 };
 
 /// The shifted square of a variance: in a reduce over K with an add
@@ -455,8 +457,8 @@ struct SplitLinearTerm : public OpRewritePattern<ReduceOp> {
 /// whose u is already such a pivot (what this rewrite produces) is left
 /// alone: it is safe as it stands and reads nothing computed by a loop.
 struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
-  ExpandShiftedSquare(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit ExpandShiftedSquare(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("expand-shifted-square");
   }
 
@@ -464,13 +466,13 @@ struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
                                 PatternRewriter &rewriter) const override {
     std::optional<ArrayAttr> combiners = reduce.getCombiners();
     if (!combiners)
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "has a combine region");
     Region &body = reduce.getBody();
     StringAttr axis = reduce.getAxisAttr();
     auto program = reduce->getParentOfType<ProgramOp>();
     AxisAttr axisInfo = program ? program.lookupAxis(axis) : AxisAttr();
     if (!axisInfo)
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "its axis is not declared");
     auto isOutside = [&](Value value) {
       return !body.isAncestor(value.getParentRegion());
     };
@@ -547,22 +549,23 @@ struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
       SmallVector<Value> replacements(newReduce.getResults().drop_back());
       replacements[index] = result;
       rewriter.replaceOp(reduce, replacements);
-      trace.message = "expanded a shifted square about the pivot p = x[" +
-                      axis.getValue().str() +
-                      " = first]: sum (x - u)^2 = sum (x - p)^2 - (u - p) "
-                      "(2 sum (x - p) - n (u - p)) out of the reduce over " +
-                      axis.getValue().str();
+      describeRewrite(
+          rewriter, "expanded a shifted square about the pivot p = x[" +
+                        axis.getValue().str() +
+                        " = first]: sum (x - u)^2 = sum (x - p)^2 - (u - p) "
+                        "(2 sum (x - p) - n (u - p)) out of the reduce over " +
+                        axis.getValue().str());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        reduce, "no add-combined term is a square of x - u, with u defined "
+                "outside the loop, over its axis alone, and x with a pivot");
   }
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateShiftHoistingPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
+    RewritePatternSet &patterns) {
   populateGeneratedPDLLPatterns(patterns);
-  patterns.add<ExpandShiftedSquare, SplitLinearTerm>(patterns.getContext(),
-                                                     trace);
+  patterns.add<ExpandShiftedSquare, SplitLinearTerm>(patterns.getContext());
 }

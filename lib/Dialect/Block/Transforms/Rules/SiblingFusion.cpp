@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
@@ -22,8 +23,7 @@ llvm::SetVector<Value> getLoadedArrays(MapOp map) {
 }
 
 struct FuseSiblings : public OpRewritePattern<MapOp> {
-  FuseSiblings(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit FuseSiblings(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("fuse-siblings");
   }
 
@@ -46,13 +46,28 @@ struct FuseSiblings : public OpRewritePattern<MapOp> {
     llvm::sort(candidates, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });
+    if (candidates.empty())
+      return rewriter.notifyMatchFailure(
+          second, "no earlier map reads an array it reads");
     MapOp first;
     for (Operation *op : candidates) {
       auto candidate = cast<MapOp>(op);
-      if (getSortedMapAxes(candidate) == axes && !dependsOn(second, candidate)) {
-        first = candidate;
-        break;
+      auto refuse = [&](const char *reason) {
+        (void)rewriter.notifyMatchFailure(second, [&](Diagnostic &diag) {
+          diag << "sibling map at " << describeLocation(candidate.getLoc())
+               << ": " << reason;
+        });
+      };
+      if (getSortedMapAxes(candidate) != axes) {
+        refuse("iterates other tiled axes");
+        continue;
       }
+      if (dependsOn(second, candidate)) {
+        refuse("this map depends on it");
+        continue;
+      }
+      first = candidate;
+      break;
     }
     if (!first)
       return failure();
@@ -73,19 +88,19 @@ struct FuseSiblings : public OpRewritePattern<MapOp> {
     rewriter.setInsertionPointToEnd(body);
     YieldOp::create(rewriter, second.getLoc(), yielded);
 
-    trace.message = "fused sibling map at " + describeLocation(first.getLoc()) +
-                    ", which reads a common array";
+    describeRewrite(rewriter, "fused sibling map at " +
+                                  describeLocation(first.getLoc()) +
+                                  ", which reads a common array");
     unsigned numFirst = first.getNumResults();
     rewriter.replaceOp(first, fused.getResults().take_front(numFirst));
     rewriter.replaceOp(second, fused.getResults().drop_front(numFirst));
-    restoreOrder(*fused->getBlock());
+    restoreOrder(rewriter, *fused->getBlock());
     return success();
   }
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateSiblingFusionPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<FuseSiblings>(patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  patterns.add<FuseSiblings>(patterns.getContext());
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
@@ -17,8 +18,8 @@ namespace {
 /// A reduce over a whole axis has one iteration: its results are its terms
 /// folded once into the initial state.
 struct InlineSingleIterationReduce : public OpRewritePattern<ReduceOp> {
-  InlineSingleIterationReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit InlineSingleIterationReduce(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("inline-single-iteration-reduce");
   }
   LogicalResult matchAndRewrite(ReduceOp reduce,
@@ -26,7 +27,9 @@ struct InlineSingleIterationReduce : public OpRewritePattern<ReduceOp> {
     auto program = reduce->getParentOfType<ProgramOp>();
     AxisAttr axis = program.lookupAxis(reduce.getAxisAttr());
     if (!axis || !axis.isWhole())
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, [&](Diagnostic &diag) {
+        diag << "axis " << reduce.getAxis() << " is not whole";
+      });
     Block &body = reduce.getBody().front();
     SmallVector<Value> terms(reduce.getYield().getOperands());
     rewriter.eraseOp(reduce.getYield());
@@ -48,42 +51,41 @@ struct InlineSingleIterationReduce : public OpRewritePattern<ReduceOp> {
       rewriter.inlineBlockBefore(&combine, reduce, arguments);
       results = combined;
     }
-    trace.message = "inlined the single iteration of a reduce over whole "
+    describeRewrite(rewriter,
+                    "inlined the single iteration of a reduce over whole "
                     "axis " +
-                    reduce.getAxis().str();
+                        reduce.getAxis());
     rewriter.replaceOp(reduce, results);
     return success();
   }
-  FusionTrace &trace;
 };
 
 /// broadcast(x) : T -> T is x; broadcast(broadcast(x)) is one broadcast.
 struct FoldBroadcast : public OpRewritePattern<BroadcastOp> {
-  FoldBroadcast(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit FoldBroadcast(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("fold-broadcast");
   }
   LogicalResult matchAndRewrite(BroadcastOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getOperand().getType() == op.getType()) {
-      trace.message = "folded a broadcast to its operand's own type";
+      describeRewrite(rewriter, "folded a broadcast to its operand's own type");
       rewriter.replaceOp(op, op.getOperand());
       return success();
     }
     if (auto inner = op.getOperand().getDefiningOp<BroadcastOp>()) {
-      trace.message = "folded a broadcast of a broadcast";
+      describeRewrite(rewriter, "folded a broadcast of a broadcast");
       rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(),
                                                inner.getOperand());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "relays out a tile that is not a broadcast");
   }
-  FusionTrace &trace;
 };
 } // namespace
 
 void blockbuster::block::populateStructureNormalizationPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
+    RewritePatternSet &patterns) {
   patterns.add<InlineSingleIterationReduce, FoldBroadcast>(
-      patterns.getContext(), trace);
+      patterns.getContext());
 }
