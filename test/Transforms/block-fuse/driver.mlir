@@ -35,9 +35,9 @@
 // RUN: not bb-opt %s --block-fuse=order=8,6 2>&1 | FileCheck %s --check-prefix=ORDER6
 // ORDER6: error: block-fuse: rule 6 (replication) runs in the extend step, not in `order`
 // RUN: not bb-opt %s --block-fuse=order=10 2>&1 | FileCheck %s --check-prefix=ORDER10
-// ORDER10: error: block-fuse: rule 10 does not exist (rules are 1 to 9)
+// ORDER10: error: block-fuse: rule 10 does not exist (rules are 1 to 9, and 0 for those of `rules=FILE`)
 // RUN: not bb-opt %s --block-fuse=order=0 2>&1 | FileCheck %s --check-prefix=ORDER0
-// ORDER0: error: block-fuse: rule 0 does not exist (rules are 1 to 9)
+// ORDER0: error: block-fuse: rule 0 in `order` is the rules of `rules=FILE`, and no file is given
 
 // max-steps bounds the rewrites (a driver bug would otherwise hang); the
 // message names the bound.
@@ -56,7 +56,7 @@
 // With `order=1,7`, rule 3 is out: rule 1 fuses A into B (B keeps no second
 // output: only B read A), then nothing fuses B into the map over [M].
 // RUN: bb-opt %s --block-fuse='order=1,7 trace' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRACE17 --match-full-lines
-// TRACE17:      step 1: rule 1 at driver.mlir:[[@LINE+14]]:8: fuse-producer-into-consumer: fused map at driver.mlir:[[@LINE+9]]:8 into its consumer map
+// TRACE17:      step 1: rule 1 at driver.mlir:[[@LINE+14]]:8: FuseProducerIntoConsumer: fused map at driver.mlir:[[@LINE+9]]:8 into its consumer map
 // TRACE17-NOT:  {{.}}
 
 // CHECK-LABEL: block.program @tiny

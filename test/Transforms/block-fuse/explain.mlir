@@ -19,8 +19,8 @@
 // CHECK: explain: @column_softmax_attention: applied rule 1 x1, rule 3 x6, rule 7 x11, rule 9 x1
 // CHECK: explain: rule 3 (map-into-reduce fusion) at explain.mlir:[[O:[0-9]+]]:8 (block.reduce): fuse-map-into-reduce: map at explain.mlir:[[STATS:[0-9]+]]:8: its body names an axis iterated here and not by it
 // CHECK-NOT: explain: rule 3 {{.*}} map at explain.mlir:[[STATS]]:8: its body names
-// CHECK: explain: rule 1 (producer-consumer map fusion) at explain.mlir:[[O]]:8 (block.map): fuse-producer-into-consumer: map at explain.mlir:[[STATS]]:8: iterates other tiled axes than the consumer
-// CHECK: explain: rule 2 (sibling map fusion) at explain.mlir:[[O]]:8 (block.map): fuse-siblings: sibling map at explain.mlir:[[STATS]]:8: iterates other tiled axes
+// CHECK: explain: rule 1 (producer-consumer map fusion) at explain.mlir:[[O]]:8 (block.map): HasProducerToFuse: map at explain.mlir:[[STATS]]:8: iterates other tiled axes than the consumer
+// CHECK: explain: rule 2 (sibling map fusion) at explain.mlir:[[O]]:8 (block.map): HasSiblingToFuse: sibling map at explain.mlir:[[STATS]]:8: iterates other tiled axes
 
 // IR:       block.program @column_softmax_attention
 // IR-COUNT-2: block.map

@@ -14,6 +14,7 @@
 #include "FusionWorklist.h"
 #include "KernelCost.h"
 #include "ProgramShadow.h"
+#include "UserRules.h"
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
@@ -62,9 +63,16 @@ constexpr RuleEntry kCatalogue[kNumRules] = {
 /// the cleanup rule 7 right after 8, both only tidy (docs/FusionRules.md).
 constexpr unsigned kDefaultOrder[] = {8, 7, 4, 5, 9, 3, 1, 2};
 
-const RuleEntry &getRule(unsigned number) {
-  return *llvm::find_if(kCatalogue,
-                        [&](const RuleEntry &e) { return e.number == number; });
+/// The number of the rule set of the patterns `rules=FILE` loads.
+constexpr unsigned kUserRule = 0;
+
+/// The name of rule `number`, for `explain`.
+StringRef getRuleName(unsigned number) {
+  if (number == kUserRule)
+    return "user rules";
+  return llvm::find_if(kCatalogue, [&](const RuleEntry &e) {
+           return e.number == number;
+         })->name;
 }
 
 /// Collects the reasons patterns give for not matching
@@ -247,22 +255,37 @@ struct BlockFusePass
     SmallVector<unsigned> requested(order.begin(), order.end());
     if (requested.empty())
       requested.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));
+    // The user's rules (`rules=FILE`) are rule 0: where `order` puts them,
+    // else first.
+    if (!rules.empty() && !llvm::is_contained(requested, kUserRule))
+      requested.insert(requested.begin(), kUserRule);
     for (unsigned number : requested) {
-      const RuleEntry *entry = llvm::find_if(
-          kCatalogue, [&](const RuleEntry &e) { return e.number == number; });
-      // Fix: rule 6 is in the catalogue (for the trace), so `order=6` used to
-      // be accepted and ran replication in the main loop, without the extend
-      // step's rollback; the error below for it was unreachable.
-      if (entry == std::end(kCatalogue) || number == 6)
-        return emitError(UnknownLoc::get(context))
-               << "block-fuse: rule " << number
-               << (number == 6 ? " (replication) runs in the extend step, "
-                                 "not in `order`"
-                               : " does not exist (rules are 1 to 9)");
       RewritePatternSet patterns(context);
-      entry->populate(patterns);
+      if (number == kUserRule) {
+        if (rules.empty())
+          return emitError(UnknownLoc::get(context))
+                 << "block-fuse: rule 0 in `order` is the rules of "
+                    "`rules=FILE`, and no file is given";
+        if (failed(loadUserRules(context, rules, patterns)))
+          return failure();
+      } else {
+        const RuleEntry *entry = llvm::find_if(
+            kCatalogue, [&](const RuleEntry &e) { return e.number == number; });
+        // Fix: rule 6 is in the catalogue (for the trace), so `order=6` used
+        // to be accepted and ran replication in the main loop, without the
+        // extend step's rollback; the error below for it was unreachable.
+        if (entry == std::end(kCatalogue) || number == 6)
+          return emitError(UnknownLoc::get(context))
+                 << "block-fuse: rule " << number
+                 << (number == 6 ? " (replication) runs in the extend step, "
+                                   "not in `order`"
+                                 : " does not exist (rules are 1 to 9, and 0 "
+                                   "for those of `rules=FILE`)");
+        entry->populate(patterns);
+      }
       nameGeneratedPatterns(patterns);
-      mainRules.push_back({number, FrozenRewritePatternSet(std::move(patterns))});
+      mainRules.push_back(
+          {number, FrozenRewritePatternSet(std::move(patterns))});
     }
     RewritePatternSet replication(context);
     populateReplicationPatterns(replication);
@@ -351,7 +374,7 @@ struct BlockFusePass
     // Debian's) leaves those at zero.
     llvm::errs() << "explain: @" << program.getSymName() << ": applied";
     bool any = false;
-    for (unsigned number = 1; number <= kNumRules; ++number)
+    for (unsigned number = 0; number <= kNumRules; ++number)
       if (unsigned count = applications[number] - applicationsBefore[number]) {
         llvm::errs() << (any ? ", " : " ") << "rule " << number << " x"
                      << count;
@@ -386,7 +409,7 @@ struct BlockFusePass
           if (index > 0 && taken[index - 1] == entry)
             continue;
           llvm::errs() << "explain: rule " << number << " ("
-                       << getRule(number).name << ") at "
+                       << getRuleName(number) << ") at "
                        << describeLocation(op->getLoc()) << " ("
                        << op->getName() << "): ";
           if (!pattern.empty())
@@ -578,7 +601,7 @@ struct BlockFusePass
       *perRule[number] += applications[number];
   }
 
-  /// Rewrites kept, per rule number (index 0 unused).
+  /// Rewrites kept, per rule number (0: the user's).
   std::array<unsigned, kNumRules + 1> applications;
   /// The per-rule worklists of the running pass (runOnOperation owns them).
   FusionWorklist *worklist = nullptr;

@@ -140,6 +140,10 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     a buffered edge, an op or moves work one way only, so the driver
     terminates; running it twice changes nothing.
 
+    With `rules=FILE`, the PDL patterns of FILE (written against the
+    fusion vocabulary of docs/FusionRules.md, "User rules at run time") run
+    as rule 0: first, or where `order` places 0.
+
     With `trace`, each rewrite prints a line to standard error: the rule,
     the op it matched, the pattern that fired (a C++ pattern's debug name,
     a PDL pattern's `pdl.pattern` name) and what it did:
@@ -156,7 +160,7 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
 
     ```
     explain: @attention: applied rule 1 x2, rule 3 x9, rule 4 x2, rule 7 x21, rule 9 x2
-    explain: rule 1 (producer-consumer map fusion) at a.mlir:62:8 (block.map): fuse-producer-into-consumer: map at a.mlir:49:8: iterates other tiled axes than the consumer
+    explain: rule 1 (producer-consumer map fusion) at a.mlir:62:8 (block.map): HasProducerToFuse: map at a.mlir:49:8: iterates other tiled axes than the consumer
     ```
 
     The pass statistics `rule-1` to `rule-9` count the kept rewrites of
@@ -165,7 +169,8 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
   }];
   let options = [
     ListOption<"order", "order", "unsigned",
-               "Rule sets in priority order (ablation); default 8,7,4,5,9,3,1,2">,
+               "Rule sets in priority order (ablation); default "
+               "8,7,4,5,9,3,1,2 (0 places the rules of `rules=FILE`)">,
     Option<"extend", "extend", "bool", /*default=*/"true",
            "Try replication (rule 6) when nothing else applies">,
     Option<"trace", "trace", "bool", /*default=*/"false",
@@ -179,6 +184,10 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "Keep the unfused program and the program as it was before each "
            "kept replication, as sibling programs @NAME_snapshotK marked "
            "block.snapshot_of, for block-select to choose from">,
+    Option<"rules", "rules", "std::string", /*default=*/"\"\"",
+           "A file of PDL patterns (mlir-pdll -x=mlir of a PDLL file that "
+           "includes Rules/Common.pdll) run as rule 0: where `order` puts "
+           "0, else first">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "At the fixed point, print to standard error why each rule of "
            "the main loop did not apply at each op, one line per reason">

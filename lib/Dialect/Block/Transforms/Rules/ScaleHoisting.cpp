@@ -16,6 +16,7 @@
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
@@ -164,5 +165,6 @@ struct HoistScaleOutOfReduce : public OpRewritePattern<ReduceOp> {
 void blockbuster::block::populateScaleHoistingPatterns(
     RewritePatternSet &patterns) {
   populateGeneratedPDLLPatterns(patterns);
+  registerFusionVocabulary(patterns.getPDLPatterns());
   patterns.add<HoistScaleOutOfReduce>(patterns.getContext());
 }

@@ -28,6 +28,7 @@
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
@@ -567,5 +568,6 @@ struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
 void blockbuster::block::populateShiftHoistingPatterns(
     RewritePatternSet &patterns) {
   populateGeneratedPDLLPatterns(patterns);
+  registerFusionVocabulary(patterns.getPDLPatterns());
   patterns.add<ExpandShiftedSquare, SplitLinearTerm>(patterns.getContext());
 }
