@@ -47,9 +47,9 @@
 // The trace: `step N: rule R at FILE:LINE:COL: PATTERN: what changed`, one
 // line per rewrite, on standard error, at the op the rule matched.
 // RUN: bb-opt %s --block-fuse=trace -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRACE --match-full-lines
-// TRACE:      step 1: rule 3 at driver.mlir:[[@LINE+30]]:10: fuse-map-into-reduce: moved map at driver.mlir:[[@LINE+23]]:8 into the reduce over N
+// TRACE:      step 1: rule 3 at driver.mlir:[[@LINE+30]]:10: FuseMapIntoReduce: moved map at driver.mlir:[[@LINE+23]]:8 into the reduce over N
 // TRACE-NEXT: step 2: rule 7 at driver.mlir:[[@LINE+22]]:8: drop-dead-map-results: erased a map whose results nobody reads
-// TRACE-NEXT: step 3: rule 3 at driver.mlir:[[@LINE+28]]:10: fuse-map-into-reduce: moved map at driver.mlir:[[@LINE+16]]:8 into the reduce over N
+// TRACE-NEXT: step 3: rule 3 at driver.mlir:[[@LINE+28]]:10: FuseMapIntoReduce: moved map at driver.mlir:[[@LINE+16]]:8 into the reduce over N
 // TRACE-NEXT: step 4: rule 7 at driver.mlir:[[@LINE+15]]:8: drop-dead-map-results: erased a map whose results nobody reads
 // TRACE-NOT:  {{.}}
 

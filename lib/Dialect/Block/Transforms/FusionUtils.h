@@ -60,19 +60,6 @@ void inlineProducerLoads(mlir::RewriterBase &rewriter, MapOp producer,
 /// load's tile lists the axes in another order.
 void replaceLoad(mlir::RewriterBase &rewriter, LoadOp load, mlir::Value tile);
 
-/// Which producers a rule clones into a reduce that loads their blocks:
-/// rule 3 (Fusion) takes cheap producers (no reduce of their own) anywhere,
-/// and contractions only where this is their sole reader and nothing is
-/// repeated; rule 6 (Replication, extend step) takes the others.
-enum class ProducerCloning { Fusion, Replication };
-
-/// Clones the body of the first fitting producer map into `reduce`'s body
-/// in place of its loads. Fails, changing nothing, when none fits, with
-/// the reason of each producer refused.
-mlir::LogicalResult cloneProducerIntoReduce(ReduceOp reduce,
-                                            mlir::PatternRewriter &rewriter,
-                                            ProducerCloning mode);
-
 /// Restores def-before-use order in `block` after a rewrite placed an op
 /// before some of its operands' definers: the order upstream's (stable)
 /// sortTopologically gives, reached by moving through `rewriter` only the

@@ -31,9 +31,10 @@ static LogicalResult hasProducerToFuse(PatternRewriter &rewriter,
   auto consumer = dyn_cast<MapOp>(op);
   if (!consumer)
     return rewriter.notifyMatchFailure(op, "HasProducerToFuse: not a map");
-  return success(
-      findProducerToFuse(
-                     consumer, refuseThrough(rewriter, "HasProducerToFuse", op)) != nullptr);
+  return success(findProducerToFuse(consumer, refuseThrough(
+                                                   rewriter,
+                                                   "HasProducerToFuse", op)) !=
+                 nullptr);
 }
 
 static void fuseProducer(PatternRewriter &rewriter, Operation *op) {
@@ -68,6 +69,100 @@ static void fuseWithSibling(PatternRewriter &rewriter, Operation *op) {
   fuseSiblingMaps(rewriter, first, second);
 }
 
+/// Rule 6's control: the producers rule 3's profitability refuses.
+static bool isLeftToReplication(LoadOp load, MapOp producer, ReduceOp reduce,
+                                RefusalFn refuse) {
+  if (!isProfitableToFuseIntoReduce(load, producer, reduce))
+    return true;
+  if (refuse)
+    refuse("rule 3 fuses it (cheap, or a contraction read only here)");
+  return false;
+}
+
+static LogicalResult hasProducerToMoveIntoReduce(PatternRewriter &rewriter,
+                                                 Operation *op) {
+  auto reduce = dyn_cast<ReduceOp>(op);
+  if (!reduce)
+    return rewriter.notifyMatchFailure(
+        op, "HasProducerToMoveIntoReduce: not a reduce");
+  return success(findProducerToCloneIntoReduce(
+                     reduce, isProfitableToFuseIntoReduce,
+                     refuseThrough(rewriter, "HasProducerToMoveIntoReduce",
+                                   op)) != nullptr);
+}
+
+static void moveProducerIntoReduce(PatternRewriter &rewriter, Operation *op) {
+  auto reduce = cast<ReduceOp>(op);
+  MapOp producer =
+      findProducerToCloneIntoReduce(reduce, isProfitableToFuseIntoReduce);
+  cloneProducerIntoReduce(rewriter, producer, reduce);
+  describeRewrite(rewriter, "moved map at " +
+                                describeLocation(producer.getLoc()) +
+                                " into the reduce over " + reduce.getAxis());
+}
+
+static LogicalResult hasProducerToReplicate(PatternRewriter &rewriter,
+                                            Operation *op) {
+  auto consumer = dyn_cast<MapOp>(op);
+  if (!consumer)
+    return rewriter.notifyMatchFailure(op, "HasProducerToReplicate: not a map");
+  return success(findProducerToReplicate(
+                     consumer, refuseThrough(rewriter, "HasProducerToReplicate",
+                                             op)) != nullptr);
+}
+
+static void replicateIntoMap(PatternRewriter &rewriter, Operation *op) {
+  auto consumer = cast<MapOp>(op);
+  MapOp producer = findProducerToReplicate(consumer);
+  replicateProducer(rewriter, producer, consumer);
+  describeRewrite(rewriter, "replicated map at " +
+                                describeLocation(producer.getLoc()) +
+                                " into a map over more axes");
+}
+
+static LogicalResult hasProducerToReplicateIntoReduce(PatternRewriter &rewriter,
+                                                      Operation *op) {
+  auto reduce = dyn_cast<ReduceOp>(op);
+  if (!reduce)
+    return rewriter.notifyMatchFailure(
+        op, "HasProducerToReplicateIntoReduce: not a reduce");
+  return success(findProducerToCloneIntoReduce(
+                     reduce, isLeftToReplication,
+                     refuseThrough(rewriter, "HasProducerToReplicateIntoReduce",
+                                   op)) != nullptr);
+}
+
+static void replicateIntoReduce(PatternRewriter &rewriter, Operation *op) {
+  auto reduce = cast<ReduceOp>(op);
+  MapOp producer = findProducerToCloneIntoReduce(reduce, isLeftToReplication);
+  cloneProducerIntoReduce(rewriter, producer, reduce);
+  describeRewrite(rewriter, "replicated map at " +
+                                describeLocation(producer.getLoc()) +
+                                " into the reduce over " + reduce.getAxis());
+}
+
+static LogicalResult hasReduceToFuse(PatternRewriter &rewriter, Operation *op) {
+  auto second = dyn_cast<ReduceOp>(op);
+  if (!second)
+    return rewriter.notifyMatchFailure(op, "HasReduceToFuse: not a reduce");
+  return success(findReduceToFuse(
+                     second, refuseThrough(rewriter, "HasReduceToFuse", op)) !=
+                 nullptr);
+}
+
+static void fuseWithReduce(PatternRewriter &rewriter, Operation *op) {
+  auto second = cast<ReduceOp>(op);
+  ReduceOp first = findReduceToFuse(second);
+  describeRewrite(rewriter, std::string(readsRunningMaximum(first, second)
+                                            ? "online-softmax fusion of"
+                                            : "fused") +
+                                " the reduce over " + second.getAxis().str() +
+                                " at " + describeLocation(first.getLoc()) +
+                                " with the one at " +
+                                describeLocation(second.getLoc()));
+  fuseReduces(rewriter, first, second);
+}
+
 static LogicalResult isSingleIteration(PatternRewriter &rewriter,
                                        Operation *op) {
   auto reduce = dyn_cast<ReduceOp>(op);
@@ -95,6 +190,18 @@ void blockbuster::block::registerFusionVocabulary(PDLPatternModule &module) {
   module.registerRewriteFunction("FuseProducer", fuseProducer);
   module.registerConstraintFunction("HasSiblingToFuse", hasSiblingToFuse);
   module.registerRewriteFunction("FuseWithSibling", fuseWithSibling);
+  module.registerConstraintFunction("HasProducerToMoveIntoReduce",
+                                    hasProducerToMoveIntoReduce);
+  module.registerRewriteFunction("MoveProducerIntoReduce",
+                                 moveProducerIntoReduce);
+  module.registerConstraintFunction("HasProducerToReplicate",
+                                    hasProducerToReplicate);
+  module.registerRewriteFunction("ReplicateIntoMap", replicateIntoMap);
+  module.registerConstraintFunction("HasProducerToReplicateIntoReduce",
+                                    hasProducerToReplicateIntoReduce);
+  module.registerRewriteFunction("ReplicateIntoReduce", replicateIntoReduce);
+  module.registerConstraintFunction("HasReduceToFuse", hasReduceToFuse);
+  module.registerRewriteFunction("FuseWithReduce", fuseWithReduce);
   module.registerConstraintFunction("IsSingleIterationReduce",
                                     isSingleIteration);
   module.registerRewriteFunction("InlineSingleIteration",

@@ -60,6 +60,71 @@ MapOp fuseSiblingMaps(mlir::RewriterBase &rewriter, MapOp first,
                       MapOp second);
 
 //===----------------------------------------------------------------------===//
+// Rules 3 and 6: a producer map cloned into a reduce that loads its blocks.
+//===----------------------------------------------------------------------===//
+
+/// Decides whether the producer that `reduce` reads through `load` is
+/// cloned into it (a rule's profitability); says why not through `refuse`.
+using CloningControlFn = llvm::function_ref<bool(
+    LoadOp load, MapOp producer, ReduceOp reduce, RefusalFn refuse)>;
+
+/// Rule 3's control: the producer is cheap (no reduce of its own, at most
+/// one input as large as its output) or a contraction read only here over
+/// exactly the axes iterated here, and recomputing it here cannot leave
+/// the program moving more global bytes (docs/FusionRules.md, "Rule 3 in
+/// bytes"). Rule 6 (the extend step) clones the producers it refuses.
+bool isProfitableToFuseIntoReduce(LoadOp load, MapOp producer, ReduceOp reduce,
+                                  RefusalFn refuse = {});
+
+/// The producer to clone into `reduce`: the first map (in the order of the
+/// loads of the reduce's body) that iterates the reduce's axis, whose body
+/// names no axis iterated here and not by it, whose results the body's
+/// loads read at the current iteration's block, and that `control` takes.
+/// Null when none.
+MapOp findProducerToCloneIntoReduce(ReduceOp reduce, CloningControlFn control,
+                                    RefusalFn refuse = {});
+
+/// Clones the body of `producer` at the start of `reduce`'s body in place
+/// of its loads of the producer's results.
+void cloneProducerIntoReduce(mlir::RewriterBase &rewriter, MapOp producer,
+                             ReduceOp reduce);
+
+//===----------------------------------------------------------------------===//
+// Rule 6: replication (the extend step).
+//===----------------------------------------------------------------------===//
+
+/// The producer to replicate into `consumer`: the first map whose array a
+/// load directly in `consumer`'s body reads, over a proper subset of its
+/// axes, whose body names no axis `consumer` iterates and it does not, and
+/// whose blocks every such load reads exactly. Null when none.
+MapOp findProducerToReplicate(MapOp consumer, RefusalFn refuse = {});
+
+/// Runs `producer`'s body in `consumer` (findProducerToReplicate), once per
+/// instance, in place of the loads of its results.
+void replicateProducer(mlir::RewriterBase &rewriter, MapOp producer,
+                       MapOp consumer);
+
+//===----------------------------------------------------------------------===//
+// Rule 9: reduce-reduce fusion, online softmax.
+//===----------------------------------------------------------------------===//
+
+/// The earlier reduce (over the same axis, in the same block) to fuse
+/// `second` with, nearest first, and whether that is the online-softmax
+/// rewrite: `second` reads the earlier one's running maximum m only
+/// through exp(x - m). Null when none.
+ReduceOp findReduceToFuse(ReduceOp second, RefusalFn refuse = {});
+
+/// Fuses `first` and `second` (findReduceToFuse) into one reduce where
+/// `second` was, with a tuple state; with the online-softmax rewrite when
+/// `second` reads `first`'s maximum. Returns the fused reduce.
+ReduceOp fuseReduces(mlir::RewriterBase &rewriter, ReduceOp first,
+                     ReduceOp second);
+
+/// True when `second` reads a result of `first` (the fusion is then the
+/// online-softmax rewrite).
+bool readsRunningMaximum(ReduceOp first, ReduceOp second);
+
+//===----------------------------------------------------------------------===//
 // Rule 8: structure normalisation.
 //===----------------------------------------------------------------------===//
 
@@ -76,11 +141,9 @@ void inlineSingleIterationReduce(mlir::RewriterBase &rewriter,
 //===----------------------------------------------------------------------===//
 
 /// Registers the vocabulary in `module` under the names Rules/Common.pdll
-/// declares: the constraints HasProducerToFuse(consumer),
-/// HasSiblingToFuse(second), IsSingleIterationReduce(reduce); the rewrites
-/// FuseProducer(consumer), FuseWithSibling(second),
-/// InlineSingleIteration(reduce), RelayoutLike(value, like) -> value and
-/// Describe(what) (what the rewrite did, for block-fuse{trace}).
+/// declares (a constraint Has...X and a rewrite X per operation, with
+/// RelayoutLike(value, like) -> value and Describe(what), what the rewrite
+/// did, for block-fuse{trace}).
 void registerFusionVocabulary(mlir::PDLPatternModule &module);
 
 } // namespace blockbuster::block

@@ -149,7 +149,7 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     a PDL pattern's `pdl.pattern` name) and what it did:
 
     ```
-    step 3: rule 3 at attention.mlir:21:8: fuse-map-into-reduce: moved map at attention.mlir:12:8 into the reduce over a1
+    step 3: rule 3 at attention.mlir:21:8: FuseMapIntoReduce: moved map at attention.mlir:12:8 into the reduce over a1
     ```
 
     With `explain`, at the fixed point of each program, it prints how many
