@@ -294,12 +294,11 @@ struct BlockFusePass
     return success();
   }
 
-  /// Tries rule `number` (its patterns `patterns`) at `op`. On a rewrite,
-  /// counts it, prints the trace line and settles the worklist.
-  bool tryRuleAt(unsigned number, const FrozenRewritePatternSet &patterns,
-                 Operation *op, FusionRewriter &rewriter) {
-    PatternApplicator applicator(patterns);
-    applicator.applyDefaultCostModel();
+  /// Tries rule `number` (its patterns' applicator `applicator`) at `op`.
+  /// On a rewrite, counts it, prints the trace line and settles the
+  /// worklist.
+  bool tryRuleAt(unsigned number, PatternApplicator &applicator, Operation *op,
+                 FusionRewriter &rewriter) {
     rewriter.clearRecord();
     std::string patternName;
     Location loc = op->getLoc();
@@ -330,16 +329,15 @@ struct BlockFusePass
 
   /// Applies the first rule of `rules` (in order) that matches an op of
   /// `program` (breadth-first). Returns false when none does.
-  bool applyOnce(ProgramOp program,
-                 ArrayRef<std::pair<unsigned, FrozenRewritePatternSet>> rules,
-                 FusionRewriter &rewriter) {
-    for (auto &[number, patterns] : rules) {
+  bool applyOnce(ProgramOp program, FusionRewriter &rewriter) {
+    for (auto [rule, applicator] : llvm::zip(mainRules, mainApplicators)) {
+      unsigned number = rule.first;
       // The program itself is always tried; then the rule's worklist, whose
       // front is the first op breadth-first that the rule may match.
-      if (tryRuleAt(number, patterns, program, rewriter))
+      if (tryRuleAt(number, *applicator, program, rewriter))
         return true;
       while (Operation *op = worklist->front(number)) {
-        if (tryRuleAt(number, patterns, op, rewriter))
+        if (tryRuleAt(number, *applicator, op, rewriter))
           return true;
         worklist->popFront(number);
       }
@@ -349,7 +347,7 @@ struct BlockFusePass
 
   /// Runs the main loop to a fixed point. Fails after max-steps rewrites.
   LogicalResult runMainLoop(ProgramOp program, FusionRewriter &rewriter) {
-    while (applyOnce(program, mainRules, rewriter))
+    while (applyOnce(program, rewriter))
       if (steps > maxSteps)
         return program.emitError()
                << "block-fuse did not reach a fixed point after "
@@ -383,9 +381,8 @@ struct BlockFusePass
     llvm::errs() << (any ? "\n" : " nothing\n");
     BreadthFirstOrder order;
     order.update(program);
-    for (auto &[number, patterns] : mainRules) {
-      PatternApplicator applicator(patterns);
-      applicator.applyDefaultCostModel();
+    for (auto [rule, applicator] : llvm::zip(mainRules, mainApplicators)) {
+      unsigned number = rule.first;
       for (size_t position = 0;; ++position) {
         Operation *op = order.at(position);
         if (!op)
@@ -393,7 +390,7 @@ struct BlockFusePass
         // Reasons from PDL constraints come before any pattern is named.
         reasons.collect("");
         rewriter.setInsertionPoint(op);
-        LogicalResult result = applicator.matchAndRewrite(
+        LogicalResult result = applicator->matchAndRewrite(
             op, rewriter, [&](const Pattern &pattern) {
               reasons.collect(pattern.getDebugName());
               return true;
@@ -448,6 +445,15 @@ struct BlockFusePass
     FusionWorklist ruleWorklist(llvm::map_to_vector(
         mainRules, [](const auto &rule) { return rule.first; }));
     worklist = &ruleWorklist;
+    // One applicator per rule set for the whole run: building one costs a
+    // sort of its patterns and, for PDL, the bytecode's mutable state.
+    mainApplicators.clear();
+    for (auto &[number, patterns] : mainRules) {
+      mainApplicators.push_back(std::make_shared<PatternApplicator>(patterns));
+      mainApplicators.back()->applyDefaultCostModel();
+    }
+    PatternApplicator extendApplicator(extendRule);
+    extendApplicator.applyDefaultCostModel();
     FusionRewriter rewriter(&getContext());
     FailureReasons reasons(worklist);
     rewriter.setListener(&reasons);
@@ -510,7 +516,7 @@ struct BlockFusePass
         if (!candidate)
           break;
         std::array<unsigned, kNumRules + 1> applicationsBefore = applications;
-        if (!tryRuleAt(6, extendRule, candidate, rewriter)) {
+        if (!tryRuleAt(6, extendApplicator, candidate, rewriter)) {
           advance();
           continue;
         }
@@ -571,8 +577,11 @@ struct BlockFusePass
         candidates.update(program);
         advance();
       }
-      if (explain)
+      if (explain) {
+        rewriter.setExplaining(true);
         explainFixedPoint(program, rewriter, reasons, applicationsAtStart);
+        rewriter.setExplaining(false);
+      }
       yieldRepeatedResultsSeparately(program, rewriter);
       // The states before each kept replication compete with the result in
       // block-select, whose roofline also varies the block sizes.
@@ -607,6 +616,10 @@ struct BlockFusePass
   FusionWorklist *worklist = nullptr;
   llvm::DenseMap<Operation *, double> kernelSeconds;
   SmallVector<std::pair<unsigned, FrozenRewritePatternSet>> mainRules;
+  /// The applicators of `mainRules` while the pass runs.
+  /// (Shared pointers only so the pass stays copyable: each run makes its
+  /// own.)
+  SmallVector<std::shared_ptr<PatternApplicator>> mainApplicators;
   FrozenRewritePatternSet extendRule;
   unsigned steps = 0;
   const TargetDescription *targetDescription = nullptr;

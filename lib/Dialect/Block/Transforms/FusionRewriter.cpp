@@ -34,6 +34,11 @@ void blockbuster::block::describeRewrite(PatternRewriter &rewriter,
     fusion->description = what.str();
 }
 
+bool blockbuster::block::wantsFailureReasons(PatternRewriter &rewriter) {
+  FusionRewriter *fusion = FusionRewriter::lookup(rewriter);
+  return !fusion || fusion->isExplaining();
+}
+
 void blockbuster::block::recordPatternName(PatternRewriter &rewriter,
                                            StringRef name) {
   if (FusionRewriter *fusion = FusionRewriter::lookup(rewriter))

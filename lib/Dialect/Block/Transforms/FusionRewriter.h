@@ -40,6 +40,11 @@ public:
   /// What the pattern said it did, or empty.
   llvm::StringRef getDescription() const { return description; }
 
+  /// Whether the reasons patterns refuse with are read (block-fuse{explain}
+  /// at a fixed point); building them costs strings on every failed match.
+  void setExplaining(bool explaining) { this->explaining = explaining; }
+  bool isExplaining() const { return explaining; }
+
   /// The FusionRewriter that `rewriter` is, or null.
   static FusionRewriter *lookup(mlir::PatternRewriter &rewriter);
 
@@ -49,12 +54,17 @@ private:
 
   std::string patternName;
   std::string description;
+  bool explaining = false;
   FusionRewriter *outer;
 };
 
 /// Says what the rewrite in progress did, for `block-fuse{trace}`: one
 /// clause, e.g. "fused map at a.mlir:3:10 into its consumer map".
 void describeRewrite(mlir::PatternRewriter &rewriter, const llvm::Twine &what);
+
+/// False when `rewriter` is block-fuse's and nobody reads the reasons of
+/// failed matches now; true otherwise.
+bool wantsFailureReasons(mlir::PatternRewriter &rewriter);
 
 /// Records the name of the PDL pattern whose rewrite is in progress.
 void recordPatternName(mlir::PatternRewriter &rewriter, llvm::StringRef name);

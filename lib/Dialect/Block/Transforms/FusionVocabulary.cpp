@@ -16,25 +16,33 @@
 using namespace mlir;
 using namespace blockbuster::block;
 
-/// A RefusalFn that reports each reason of constraint `constraint` at `op`
-/// through `rewriter`.
-static auto refuseThrough(PatternRewriter &rewriter, StringRef constraint,
-                          Operation *op) {
-  return [&rewriter, constraint, op](const Twine &reason) {
+/// The reasons constraint `constraint` refuses `op` with, reported through
+/// `rewriter`.
+struct Refusals {
+  PatternRewriter &rewriter;
+  StringRef constraint;
+  Operation *op;
+
+  void operator()(const Twine &reason) const {
     (void)rewriter.notifyMatchFailure(
         op, [&](Diagnostic &diag) { diag << constraint << ": " << reason; });
-  };
-}
+  }
+  /// This as a RefusalFn, or none when nobody reads the reasons now (the
+  /// preconditions then build no strings). Valid for the full expression.
+  RefusalFn get() const {
+    return wantsFailureReasons(rewriter) ? RefusalFn(*this) : RefusalFn();
+  }
+};
 
 static LogicalResult hasProducerToFuse(PatternRewriter &rewriter,
                                        Operation *op) {
   auto consumer = dyn_cast<MapOp>(op);
   if (!consumer)
     return rewriter.notifyMatchFailure(op, "HasProducerToFuse: not a map");
-  return success(findProducerToFuse(consumer, refuseThrough(
-                                                   rewriter,
-                                                   "HasProducerToFuse", op)) !=
-                 nullptr);
+  return success(
+      findProducerToFuse(consumer,
+                         Refusals{rewriter, "HasProducerToFuse", op}.get()) !=
+      nullptr);
 }
 
 static void fuseProducer(PatternRewriter &rewriter, Operation *op) {
@@ -55,9 +63,9 @@ static LogicalResult hasSiblingToFuse(PatternRewriter &rewriter,
   auto second = dyn_cast<MapOp>(op);
   if (!second)
     return rewriter.notifyMatchFailure(op, "HasSiblingToFuse: not a map");
-  return success(findSiblingToFuse(
-                     second, refuseThrough(rewriter, "HasSiblingToFuse", op)) !=
-                 nullptr);
+  return success(
+      findSiblingToFuse(
+          second, Refusals{rewriter, "HasSiblingToFuse", op}.get()) != nullptr);
 }
 
 static void fuseWithSibling(PatternRewriter &rewriter, Operation *op) {
@@ -85,10 +93,11 @@ static LogicalResult hasProducerToMoveIntoReduce(PatternRewriter &rewriter,
   if (!reduce)
     return rewriter.notifyMatchFailure(
         op, "HasProducerToMoveIntoReduce: not a reduce");
-  return success(findProducerToCloneIntoReduce(
-                     reduce, isProfitableToFuseIntoReduce,
-                     refuseThrough(rewriter, "HasProducerToMoveIntoReduce",
-                                   op)) != nullptr);
+  return success(
+      findProducerToCloneIntoReduce(
+          reduce, isProfitableToFuseIntoReduce,
+          Refusals{rewriter, "HasProducerToMoveIntoReduce", op}.get()) !=
+      nullptr);
 }
 
 static void moveProducerIntoReduce(PatternRewriter &rewriter, Operation *op) {
@@ -106,9 +115,10 @@ static LogicalResult hasProducerToReplicate(PatternRewriter &rewriter,
   auto consumer = dyn_cast<MapOp>(op);
   if (!consumer)
     return rewriter.notifyMatchFailure(op, "HasProducerToReplicate: not a map");
-  return success(findProducerToReplicate(
-                     consumer, refuseThrough(rewriter, "HasProducerToReplicate",
-                                             op)) != nullptr);
+  return success(
+      findProducerToReplicate(
+          consumer, Refusals{rewriter, "HasProducerToReplicate", op}.get()) !=
+      nullptr);
 }
 
 static void replicateIntoMap(PatternRewriter &rewriter, Operation *op) {
@@ -126,10 +136,11 @@ static LogicalResult hasProducerToReplicateIntoReduce(PatternRewriter &rewriter,
   if (!reduce)
     return rewriter.notifyMatchFailure(
         op, "HasProducerToReplicateIntoReduce: not a reduce");
-  return success(findProducerToCloneIntoReduce(
-                     reduce, isLeftToReplication,
-                     refuseThrough(rewriter, "HasProducerToReplicateIntoReduce",
-                                   op)) != nullptr);
+  return success(
+      findProducerToCloneIntoReduce(
+          reduce, isLeftToReplication,
+          Refusals{rewriter, "HasProducerToReplicateIntoReduce", op}.get()) !=
+      nullptr);
 }
 
 static void replicateIntoReduce(PatternRewriter &rewriter, Operation *op) {
@@ -146,7 +157,7 @@ static LogicalResult hasReduceToFuse(PatternRewriter &rewriter, Operation *op) {
   if (!second)
     return rewriter.notifyMatchFailure(op, "HasReduceToFuse: not a reduce");
   return success(findReduceToFuse(
-                     second, refuseThrough(rewriter, "HasReduceToFuse", op)) !=
+                     second, Refusals{rewriter, "HasReduceToFuse", op}.get()) !=
                  nullptr);
 }
 
