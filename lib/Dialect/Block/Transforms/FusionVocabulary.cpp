@@ -174,6 +174,78 @@ static void fuseWithReduce(PatternRewriter &rewriter, Operation *op) {
   fuseReduces(rewriter, first, second);
 }
 
+/// The reduce `op` is, or a refusal by constraint `constraint`.
+static ReduceOp asReduce(PatternRewriter &rewriter, StringRef constraint,
+                         Operation *op) {
+  auto reduce = dyn_cast<ReduceOp>(op);
+  if (!reduce)
+    (void)rewriter.notifyMatchFailure(
+        op, [&](Diagnostic &diag) { diag << constraint << ": not a reduce"; });
+  return reduce;
+}
+
+static LogicalResult hasScaleToHoistOutOfReduce(PatternRewriter &rewriter,
+                                                Operation *op) {
+  ReduceOp reduce = asReduce(rewriter, "HasScaleToHoistOutOfReduce", op);
+  return success(
+      reduce &&
+      findScaleToHoistOutOfReduce(
+          reduce, Refusals{rewriter, "HasScaleToHoistOutOfReduce", op}.get()));
+}
+
+static void hoistScaleOutOfReduceLoop(PatternRewriter &rewriter,
+                                      Operation *op) {
+  auto reduce = cast<ReduceOp>(op);
+  unsigned index = *findScaleToHoistOutOfReduce(reduce);
+  bool isFactor =
+      isa<MulOp>(reduce.getYield().getOperand(index).getDefiningOp());
+  describeRewrite(rewriter, Twine("moved a loop-invariant ") +
+                                (isFactor ? "factor" : "divisor") +
+                                " out of the reduce over " + reduce.getAxis());
+  hoistScaleOutOfReduce(rewriter, reduce, index);
+}
+
+static LogicalResult hasLinearTermToSplit(PatternRewriter &rewriter,
+                                          Operation *op) {
+  ReduceOp reduce = asReduce(rewriter, "HasLinearTermToSplit", op);
+  return success(
+      reduce &&
+      findLinearTermToSplit(
+          reduce, Refusals{rewriter, "HasLinearTermToSplit", op}.get()));
+}
+
+static void splitLinearTermInLoop(PatternRewriter &rewriter, Operation *op) {
+  auto reduce = cast<ReduceOp>(op);
+  unsigned index = *findLinearTermToSplit(reduce);
+  bool isSum = isa<AddOp>(reduce.getYield().getOperand(index).getDefiningOp());
+  describeRewrite(rewriter, Twine("split a ") + (isSum ? "sum" : "difference") +
+                                " into two accumulators of the reduce over " +
+                                reduce.getAxis());
+  splitLinearTerm(rewriter, reduce, index);
+}
+
+static LogicalResult hasShiftedSquare(PatternRewriter &rewriter,
+                                      Operation *op) {
+  ReduceOp reduce = asReduce(rewriter, "HasShiftedSquare", op);
+  return success(reduce &&
+                 findShiftedSquare(
+                     reduce, Refusals{rewriter, "HasShiftedSquare", op}.get()));
+}
+
+static void expandShiftedSquareInLoop(PatternRewriter &rewriter,
+                                      Operation *op) {
+  auto reduce = cast<ReduceOp>(op);
+  unsigned index = *findShiftedSquare(reduce);
+  StringRef axis = reduce.getAxis();
+  describeRewrite(rewriter, "expanded a shifted square about the pivot p = x[" +
+                                axis +
+                                " = first]: sum (x - u)^2 = sum (x - p)^2 - "
+                                "(u - p) (2 sum (x - p) - n (u - p)) out of "
+                                "the reduce over " +
+                                axis);
+  expandShiftedSquare(rewriter, reduce, index);
+}
+
 static LogicalResult isSingleIteration(PatternRewriter &rewriter,
                                        Operation *op) {
   auto reduce = dyn_cast<ReduceOp>(op);
@@ -205,6 +277,16 @@ void blockbuster::block::registerFusionVocabulary(PDLPatternModule &module) {
                                     hasProducerToMoveIntoReduce);
   module.registerRewriteFunction("MoveProducerIntoReduce",
                                  moveProducerIntoReduce);
+  module.registerConstraintFunction("HasScaleToHoistOutOfReduce",
+                                    hasScaleToHoistOutOfReduce);
+  module.registerRewriteFunction("HoistScaleOutOfReduce",
+                                 hoistScaleOutOfReduceLoop);
+  module.registerConstraintFunction("HasLinearTermToSplit",
+                                    hasLinearTermToSplit);
+  module.registerRewriteFunction("SplitLinearTerm", splitLinearTermInLoop);
+  module.registerConstraintFunction("HasShiftedSquare", hasShiftedSquare);
+  module.registerRewriteFunction("ExpandShiftedSquare",
+                                 expandShiftedSquareInLoop);
   module.registerConstraintFunction("HasProducerToReplicate",
                                     hasProducerToReplicate);
   module.registerRewriteFunction("ReplicateIntoMap", replicateIntoMap);

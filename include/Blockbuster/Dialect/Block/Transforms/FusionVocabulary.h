@@ -90,6 +90,39 @@ void cloneProducerIntoReduce(mlir::RewriterBase &rewriter, MapOp producer,
                              ReduceOp reduce);
 
 //===----------------------------------------------------------------------===//
+// Rules 4 and 5, the parts on reduces with built-in combiners.
+//===----------------------------------------------------------------------===//
+
+/// Rule 4: the first add-combined term of `reduce` that is a product (or
+/// quotient) by a value defined outside the loop.
+std::optional<unsigned> findScaleToHoistOutOfReduce(ReduceOp reduce,
+                                                    RefusalFn refuse = {});
+/// sum_j (u_j * s) = (sum_j u_j) * s (and / s) for term `index`
+/// (findScaleToHoistOutOfReduce). Returns the new reduce.
+ReduceOp hoistScaleOutOfReduce(mlir::RewriterBase &rewriter, ReduceOp reduce,
+                               unsigned index);
+
+/// Rule 5: the first add-combined term of `reduce` that is a sum or
+/// difference computed in the loop.
+std::optional<unsigned> findLinearTermToSplit(ReduceOp reduce,
+                                              RefusalFn refuse = {});
+/// Splits term `index` (findLinearTermToSplit) p +- q into two add
+/// accumulators combined after the loop. Returns the new reduce.
+ReduceOp splitLinearTerm(mlir::RewriterBase &rewriter, ReduceOp reduce,
+                         unsigned index);
+
+/// Rule 5: the first add-combined term of `reduce` that is the square of
+/// x - u, u defined outside the loop, summed over the reduce's axis alone,
+/// with x having a pivot p (and u not being it).
+std::optional<unsigned> findShiftedSquare(ReduceOp reduce,
+                                          RefusalFn refuse = {});
+/// sum (x - u)^2 = S2 - e (2 S1 - n e), e = u - p, for term `index`
+/// (findShiftedSquare): the loop accumulates S2 = sum (x - p)^2 and
+/// S1 = sum (x - p). Returns the new reduce.
+ReduceOp expandShiftedSquare(mlir::RewriterBase &rewriter, ReduceOp reduce,
+                             unsigned index);
+
+//===----------------------------------------------------------------------===//
 // Rule 6: replication (the extend step).
 //===----------------------------------------------------------------------===//
 
