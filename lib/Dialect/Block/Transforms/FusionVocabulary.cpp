@@ -16,6 +16,7 @@
 using namespace mlir;
 using namespace blockbuster::block;
 
+namespace {
 /// The reasons constraint `constraint` refuses `op` with, reported through
 /// `rewriter`.
 struct Refusals {
@@ -33,6 +34,7 @@ struct Refusals {
     return wantsFailureReasons(rewriter) ? RefusalFn(*this) : RefusalFn();
   }
 };
+} // namespace
 
 static LogicalResult hasProducerToFuse(PatternRewriter &rewriter,
                                        Operation *op) {

@@ -427,6 +427,7 @@ ReduceOp blockbuster::block::splitLinearTerm(RewriterBase &rewriter,
   return newReduce;
 }
 
+namespace {
 /// The parts of a shifted square: the difference x - u, the axes its
 /// square is summed over, and the op that squares and sums it.
 struct ShiftedSquare {
@@ -434,6 +435,7 @@ struct ShiftedSquare {
   ArrayAttr reduced;
   Operation *square;
 };
+} // namespace
 
 /// Term `index` of `reduce` as a shifted square that ExpandShiftedSquare
 /// rewrites, or none.
