@@ -21,6 +21,8 @@
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDL/IR/PDLOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
@@ -111,6 +113,35 @@ private:
   std::string pattern;
   SmallVector<std::pair<std::string, std::string>> reasons;
 };
+
+/// The kinds of op the patterns of `patterns` can match at, or none when
+/// one of them matches any op (or ops by interface or trait). The driver
+/// does not try a rule at other ops: PDL bytecode would be run on every op
+/// only to find that its root kind differs.
+std::optional<llvm::DenseSet<OperationName>>
+getRootKinds(RewritePatternSet &patterns) {
+  llvm::DenseSet<OperationName> kinds;
+  for (const std::unique_ptr<RewritePattern> &pattern :
+       patterns.getNativePatterns()) {
+    std::optional<OperationName> kind = pattern->getRootKind();
+    if (!kind)
+      return std::nullopt;
+    kinds.insert(*kind);
+  }
+  if (ModuleOp module = patterns.getPDLPatterns().getModule()) {
+    for (auto pattern : module.getOps<pdl::PatternOp>()) {
+      Value root = pattern.getRewriter().getRoot();
+      auto rootOp =
+          root ? root.getDefiningOp<pdl::OperationOp>() : pdl::OperationOp();
+      std::optional<StringRef> name =
+          rootOp ? rootOp.getOpName() : std::nullopt;
+      if (!name)
+        return std::nullopt;
+      kinds.insert(OperationName(*name, module.getContext()));
+    }
+  }
+  return kinds;
+}
 
 /// The ops of a program breadth-first: the program, its top-level ops, then
 /// the ops of their bodies, one nesting level at a time, each level in
@@ -284,21 +315,26 @@ struct BlockFusePass
         entry->populate(patterns);
       }
       nameGeneratedPatterns(patterns);
+      mainRootKinds.push_back(getRootKinds(patterns));
       mainRules.push_back(
           {number, FrozenRewritePatternSet(std::move(patterns))});
     }
     RewritePatternSet replication(context);
     populateReplicationPatterns(replication);
     nameGeneratedPatterns(replication);
+    extendRootKinds = getRootKinds(replication);
     extendRule = FrozenRewritePatternSet(std::move(replication));
     return success();
   }
 
-  /// Tries rule `number` (its patterns' applicator `applicator`) at `op`.
-  /// On a rewrite, counts it, prints the trace line and settles the
-  /// worklist.
-  bool tryRuleAt(unsigned number, PatternApplicator &applicator, Operation *op,
-                 FusionRewriter &rewriter) {
+  /// Tries rule `number` (its patterns' applicator `applicator`, the op
+  /// kinds they can match `rootKinds`) at `op`. On a rewrite, counts it,
+  /// prints the trace line and settles the worklist.
+  bool tryRuleAt(unsigned number, PatternApplicator &applicator,
+                 const std::optional<llvm::DenseSet<OperationName>> &rootKinds,
+                 Operation *op, FusionRewriter &rewriter) {
+    if (rootKinds && !rootKinds->contains(op->getName()))
+      return false;
     rewriter.clearRecord();
     std::string patternName;
     Location loc = op->getLoc();
@@ -330,14 +366,15 @@ struct BlockFusePass
   /// Applies the first rule of `rules` (in order) that matches an op of
   /// `program` (breadth-first). Returns false when none does.
   bool applyOnce(ProgramOp program, FusionRewriter &rewriter) {
-    for (auto [rule, applicator] : llvm::zip(mainRules, mainApplicators)) {
+    for (auto [rule, applicator, rootKinds] :
+         llvm::zip(mainRules, mainApplicators, mainRootKinds)) {
       unsigned number = rule.first;
       // The program itself is always tried; then the rule's worklist, whose
       // front is the first op breadth-first that the rule may match.
-      if (tryRuleAt(number, *applicator, program, rewriter))
+      if (tryRuleAt(number, *applicator, rootKinds, program, rewriter))
         return true;
       while (Operation *op = worklist->front(number)) {
-        if (tryRuleAt(number, *applicator, op, rewriter))
+        if (tryRuleAt(number, *applicator, rootKinds, op, rewriter))
           return true;
         worklist->popFront(number);
       }
@@ -516,7 +553,8 @@ struct BlockFusePass
         if (!candidate)
           break;
         std::array<unsigned, kNumRules + 1> applicationsBefore = applications;
-        if (!tryRuleAt(6, extendApplicator, candidate, rewriter)) {
+        if (!tryRuleAt(6, extendApplicator, extendRootKinds, candidate,
+                       rewriter)) {
           advance();
           continue;
         }
@@ -616,6 +654,10 @@ struct BlockFusePass
   FusionWorklist *worklist = nullptr;
   llvm::DenseMap<Operation *, double> kernelSeconds;
   SmallVector<std::pair<unsigned, FrozenRewritePatternSet>> mainRules;
+  /// The op kinds each of `mainRules` can match at (none: any), and
+  /// `extendRule`'s.
+  SmallVector<std::optional<llvm::DenseSet<OperationName>>> mainRootKinds;
+  std::optional<llvm::DenseSet<OperationName>> extendRootKinds;
   /// The applicators of `mainRules` while the pass runs.
   /// (Shared pointers only so the pass stays copyable: each run makes its
   /// own.)
