@@ -67,6 +67,7 @@ static LogicalResult compileOnce(ModuleOp module,
     select += " block-sizes=" + options.blockSizes;
   if (localMemoryBytes)
     select += " local-memory-bytes=" + std::to_string(localMemoryBytes);
+  select += " threads=" + std::to_string(options.threads);
   select += "}";
   // On sm_90a, plain GEMM kernels take the blocks of the wgmma schedule
   // before the cost model chooses for the rest.

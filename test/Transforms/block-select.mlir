@@ -40,9 +40,22 @@
 // 128 queries fits only with few batches and heads, so one start stopped at
 // 8 x 8 x 4 x 4, a dot of 4 rows on tensor cores that compute 16. Every
 // common size that fits is a start now; the lowest end wins: 128 queries,
-// 64 keys, one head.
+// 64 keys, two batches, one head (what it still takes when block-sizes
+// names the queries).
+// RUN: bb-opt %t/heads.mlir --block-select=block-sizes=a2=128 | FileCheck %s --check-prefix=HEADS-MODEL
+// HEADS-MODEL: axes(a0 = 8 tiled block 2, a1 = 16 tiled block 1, a2 = 1024 tiled block 128, a3 = 1024 tiled block 64, a4 = 64 whole, a5 = 64 whole)
+// By default the kernel is one gpu-flash-attention runs with every tile in
+// registers (bf16 S = Q K^T of two loads, P V of a computed P): one batch
+// and head per block, 16 query rows per warp (64 at the default 128
+// threads, 128 at 256), 64 keys. The f32 example above keeps the model's
+// choice.
 // RUN: bb-opt %t/heads.mlir --block-select | FileCheck %s --check-prefix=HEADS
-// HEADS: axes(a0 = 8 tiled block 2, a1 = 16 tiled block 1, a2 = 1024 tiled block 128, a3 = 1024 tiled block 64, a4 = 64 whole, a5 = 64 whole)
+// HEADS: axes(a0 = 8 tiled block 1, a1 = 16 tiled block 1, a2 = 1024 tiled block 64, a3 = 1024 tiled block 64, a4 = 64 whole, a5 = 64 whole)
+// RUN: bb-opt %t/heads.mlir --block-select=threads=256 | FileCheck %s --check-prefix=HEADS256
+// HEADS256: axes(a0 = 8 tiled block 1, a1 = 16 tiled block 1, a2 = 1024 tiled block 128, a3 = 1024 tiled block 64, a4 = 64 whole, a5 = 64 whole)
+// The CPU has no such schedule.
+// RUN: bb-opt %t/heads.mlir --block-select=target=cpu | FileCheck %s --check-prefix=HEADS-CPU
+// HEADS-CPU: axes(a0 = 8 tiled block 8, a1 = 16 tiled block 16, a2 = 1024 tiled block 16, a3 = 1024 tiled block 32, a4 = 64 whole, a5 = 64 whole)
 // The matrix units pad a block's dot to whole m16 x n8 x k16 tiles: 8
 // queries cost the FLOPs of 16.
 // RUN: bb-opt %t/heads.mlir --block-report='block-sizes=a0=1,a1=1,a2=8,a3=64' -o /dev/null | FileCheck %s --check-prefix=PAD8
@@ -54,8 +67,8 @@
 // local-memory-bytes lowers the target's on-chip budget (bb-compile's retry
 // when the lowering packs more than the estimate): smaller blocks of the
 // same program; a budget above the target's is an error.
-// RUN: bb-opt %t/heads.mlir --block-select=local-memory-bytes=100000 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: axes(a0 = 8 tiled block 2, a1 = 16 tiled block 1, a2 = 1024 tiled block 64, a3 = 1024 tiled block 32,
+// RUN: bb-opt %t/heads.mlir --block-select='local-memory-bytes=100000 block-sizes=a2=128' | FileCheck %s --check-prefix=BUDGET
+// BUDGET: axes(a0 = 8 tiled block 1, a1 = 16 tiled block 1, a2 = 1024 tiled block 128, a3 = 1024 tiled block 32,
 // RUN: not bb-opt %t/heads.mlir --block-select=local-memory-bytes=999999 2>&1 | FileCheck %s --check-prefix=BUDGET-ERROR
 // BUDGET-ERROR: error: block-select: local-memory-bytes 999999 is not between 0 and 232448, the h100's
 

@@ -87,6 +87,23 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     are erased. A candidate that fits on chip at no size drops out; only
     when none fits is that an error.
 
+    Attention blocks in registers (on GPU targets): a kernel that the GPU
+    pipeline's `gpu-flash-attention` runs with every tile in registers (a
+    reduce over key blocks whose S = Q K^T reads two loaded 16-bit tiles
+    and whose P V reads a computed 16-bit P and a loaded V; FlashAttention
+    in docs/GPUPipeline.md) takes it only with one (batch, head) per block
+    and at most 16 query rows per warp of the `threads` the blocks run
+    with. Its blocks are then bound before the cost model runs: batch and
+    head axes 1, 16 x threads / 32 queries (64 at 128 threads; fewer
+    would idle warps), and 64 keys, or fewer where S, O and Q would take
+    more than the target's 128 state registers per thread (none fits: the
+    cost model sizes it like any kernel). Sizes in `block-sizes` for its
+    queries or batch axes win (then the cost model chooses). Among snapshots, a candidate that has such a kernel
+    wins over those that do not: the estimate charges neither the generic
+    path's shared-memory round trip and barrier per tile op nor the
+    register path's savings (measured 7x on B4 H32 S2048 D128). f32
+    attention (the pass takes 16-bit dots only) is chosen as before.
+
     If even `s = 1` does not fit (a whole axis too large for the target can
     make that happen; bb-compile then converts again with more axes tiled),
     the
@@ -114,7 +131,10 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "On-chip bytes a block may use, below the target's (0: the "
            "target's); bb-compile lowers it when the lowering packs a "
-           "block's tiles into more than the estimate">
+           "block's tiles into more than the estimate">,
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block of the GPU lowering: an attention kernel "
+           "in registers takes at most 16 query rows per warp of them">
   ];
 }
 

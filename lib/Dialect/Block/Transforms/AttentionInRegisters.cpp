@@ -1,0 +1,116 @@
+//===- AttentionInRegisters.cpp - Kernels gpu-flash-attention takes -------===//
+
+#include "AttentionInRegisters.h"
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+/// A tile of 16-bit floats (the mma.sync operands the pass takes).
+static bool isHalfTile(Value value) {
+  auto tile = dyn_cast<TileType>(value.getType());
+  return tile && isa<FloatType>(tile.getElementType()) &&
+         tile.getElementType().getIntOrFloatBitWidth() == 16;
+}
+
+static bool isLoaded(Value value) {
+  return value.getDefiningOp<LoadOp>() != nullptr;
+}
+
+std::optional<AttentionInRegisters>
+blockbuster::block::matchAttentionInRegisters(ProgramOp program,
+                                              MapOp kernel) {
+  // S = Q K^T: the first dot whose operands are both loaded (the pass's
+  // attentionTileRank), inside a reduce (the loop over key blocks).
+  DotOp scores;
+  kernel.getBody().walk([&](DotOp dot) {
+    if (!scores && isLoaded(dot.getLhs()) && isLoaded(dot.getRhs()))
+      scores = dot;
+  });
+  if (!scores || !isHalfTile(scores.getLhs()) ||
+      !isHalfTile(scores.getRhs()))
+    return std::nullopt;
+  auto reduce = scores->getParentOfType<ReduceOp>();
+  if (!reduce || !kernel->isProperAncestor(reduce))
+    return std::nullopt;
+
+  auto lhs = cast<TileType>(scores.getLhs().getType());
+  auto rhs = cast<TileType>(scores.getRhs().getType());
+  auto contracted = [&](StringAttr axis) {
+    return llvm::is_contained(scores.getContract().getAsRange<StringAttr>(),
+                              axis);
+  };
+  AttentionInRegisters attention;
+  for (StringAttr axis : lhs.getAxes()) {
+    if (contracted(axis))
+      attention.headAxes.push_back(axis);
+    else if (rhs.hasAxis(axis))
+      attention.batchAxes.push_back(axis);
+    else if (attention.queryAxis)
+      return std::nullopt;
+    else
+      attention.queryAxis = axis;
+  }
+  for (StringAttr axis : rhs.getAxes()) {
+    if (contracted(axis) || lhs.hasAxis(axis))
+      continue;
+    if (attention.keyAxis)
+      return std::nullopt;
+    attention.keyAxis = axis;
+  }
+  if (!attention.queryAxis || !attention.keyAxis ||
+      reduce.getAxis() != attention.keyAxis.getValue())
+    return std::nullopt;
+  // The key axis must be tiled: a whole one has no loop to stream.
+  bool keysTiled = llvm::any_of(program.getAxisTable(), [&](AxisAttr axis) {
+    return axis.getName() == attention.keyAxis && axis.isTiled();
+  });
+  if (!keysTiled)
+    return std::nullopt;
+
+  // P V: a dot of the same kernel whose A is a computed 16-bit tile (P)
+  // and whose B is a loaded 16-bit tile (V), contracting the keys.
+  DotOp values;
+  kernel.getBody().walk([&](DotOp dot) {
+    if (!values && dot != scores && !isLoaded(dot.getLhs()) &&
+        isHalfTile(dot.getLhs()) && isLoaded(dot.getRhs()) &&
+        isHalfTile(dot.getRhs()) &&
+        llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
+                           attention.keyAxis))
+      values = dot;
+  });
+  if (!values)
+    return std::nullopt;
+  auto p = cast<TileType>(values.getLhs().getType());
+  for (StringAttr axis : cast<TileType>(values.getRhs().getType()).getAxes())
+    if (!p.hasAxis(axis))
+      attention.valueAxes.push_back(axis);
+  return attention;
+}
+
+/// The extent of one block along `axis` (a whole axis: all of it).
+static int64_t getBlockExtent(const BlockSizes &sizes, StringAttr axis) {
+  int64_t size = sizes.getBlockSize(axis);
+  return size == 0 ? sizes.getExtent(axis)
+                   : std::min(size, sizes.getExtent(axis));
+}
+
+bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
+                                int64_t registers) const {
+  for (StringAttr axis : batchAxes)
+    if (getBlockExtent(sizes, axis) != 1)
+      return false;
+  if (getBlockExtent(sizes, queryAxis) !=
+      std::min(kAttentionRowsPerWarp * warps, sizes.getExtent(queryAxis)))
+    return false;
+  // Per thread, 16 rows over 32 lanes: S and O in f32, Q in 16 bits.
+  int64_t keys = getBlockExtent(sizes, keyAxis), columns = 1, head = 1;
+  if (keys > kAttentionMaxKeys)
+    return false;
+  for (StringAttr axis : valueAxes)
+    columns *= getBlockExtent(sizes, axis);
+  for (StringAttr axis : headAxes)
+    head *= getBlockExtent(sizes, axis);
+  int64_t perThread = kAttentionRowsPerWarp * (keys + columns + head / 2) /
+                      32;
+  return perThread <= registers;
+}

@@ -1,0 +1,62 @@
+//===- AttentionInRegisters.h - Kernels gpu-flash-attention takes -*- C++ -*-//
+//
+// The block-level image of the structural test of the GPU pipeline's
+// gpu-flash-attention (lib/Codegen/GPU/FlashAttention.cpp), which runs an
+// attention kernel with every tile in registers: a reduce over key blocks
+// whose S = Q K^T reads two loaded 16-bit tiles and whose P V reads a
+// computed 16-bit P and a loaded V. The pass takes such a kernel when its
+// blocks hold one (batch, head) and at most 16 query rows per warp. It is
+// a conservative image: the pass may still refuse an op it does not know
+// (then the kernel takes the generic path, as without this test).
+// block-select limits the block sizes of such kernels accordingly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_ATTENTIONINREGISTERS_H
+#define BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_ATTENTIONINREGISTERS_H
+
+#include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+
+#include <optional>
+
+namespace blockbuster::block {
+
+/// Query rows each warp holds in gpu-flash-attention (the m16n8k16
+/// mma.sync accumulator's rows).
+constexpr int64_t kAttentionRowsPerWarp = 16;
+/// The most keys per block: 128 keys at D = 64 spill (ptxas, 200 keys),
+/// 64 do not at D = 64 or 128 (test/Integration/gpu-flash-attention.test).
+constexpr int64_t kAttentionMaxKeys = 64;
+/// The fewest: one k16 step of P V.
+constexpr int64_t kAttentionMinKeys = 16;
+
+/// The axes of an attention kernel that runs in registers.
+struct AttentionInRegisters {
+  /// Axes of S other than the query and key axes (batch, heads): one
+  /// block each.
+  llvm::SmallVector<mlir::StringAttr> batchAxes;
+  /// The query rows of S (at most 16 per warp in one block) and its keys
+  /// (the tiled axis of the reduce).
+  mlir::StringAttr queryAxis, keyAxis;
+  /// The axes Q K^T contracts (the head dimension of Q and K) and the
+  /// columns of O (that of V).
+  llvm::SmallVector<mlir::StringAttr> headAxes, valueAxes;
+
+  /// Whether blocks of `sizes` run in registers on `warps` warps with
+  /// their S, O and Q fragments in `registers` 32-bit registers per
+  /// thread: one (batch, head) per block, 16 query rows per warp (fewer
+  /// would leave warps idle: each warp computes 16 rows whatever the
+  /// block holds, so the block has min(16 x warps, queries) rows), at
+  /// most kAttentionMaxKeys keys.
+  bool fits(const BlockSizes &sizes, int64_t warps, int64_t registers) const;
+};
+
+/// The attention axes of top-level map `kernel` of `program`, if it is
+/// an attention kernel that gpu-flash-attention runs in registers.
+std::optional<AttentionInRegisters>
+matchAttentionInRegisters(ProgramOp program, MapOp kernel);
+
+} // namespace blockbuster::block
+
+#endif // BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_ATTENTIONINREGISTERS_H
