@@ -1,9 +1,9 @@
 //===- CPUPipeline.cpp - Block programs to LLVM for the host CPU ----------===//
 //
-// The CPU path of design note 03: block program -> per-block Linalg on
-// tensors -> buffers -> loops -> LLVM dialect. It is the oracle that fused
-// programs are checked against on every machine, so it favours plain,
-// upstream passes over speed.
+// The CPU path of docs/design/03-lowering-and-runtime.md: block program ->
+// per-block Linalg on tensors -> buffers -> loops -> LLVM dialect. It is the
+// oracle that fused programs are checked against on every machine, so it
+// favours plain, upstream passes over speed.
 //
 //===----------------------------------------------------------------------===//
 

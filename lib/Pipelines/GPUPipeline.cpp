@@ -1,11 +1,11 @@
 //===- GPUPipeline.cpp - Block programs to PTX for NVIDIA GPUs ------------===//
 //
-// The GPU path of design note 03: block program -> per-block Linalg on
-// tensors -> tiles in shared memory, views of global memory -> each tile op
-// distributed over the block's threads -> one gpu.launch per kernel ->
-// outlined kernels, the host side recorded as a launch manifest -> NVVM ->
-// PTX (gpu-module-to-binary format=isa). The host function stays on memrefs:
-// the runtime executes the manifest, not host code.
+// The GPU path of docs/design/03-lowering-and-runtime.md: block program ->
+// per-block Linalg on tensors -> tiles in shared memory, views of global memory
+// -> each tile op distributed over the block's threads -> one gpu.launch per
+// kernel -> outlined kernels, the host side recorded as a launch manifest ->
+// NVVM -> PTX (gpu-module-to-binary format=isa). The host function stays on
+// memrefs: the runtime executes the manifest, not host code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,8 +127,8 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   // After outlining: nvgpu ops on workgroup memrefs captured by a launch
-  // would otherwise become descriptor structs passed by value (design note
-  // 05, gotcha 6).
+  // would otherwise become descriptor structs passed by value (docs/design/
+  // 05-gpu-lowering-notes.md, gotcha 6).
   kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
@@ -146,8 +146,8 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   // libdevice (exp, erf, ... on the GPU) is linked only when the toolkit is
-  // found; otherwise the PTX calls undefined __nv_* functions (design note
-  // 05, gotcha 1).
+  // found; otherwise the PTX calls undefined __nv_* functions (docs/design/
+  // 05-gpu-lowering-notes.md, gotcha 1).
   binary.toolkitPath = options.cudaPath.empty() ? findCudaToolkit()
                                                 : options.cudaPath.getValue();
   pm.addPass(createGpuModuleToBinaryPass(binary));

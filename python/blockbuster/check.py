@@ -1,9 +1,9 @@
-"""Comparing outputs with a reference, with the tolerances of design note 03
-and bb-run (docs/CPUExecution.md): rtol 1e-4 for f32 programs, 2e-2 when an
-input or output is f16 or bf16; element i passes when
-|out - ref| <= atol + rtol * |ref| with atol = rtol * max|ref| (the output's
-scale), and the whole output passes when no element fails, none is NaN and
-the normwise error ||out - ref|| / ||ref|| is at most rtol."""
+"""Comparing outputs with a reference, with the tolerances of
+docs/design/03-lowering-and-runtime.md and bb-run (docs/CPUExecution.md): rtol
+1e-4 for f32 programs, 2e-2 when an input or output is f16 or bf16; element i
+passes when |out - ref| <= atol + rtol * |ref| with atol = rtol * max|ref| (the
+output's scale), and the whole output passes when no element fails, none is NaN
+and the normwise error ||out - ref|| / ||ref|| is at most rtol."""
 
 import numpy as np
 

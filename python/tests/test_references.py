@@ -1,9 +1,9 @@
 """references.py and seeded.py against bb-run: on bb-run's seeded inputs
-(reproduced by seeded.py), the NumPy version of each example's reference
-matches what `bb-run --print` computes for that example on the CPU, within
-the tolerances of design note 03. This is what makes references.py a fair
-judge of the GPU artifacts (scripts/gpu-check.py uses its torch version,
-same code)."""
+(reproduced by seeded.py), the NumPy version of each example's reference matches
+what `bb-run --print` computes for that example on the CPU, within the
+tolerances of docs/design/03-lowering-and-runtime.md. This is what makes
+references.py a fair judge of the GPU artifacts (scripts/gpu-check.py uses its
+torch version, same code)."""
 
 import os
 import subprocess

@@ -1,6 +1,7 @@
 //===- bb-run.cpp - Run programs on the CPU and check them ----------------===//
 //
-// The differential checker of design note 03 ("Checking numbers"):
+// The differential checker of docs/design/03-lowering-and-runtime.md ("Checking
+// numbers"):
 //
 //   bb-run FILE --entry NAME [--block-sizes A=64,B=32] [--seed N] [--print]
 //   bb-run FILE --entry NAME --check [--reference REF] [--rtol R] [--atol A]
@@ -236,7 +237,8 @@ static int checkOutputs(ArrayRef<HostArray> outputs,
                         ArrayRef<HostArray> refOutputs, bool narrow,
                         StringRef refEntry, StringRef refFilename,
                         F64Oracle &oracle) {
-  // Tolerances of design note 03: f32 1e-4 relative; f16/bf16 storage 2e-2.
+  // Tolerances of docs/design/03-lowering-and-runtime.md: f32 1e-4 relative;
+  // f16/bf16 storage 2e-2.
   double rtol = rtolOption >= 0 ? rtolOption : (narrow ? 2e-2 : 1e-4);
   llvm::outs() << "reference: @" << refEntry << " (" << refFilename
                << "), rtol " << llvm::format("%g", rtol) << "\n";

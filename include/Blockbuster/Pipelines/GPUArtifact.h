@@ -1,7 +1,8 @@
 //===- GPUArtifact.h - Compile block programs to a PTX artifact -*- C++ -*-===//
 //
-// The artifact of design note 03: one PTX file per kernel module plus a JSON
-// manifest (docs/Artifact.md), written by bb-compile and by the C API.
+// The artifact of docs/design/03-lowering-and-runtime.md: one PTX file per
+// kernel module plus a JSON manifest (docs/Artifact.md), written by bb-compile
+// and by the C API.
 //
 //===----------------------------------------------------------------------===//
 

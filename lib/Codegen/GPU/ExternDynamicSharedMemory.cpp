@@ -3,8 +3,9 @@
 // convert-gpu-to-nvvm lowers gpu.dynamic_shared_memory to an internal
 // zero-sized addrspace(3) global; NVPTX prints that as a 1-byte *static*
 // variable, which then overlaps other shared variables instead of naming the
-// dynamic shared memory (design note 05, gotcha 3). External linkage makes it
-// `.extern .shared .align A .b8 name[]`, the dynamic shared memory.
+// dynamic shared memory (docs/design/05-gpu-lowering-notes.md, gotcha 3).
+// External linkage makes it `.extern .shared .align A .b8 name[]`, the dynamic
+// shared memory.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,9 @@
 //===- KernelArgAttrs.cpp - Aligned, noalias kernel arguments -------------===//
 //
 // Bare kernel pointers are `.ptr .align 1` to NVPTX, which then splits wide
-// global accesses into bytes and halves; alignment and noalias give 16-byte
-// and non-coherent (ld.global.nc) loads (design note 05, gotcha 9: 1.6x on
-// the mma.sync matmul).
+// global accesses into bytes and halves; alignment and noalias give 16-byte and
+// non-coherent (ld.global.nc) loads (docs/design/05-gpu-lowering-notes.md,
+// gotcha 9: 1.6x on the mma.sync matmul).
 //
 //===----------------------------------------------------------------------===//
 

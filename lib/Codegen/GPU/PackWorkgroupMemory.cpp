@@ -1,11 +1,11 @@
 //===- PackWorkgroupMemory.cpp - Workgroup allocs into dynamic smem -------===//
 //
 // MLIR 22 lowers memref.alloc in workgroup memory inside a kernel to a
-// per-thread malloc (design note 05, gotcha 2), and static workgroup
-// attributions stop at 48 KB. So every workgroup allocation of a launch gets
-// a fixed offset in the launch's dynamic shared memory, and becomes a
-// memref.view of it. Partial edge blocks make tile sizes dynamic; their
-// upper bound (the full block) comes from the value bounds analysis.
+// per-thread malloc (docs/design/05-gpu-lowering-notes.md, gotcha 2), and
+// static workgroup attributions stop at 48 KB. So every workgroup allocation of
+// a launch gets a fixed offset in the launch's dynamic shared memory, and
+// becomes a memref.view of it. Partial edge blocks make tile sizes dynamic;
+// their upper bound (the full block) comes from the value bounds analysis.
 //
 // A buffer takes as many bytes per element as the LLVM lowering's loads and
 // stores step by, which the data layout gives: an i1 mask tile takes a whole

@@ -1,10 +1,10 @@
 //===- RowKernels.cpp - Whole-row kernels with rows in registers ----------===//
 //
-// Kernel shape 3 of design note 06: a block that covers a set of rows over
-// their full width (norms, softmax, elementwise chains and their fusions)
-// is a memory-bound stream; the generic path stages every tile in shared
-// memory and runs each tile op as a scalar loop nest between barriers. Here
-// each row of such a block gets P warps (P = 1 unless a lane would hold
+// Kernel shape 3 of docs/design/06-fast-kernels.md: a block that covers a set
+// of rows over their full width (norms, softmax, elementwise chains and their
+// fusions) is a memory-bound stream; the generic path stages every tile in
+// shared memory and runs each tile op as a scalar loop nest between barriers.
+// Here each row of such a block gets P warps (P = 1 unless a lane would hold
 // more than `max-row-elements-per-lane` of its elements):
 //
 //   - each lane owns the same `V` columns of every chunk of 32 x P x V

@@ -1,13 +1,13 @@
 //===- SplitReductions.cpp - Long reduce loops split across blocks --------===//
 //
 // Kernel shape 4 of the fast-kernel design (docs/design/06-fast-kernels.md,
-// section 3): a decode GEMV (M <= 64 rows against a large weight) has a grid
-// of a few dozen blocks, each streaming a long K through one reduce loop,
-// so most of the chip's 132 SMs idle and the few busy ones cannot keep
-// enough loads in flight to reach the memory bandwidth. This pass gives such
-// a grid a third dimension of S splits (rule 3's parallel fold, design note
-// 02): split s runs iterations [s T/S, (s+1) T/S) of the reduce loop, and
-// the partial sums are combined in the same launch.
+// section 3): a decode GEMV (M <= 64 rows against a large weight) has a grid of
+// a few dozen blocks, each streaming a long K through one reduce loop, so most
+// of the chip's 132 SMs idle and the few busy ones cannot keep enough loads in
+// flight to reach the memory bandwidth. This pass gives such a grid a third
+// dimension of S splits (rule 3's parallel fold, docs/design/
+// 02-fusion-rules.md): split s runs iterations [s T/S, (s+1) T/S) of the reduce
+// loop, and the partial sums are combined in the same launch.
 //
 // The combine is fixed-order, so results do not depend on which block
 // finishes last: each split stores its partial accumulators into a

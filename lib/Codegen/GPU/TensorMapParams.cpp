@@ -1,11 +1,11 @@
 //===- TensorMapParams.cpp - TMA descriptors as kernel pointers -----------===//
 //
 // convert-gpu-to-nvvm cannot lower a gpu.func parameter of type
-// !nvgpu.tensormap.descriptor (design note 05, gotcha 6), and what the
-// kernel receives is a device pointer to the 128-byte CUtensorMap that the
-// runtime encodes on the host (docs/Artifact.md). So after outlining such a
-// parameter becomes !llvm.ptr, cast back to the descriptor at the kernel's
-// entry (convert-nvgpu-to-nvvm then uses the pointer itself), and each
+// !nvgpu.tensormap.descriptor (docs/design/05-gpu-lowering-notes.md, gotcha 6),
+// and what the kernel receives is a device pointer to the 128-byte CUtensorMap
+// that the runtime encodes on the host (docs/Artifact.md). So after outlining
+// such a parameter becomes !llvm.ptr, cast back to the descriptor at the
+// kernel's entry (convert-nvgpu-to-nvvm then uses the pointer itself), and each
 // launch passes the host's descriptor through the inverse cast, which the
 // launch manifest reads through to the `nvgpu.tma.create.descriptor`.
 //

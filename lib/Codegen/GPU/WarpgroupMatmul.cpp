@@ -1,8 +1,8 @@
 //===- WarpgroupMatmul.cpp - Tiled GEMMs on Hopper: TMA ring + wgmma ------===//
 //
 // The sm_90a schedule of a kernel whose block is one 128 x 128 or 128 x 256
-// tile of a matrix product read from global memory (design note 06,
-// section 3.1):
+// tile of a matrix product read from global memory
+// (docs/design/06-fast-kernels.md, section 3.1):
 //
 //   C_tile = sum over k of A[m0 : m0 + 128, k] * B[k, n0 : n0 + N]
 //
@@ -94,7 +94,7 @@ namespace {
 // accumulator registers per thread); a 128 x 256 tile is two warpgroups',
 // each owning 64 rows (one m64n256k16 per k16, again 128 registers per
 // thread): B is read once per k16 instead of twice, and the ring writes A
-// once for 256 columns (design note 06, section 3.1).
+// once for 256 columns (docs/design/06-fast-kernels.md, section 3.1).
 constexpr int64_t kTileM = 128, kStepK = 64;
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kRowsPerMma = 64;

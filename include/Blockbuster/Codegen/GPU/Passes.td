@@ -1,10 +1,10 @@
 //===- Passes.td - Tiled Linalg to the GPU dialect ---------*- tablegen -*-===//
 //
-// The GPU half of design note 03: per-block Linalg on tensors (the output of
-// convert-block-to-linalg) -> buffers in global and workgroup memory ->
-// thread-distributed loops in a gpu.launch per kernel -> NVVM -> PTX.
-// `blockbuster-gpu-pipeline` (lib/Pipelines/GPUPipeline.cpp) strings these
-// passes together with upstream ones.
+// The GPU half of docs/design/03-lowering-and-runtime.md: per-block Linalg on
+// tensors (the output of convert-block-to-linalg) -> buffers in global and
+// workgroup memory -> thread-distributed loops in a gpu.launch per kernel ->
+// NVVM -> PTX. `blockbuster-gpu-pipeline` (lib/Pipelines/GPUPipeline.cpp)
+// strings these passes together with upstream ones.
 //
 //===----------------------------------------------------------------------===//
 
