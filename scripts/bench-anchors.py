@@ -5,6 +5,7 @@ run, and writes a markdown table.
 
     python3 scripts/bench-anchors.py ART [--out DIR] [--only SUBSTRING ...]
         [--budget-s 1.0] [--max-reps 100] [--deadline-s 480] [--graphs-all]
+        [--check-only]
 
 ART is the directory build-anchors.py wrote (index.json, one artifact per
 workload). Needs PyTorch and a CUDA device; no MLIR. In index order
@@ -33,7 +34,7 @@ workload). Needs PyTorch and a CUDA device; no MLIR. In index order
    contender (--budget-s of measured time, at most --max-reps, at least 1)
    and reported as n, so a kernel taking a second per call costs seconds,
    not minutes; past --deadline-s of wall time the remaining workloads are
-   listed as not run.
+   listed as not run. `--check-only` stops after step 2 (edge shapes).
 
 Rows go to OUT/anchors.jsonl and the table to OUT/anchors.md as each
 workload finishes (OUT defaults to $OUT, else the current directory), so a
@@ -236,6 +237,10 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
         row["note"] = "FAILS the check; not timed"
         prog.close()
         return row
+    if args.check_only:
+        row["note"] = "checked only"
+        prog.close()
+        return row
 
     outputs = [out]
     contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False)),
@@ -336,6 +341,8 @@ def main():
                         help="no workload starts after this much wall time")
     parser.add_argument("--graphs-all", action="store_true",
                         help="CUDA-graph replays for every workload, not only decode shapes")
+    parser.add_argument("--check-only", action="store_true",
+                        help="check every workload, time none (edge shapes)")
     args = parser.parse_args()
     began = time.perf_counter()
 
