@@ -290,8 +290,8 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
   Type element = slotType.getElementType();
   auto chunkType = VectorType::get({kChunkElements}, element);
   llvm::MaybeAlign chunkAlign(16);
-  Value chunkColumn =
-      arith::MulIOp::create(rewriter, loc, swizzledChunk, index(kChunkElements));
+  Value chunkColumn = arith::MulIOp::create(rewriter, loc, swizzledChunk,
+                                            index(kChunkElements));
   Value yielded = body->getTerminator()->getOperand(0);
   Value zero = arith::ConstantOp::create(
       rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
