@@ -5,7 +5,7 @@ run, and writes a markdown table.
 
     python3 scripts/bench-anchors.py ART [--out DIR] [--only SUBSTRING ...]
         [--budget-s 1.0] [--max-reps 100] [--deadline-s 480] [--graphs-all]
-        [--check-only]
+        [--check-only] [--contenders eager compile library] [--blockbuster-only]
 
 ART is the directory build-anchors.py wrote (index.json, one artifact per
 workload). Needs PyTorch and a CUDA device; no MLIR. In index order
@@ -28,13 +28,23 @@ workload). Needs PyTorch and a CUDA device; no MLIR. In index order
    library kernel: cuBLAS's matmul(s) alone for GEMM-shaped workloads (for
    the FFN the three matmuls on the same operand shapes), SDPA for
    attention; none for row kernels. Decode shapes (M <= 128), or all with
-   --graphs-all, are timed as CUDA-graph replays on every side.
+   --graphs-all, are timed as CUDA-graph replays on every side. With
+   --blockbuster-only the artifacts alone are timed (variants of a workload
+   compiled with other options). The outputs are poisoned again before the
+   timed calls and checked once more after them: a kernel whose workspace
+   a replay leaves dirty (split reductions' counters) fails there.
 4. Timing: CUDA events around each call, L2 flushed (a 256 MiB memset)
    before each, median. The repetitions are capped by a time budget per
    contender (--budget-s of measured time, at most --max-reps, at least 1)
    and reported as n, so a kernel taking a second per call costs seconds,
    not minutes; past --deadline-s of wall time the remaining workloads are
-   listed as not run. `--check-only` stops after step 2 (edge shapes).
+   listed as not run.
+
+`--contenders library` times Blockbuster against the library kernel alone
+(schedule variants: no torch.compile per shape). With --check-only, step 2 alone (edge shapes and schedule variants checked
+without spending device time on timing them). A workload built as a
+variant (build-anchors.py --variant NAME=FLAGS) is shown as "kind shape
+[NAME]".
 
 Rows go to OUT/anchors.jsonl and the table to OUT/anchors.md as each
 workload finishes (OUT defaults to $OUT, else the current directory), so a
@@ -99,6 +109,23 @@ def make_kinds(torch):
     def sdpa(q, k, v):
         return F.scaled_dot_product_attention(q, k, v, scale=q.shape[-1] ** -0.5)
 
+    def causal_attention_model(q, k, v):  # attn_eager with a causal mask
+        s = (q @ k.transpose(-1, -2)) * (q.shape[-1] ** -0.5)
+        keep = torch.ones(s.shape[-2], s.shape[-1], dtype=torch.bool,
+                          device=s.device).tril()
+        s = s.float().masked_fill(~keep, float("-inf"))
+        return torch.softmax(s, dim=-1).to(q.dtype) @ v
+
+    def causal_attention_ref(q, k, v):
+        ops = references._TorchOps()
+        s = ops.causal_mask(ops.matmul(q, ops.t(k)) * (q.shape[-1] ** -0.5))
+        e = torch.exp(s - s.amax(-1, keepdim=True))
+        return (e / e.sum(-1, keepdim=True)) @ v
+
+    def causal_sdpa(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True,
+                                              scale=q.shape[-1] ** -0.5)
+
     def ffn_model(x, g, w1, w3, w2):  # the anchors' rms_ffn
         n = rms_model(x, g)
         return (F.silu(n @ w1) * (n @ w3)) @ w2
@@ -135,6 +162,12 @@ def make_kinds(torch):
             lambda q, k, v: references.attention(q, k, v, references._TorchOps())[0],
             attention_model, lambda q, k, v: (lambda: sdpa(q, k, v)),
             lambda p: 4 * p["B"] * p["H"] * p["S"] * p["S"] * p["D"]),
+        # FLOPs of the unmasked half (and diagonal) only, as FlashAttention
+        # counts them.
+        "attention_causal": Kind(
+            causal_attention_ref, causal_attention_model,
+            lambda q, k, v: (lambda: causal_sdpa(q, k, v)),
+            lambda p: 2 * p["B"] * p["H"] * p["S"] * p["S"] * p["D"]),
     }
 
 
@@ -232,22 +265,29 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
         row["check"] = summary
         eager_out = kind.model(*inputs)
         row["eager_check"] = compare(torch, eager_out, ref)[1]
-    del ref, eager_out
+    del eager_out
     if not passed:
         row["note"] = "FAILS the check; not timed"
         prog.close()
         return row
     if args.check_only:
-        row["note"] = "checked only"
         prog.close()
         return row
 
+    # Poisoned again: the timed calls (graph replays) must rewrite every
+    # element, and right (split reductions' counters must be left zeroed).
+    out.fill_(float("nan"))
+
     outputs = [out]
-    contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False)),
-                  ("eager", lambda: kind.model(*inputs))]
-    compiled = torch.compile(kind.model, dynamic=False)
-    contenders.append(("compile", lambda: compiled(*inputs)))
-    if kind.library:
+    contenders = [("blockbuster", lambda: prog(*inputs, outputs=outputs, sync=False))]
+    others = [] if args.blockbuster_only else args.contenders
+    if "eager" in others and "eager" not in args.skip:
+        contenders.append(("eager", lambda: kind.model(*inputs)))
+    if "compile" in others and "compile" not in args.skip:
+        compiled = torch.compile(kind.model, dynamic=False)
+        contenders.append(("compile", lambda: compiled(*inputs)))
+    if (kind.library and "library" in others
+            and "library" not in args.skip):
         contenders.append(("library", kind.library(*inputs)))
     use_graphs = args.graphs_all or is_small(params)
     row["graphs"] = use_graphs
@@ -262,6 +302,11 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
         except Exception as e:  # a failing contender is reported, not fatal
             notes.append("%s failed: %s" % (label, first_line(e)))
         torch.cuda.synchronize()
+    if "blockbuster" in row:
+        passed, summary = compare(torch, out, ref)
+        if not passed:
+            notes.append("FAILS the check after the timed calls: " + summary)
+    del ref
     if notes:
         row["note"] = "; ".join(notes)
     flops = kind.flops(params)
@@ -295,6 +340,13 @@ def describe(params):
     return " ".join("%s%d" % kv for kv in params.items())
 
 
+def label(row):
+    """The workload, with its build-anchors --variant after the shape."""
+    _, _, variant = (row.get("name") or "").partition("__")
+    return "%s %s%s" % (row["kind"], describe(row["params"]),
+                        " [%s]" % variant if variant else "")
+
+
 HEADER = ("| workload | kernels | compile s | check (vs fp32) | graphs | Blockbuster ms (n) "
           "| eager ms | torch.compile ms | library ms | floor ms | Blockbuster achieved "
           "| best PyTorch achieved | library / BB | compile / BB | eager / BB | note |\n"
@@ -318,7 +370,7 @@ def table_line(row, ceilings):
         bb += " (%d)" % row["n_blockbuster"]
     check = row.get("check", "-").split(",")[0].replace("norm-rel ", "")
     return "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        "%s %s" % (row["kind"], describe(row["params"])), row.get("kernels", "-"),
+        label(row), row.get("kernels", "-"),
         row.get("compile_s", "-"), check, "yes" if row.get("graphs") else "no", bb,
         ms("eager"), ms("compile"), ms("library"),
         "%.4g" % row["floor"] if "floor" in row else "-",
@@ -339,10 +391,19 @@ def main():
     parser.add_argument("--max-reps", type=int, default=100)
     parser.add_argument("--deadline-s", type=float, default=480.0,
                         help="no workload starts after this much wall time")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["eager", "compile", "library"],
+                        help="contenders not timed (eager's output is still checked)")
     parser.add_argument("--graphs-all", action="store_true",
                         help="CUDA-graph replays for every workload, not only decode shapes")
+    parser.add_argument("--contenders", nargs="*", default=["eager", "compile", "library"],
+                        choices=["eager", "compile", "library"],
+                        help="what Blockbuster is timed against (default: all three)")
     parser.add_argument("--check-only", action="store_true",
-                        help="check every workload, time none (edge shapes)")
+                        help="check every artifact against its fp32 reference, time nothing")
+    parser.add_argument("--blockbuster-only", action="store_true",
+                        help="time the artifacts alone (variants of a workload "
+                        "whose PyTorch times another run has)")
     args = parser.parse_args()
     began = time.perf_counter()
 

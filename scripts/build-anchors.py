@@ -6,7 +6,7 @@ Linalg programs and compiles each with bb-compile (host side; no GPU).
                                          [--only SUBSTRING ...] [--list]
                                          [--chip sm_90a] [--gemm MxKxN ...]
                                          [--norm-matmul MxKxN ...]
-                                         [--block-sizes AXIS=SIZE,...]
+                                         [--variant NAME=FLAGS ...]
 
 Every workload is bf16 storage with f32 arithmetic, written the way a
 frontend lowers the PyTorch code of docs/design/torch_baselines.py:
@@ -28,11 +28,12 @@ loaded) and, for a workload that does not compile, the first `error:` line
 of bb-compile's output. The chip defaults to sm_90a, the H100's
 architecture-specific target (wgmma and TMA kernels for GEMM blocks);
 `--gemm` adds plain GEMMs at other shapes (partial edge tiles),
-`--norm-matmul` LayerNorm+matmul and RMSNorm+matmul; `--block-sizes`
-fixes the blocks of every workload built (with `--only`, to put small
-shapes on the schedule of the anchors). Artifacts
-hold PTX only; inputs are made on the
-device, so ART stays small (a few MiB).
+`--norm-matmul` LayerNorm+matmul and RMSNorm+matmul at other shapes.
+`--variant NAME=FLAGS` compiles every selected workload once more with
+extra bb-compile flags (e.g. `--variant tile128="--block-sizes
+a0=128,a1=128,a2=128"`), as WORKLOAD__NAME: schedule variants checked and
+timed side by side in one bench-anchors run. Artifacts hold PTX only;
+inputs are made on the device, so ART stays small (a few MiB).
 """
 
 import argparse
@@ -66,6 +67,11 @@ WORKLOADS = [
     ("rmsnorm_ffn_swiglu_m8192_d4096_f11008", "rmsnorm_ffn_swiglu", dict(M=8192, D=4096, F=11008)),
     ("attention_b8_h16_s1024_d64", "attention", dict(B=8, H=16, S=1024, D=64)),
     ("attention_b4_h32_s2048_d128", "attention", dict(B=4, H=32, S=2048, D=128)),
+    ("attention_causal_b4_h32_s2048_d128", "attention_causal", dict(B=4, H=32, S=2048, D=128)),
+    # Correctness of the register schedule at partial edge tiles and B = 1.
+    ("attention_b1_h2_s200_d64", "attention", dict(B=1, H=2, S=200, D=64)),
+    ("attention_b1_h3_s333_d128", "attention", dict(B=1, H=3, S=333, D=128)),
+    ("attention_causal_b1_h2_s200_d64", "attention_causal", dict(B=1, H=2, S=200, D=64)),
     ("rmsnorm_matmul_m2048_k4096_n4096", "rmsnorm_matmul", dict(M=2048, K=4096, N=4096)),
     ("layernorm_matmul_m2048_k4096_n4096", "layernorm_matmul", dict(M=2048, K=4096, N=4096)),
     ("rmsnorm_matmul_m8192_k4096_n4096", "rmsnorm_matmul", dict(M=8192, K=4096, N=4096)),
@@ -321,11 +327,29 @@ func.func @{name}(%x: tensor<{M}x{N}xbf16>) -> tensor<{M}x{N}xbf16> {{
 """.format(name=name, M=M, N=N)
 
 
-def attention(name, B, H, S, D):
+def attention(name, B, H, S, D, causal=False):
     # softmax(Q K^T / sqrt(D)) V with [B, H, S, D] operands, as the anchors'
     # attn_eager: scores accumulated in f32, softmax in f32, probabilities
     # rounded to bf16 before P V (`.to(q.dtype)`), P V accumulated in f32.
+    # causal: scores of key j > query i set to -inf (linalg.index) after
+    # the scale.
     scale = f32_literal(D ** -0.5)
+    mask = ""
+    scores = "ss"
+    if causal:
+        scores = "sm"
+        mask = """\
+  %sm = linalg.generic {{indexing_maps = [#s4, #s4],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
+      ins(%ss : tensor<{B}x{H}x{S}x{S}xf32>) outs(%e_s : tensor<{B}x{H}x{S}x{S}xf32>) {{
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %keep = arith.cmpi sle, %j, %i : index
+    %r = arith.select %keep, %a, %ninf : f32
+    linalg.yield %r : f32
+  }} -> tensor<{B}x{H}x{S}x{S}xf32>
+""".format(B=B, H=H, S=S)
     return """\
 #qk_q = affine_map<(b, h, m, n, d) -> (b, h, m, d)>
 #qk_k = affine_map<(b, h, m, n, d) -> (b, h, n, d)>
@@ -362,17 +386,17 @@ func.func @{name}(%q: tensor<{B}x{H}x{S}x{D}xbf16>, %k: tensor<{B}x{H}x{S}x{D}xb
     %r = arith.mulf %a, %scale : f32
     linalg.yield %r : f32
   }} -> tensor<{B}x{H}x{S}x{S}xf32>
-  %m0 = linalg.fill ins(%ninf : f32) outs(%e_r : tensor<{B}x{H}x{S}xf32>) -> tensor<{B}x{H}x{S}xf32>
+{mask}  %m0 = linalg.fill ins(%ninf : f32) outs(%e_r : tensor<{B}x{H}x{S}xf32>) -> tensor<{B}x{H}x{S}xf32>
   %m = linalg.generic {{indexing_maps = [#s4, #r4],
                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}}
-      ins(%ss : tensor<{B}x{H}x{S}x{S}xf32>) outs(%m0 : tensor<{B}x{H}x{S}xf32>) {{
+      ins(%{scores} : tensor<{B}x{H}x{S}x{S}xf32>) outs(%m0 : tensor<{B}x{H}x{S}xf32>) {{
   ^bb0(%a: f32, %acc: f32):
     %r = arith.maximumf %acc, %a : f32
     linalg.yield %r : f32
   }} -> tensor<{B}x{H}x{S}xf32>
   %e = linalg.generic {{indexing_maps = [#s4, #r4, #s4],
                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
-      ins(%ss, %m : tensor<{B}x{H}x{S}x{S}xf32>, tensor<{B}x{H}x{S}xf32>)
+      ins(%{scores}, %m : tensor<{B}x{H}x{S}x{S}xf32>, tensor<{B}x{H}x{S}xf32>)
       outs(%e_s : tensor<{B}x{H}x{S}x{S}xf32>) {{
   ^bb0(%a: f32, %b: f32, %o: f32):
     %d = arith.subf %a, %b : f32
@@ -420,7 +444,11 @@ func.func @{name}(%q: tensor<{B}x{H}x{S}x{D}xbf16>, %k: tensor<{B}x{H}x{S}x{D}xb
   }} -> tensor<{B}x{H}x{S}x{D}xbf16>
   return %out : tensor<{B}x{H}x{S}x{D}xbf16>
 }}
-""".format(name=name, B=B, H=H, S=S, D=D, scale=scale)
+""".format(name=name, B=B, H=H, S=S, D=D, scale=scale, mask=mask, scores=scores)
+
+
+def attention_causal(name, B, H, S, D):
+    return attention(name, B, H, S, D, causal=True)
 
 
 GENERATORS = {
@@ -432,6 +460,7 @@ GENERATORS = {
     "add_gelu_add_layernorm": add_gelu_add_layernorm,
     "softmax": softmax,
     "attention": attention,
+    "attention_causal": attention_causal,
 }
 
 
@@ -443,7 +472,25 @@ def first_error(text):
     return lines[0] if lines else "no output"
 
 
-def compile_one(bb_compile, art, name, kind, params, chip="sm_90a", block_sizes=None):
+def compile_flags(kind, params, attention_rows=64):
+    """bb-compile flags of a workload. Attention: blocks of `attention_rows`
+    queries and 64 keys, one (batch, head) each, and one warp per 16 query
+    rows: the blocks gpu-flash-attention runs with every tile in registers
+    (block-select's own choice, 128 queries on 4 warps, keeps the generic
+    shared-memory path). The axes are a0 = B, a1 = H, a2 = M, a3 = N; an
+    extent-1 B is dropped from the program, and H becomes a0."""
+    if kind not in ("attention", "attention_causal"):
+        return []
+    axes = ["a%d" % i for i in range(4)]
+    sizes = [1, 1, attention_rows, 64]
+    if params["B"] == 1:
+        axes, sizes = axes[:3], sizes[1:]
+    return ["--block-sizes", ",".join("%s=%d" % kv for kv in zip(axes, sizes)),
+            "--threads-per-block", str(2 * attention_rows)]
+
+
+def compile_one(bb_compile, art, name, kind, params, chip="sm_90a", flags=(),
+                attention_rows=64):
     src = os.path.join(art, name + ".mlir")
     with open(src, "w") as f:
         f.write("// Generated by scripts/build-anchors.py: %s %s.\n" % (
@@ -452,11 +499,12 @@ def compile_one(bb_compile, art, name, kind, params, chip="sm_90a", block_sizes=
     entry = {"name": name, "kind": kind, "params": params, "source": name + ".mlir"}
     start = time.perf_counter()
     entry["chip"] = chip
-    command = [bb_compile, src, "-o", os.path.join(art, name), "--chip", chip]
-    if block_sizes:
-        entry["block_sizes"] = block_sizes
-        command.append("--block-sizes=" + block_sizes)
-    proc = subprocess.run(command,
+    if flags:
+        entry["flags"] = " ".join(flags)
+    proc = subprocess.run([bb_compile, src, "-o", os.path.join(art, name),
+                           "--chip", chip]
+                          + compile_flags(kind, params, attention_rows)
+                          + list(flags),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     entry["compile_s"] = round(time.perf_counter() - start, 3)
     if proc.returncode != 0:
@@ -480,13 +528,22 @@ def main():
     parser.add_argument("--list", action="store_true", help="print the workloads and stop")
     parser.add_argument("--chip", default="sm_90a",
                         help="bb-compile's --chip (default: sm_90a, the H100's)")
+    parser.add_argument("--attention-rows", type=int, default=64,
+                        help="query rows per attention block (16 per warp)")
     parser.add_argument("--gemm", nargs="*", default=[], metavar="MxKxN",
                         help="also plain GEMMs of these shapes")
     parser.add_argument("--norm-matmul", nargs="*", default=[], metavar="MxKxN",
                         help="also LayerNorm+matmul and RMSNorm+matmul of these shapes")
-    parser.add_argument("--block-sizes", default=None, metavar="AXIS=SIZE,...",
-                        help="bb-compile's --block-sizes for every workload built")
+    parser.add_argument("--variant", action="append", default=[],
+                        metavar="NAME=FLAGS",
+                        help="also compile each workload with these extra "
+                             "bb-compile flags, as WORKLOAD__NAME (repeatable; "
+                             "bench-anchors times each as its own row)")
     args = parser.parse_args()
+    variants = [("", [])]
+    for text in args.variant:
+        label, _, flags = text.partition("=")
+        variants.append(("__" + label, flags.split()))
     workloads = list(WORKLOADS)
     for shape in args.gemm:
         m, k, n = (int(x) for x in shape.split("x"))
@@ -503,9 +560,11 @@ def main():
         return 0
     os.makedirs(args.art, exist_ok=True)
     index = []
-    for name, kind, params in selected:
+    for (name, kind, params), (suffix, flags) in (
+            (w, v) for w in selected for v in variants):
+        name += suffix
         entry = compile_one(args.bb_compile, args.art, name, kind, params, args.chip,
-                            args.block_sizes)
+                            flags, args.attention_rows)
         index.append(entry)
         print("%-42s %6.2f s  %s" % (
             name, entry["compile_s"],

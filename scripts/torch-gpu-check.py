@@ -14,10 +14,14 @@ Two steps, because the GPU machine has no MLIR:
       and its inputs to the GPU, run the artifact with blockbuster.torch.load
       (the weights bound to the module's parameters and buffers by name) and
       compare with model(x) (TF32 off) as bb-run compares: normwise relative
-      error <= 1e-4 for f32, 2e-2 for bf16, no NaN.
+      error <= 1e-4 for f32, 2e-2 for bf16, no NaN. With --time, every
+      export that passes is then timed against PyTorch on the same module
+      in the same run: CUDA-graph replays of the artifact (weights bound,
+      output preallocated), of model(x) (eager) and of torch.compile(model),
+      the median of triton.testing.do_bench (L2 flushed between runs).
 
     .venv-torch/bin/python scripts/torch-gpu-check.py compile DIR
-    python3 scripts/torch-gpu-check.py run DIR [--device 0]
+    python3 scripts/torch-gpu-check.py run DIR [--device 0] [--time]
 
 Prints one line per export and a summary; `run` exits 1 on any mismatch.
 """
@@ -47,7 +51,7 @@ def first_line(error):
     return lines[0].strip()
 
 
-def compile_all(directory, only):
+def compile_all(directory, only, whole_threshold=0):
     import blockbuster.torch as bbt
     from blockbuster import capi
 
@@ -61,7 +65,8 @@ def compile_all(directory, only):
         try:
             text, _ = bbt.export(model, *inputs, name=name)
             capi.compile(text, target="gpu",
-                         output_dir=os.path.join(directory, name))
+                         output_dir=os.path.join(directory, name),
+                         whole_threshold=whole_threshold)
             entry["status"] = "compiled"
         except (bbt.ExportError, capi.CompileError) as error:
             entry["status"] = "refused"
@@ -78,7 +83,36 @@ def compile_all(directory, only):
     return 0
 
 
-def run_all(directory, device):
+def time_against_torch(torch, run, model, inputs, out):
+    """Median milliseconds of CUDA-graph replays: (blockbuster, eager,
+    torch.compile); a contender that fails is None."""
+    from triton.testing import do_bench
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    graphed = __import__("gpu-bench").graphed
+    given = iter(inputs)
+    tensors = [run._state[b.constant].detach().contiguous()
+               if b.constant is not None else next(given)
+               for b in run.artifact.inputs]
+    compiled = torch.compile(model, dynamic=False)
+    contenders = (
+        lambda: run.program(*tensors, outputs=[out], sync=False),
+        lambda: model(*inputs),
+        lambda: compiled(*inputs))
+    timings = []
+    for fn in contenders:
+        try:
+            with torch.no_grad():
+                fn()  # warm-up; compilation for torch.compile
+                torch.cuda.synchronize()
+                timings.append(do_bench(graphed(torch, fn),
+                                        return_mode="median"))
+        except Exception as error:  # reported, not fatal
+            print("  timing failed: %s" % first_line(error), flush=True)
+            timings.append(None)
+    return timings
+
+
+def run_all(directory, device, only=(), timed=False):
     import torch
     import blockbuster.torch as bbt
 
@@ -89,7 +123,8 @@ def run_all(directory, device):
         index = json.load(f)
     passed = failed = 0
     for name, entry in sorted(index.items()):
-        if entry["status"] != "compiled":
+        if entry["status"] != "compiled" or (
+                only and not any(o in name for o in only)):
             continue
         model, inputs = c.build(entry["module"], entry["size"],
                                 entry["batch"])
@@ -118,6 +153,12 @@ def run_all(directory, device):
               "weights bound by name, %d launches" % (
                   name, "PASS" if ok else "FAIL", error, tolerance, weights,
                   len(run.artifact.launches)), flush=True)
+        if ok and timed:
+            ms = time_against_torch(torch, run, model, inputs, out)
+            print("%s: time (CUDA graphs, median ms): blockbuster %s, eager "
+                  "%s, torch.compile %s" % (name, *(
+                      "%.4f" % t if t is not None else "-" for t in ms)),
+                  flush=True)
     print("torch gpu check: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
@@ -128,11 +169,17 @@ def main():
     parser.add_argument("directory")
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--device", type=int, default=0)
+    parser.add_argument("--whole-threshold", type=int, default=0,
+                        help="compile: bb-compile's --whole-threshold (0: "
+                        "the fastest form that fits)")
+    parser.add_argument("--time", action="store_true",
+                        help="run: time each passing export against eager "
+                        "and torch.compile (CUDA graphs)")
     args = parser.parse_args()
     os.makedirs(args.directory, exist_ok=True)
     if args.step == "compile":
-        return compile_all(args.directory, args.only)
-    return run_all(args.directory, args.device)
+        return compile_all(args.directory, args.only, args.whole_threshold)
+    return run_all(args.directory, args.device, args.only, args.time)
 
 
 if __name__ == "__main__":

@@ -34,16 +34,17 @@ ArrayRef<int64_t> blockbuster::getTiledWholeThresholds() {
   return kTiledThresholds;
 }
 
-/// Converts a copy of `module` with `threshold` and fuses it. Returns null
-/// when either fails; `errors` receives the diagnostics.
+/// Converts a copy of `module` with the convert-linalg-to-block options
+/// `conversion` and fuses it. Returns null when either fails; `errors`
+/// receives the diagnostics.
 static OwningOpRef<ModuleOp>
-convertCandidate(ModuleOp module, int64_t threshold,
+convertCandidate(ModuleOp module, StringRef conversion,
                  const blockbuster::ConvertAndSelectOptions &options,
                  SmallVectorImpl<Diagnostic> &errors) {
   OwningOpRef<ModuleOp> candidate = module.clone();
   std::string pipeline = "hoist-tensor-constants,convert-linalg-to-block";
-  if (threshold)
-    pipeline += "{whole-threshold=" + std::to_string(threshold) + "}";
+  if (!conversion.empty())
+    pipeline += "{" + conversion.str() + "}";
   if (!options.fuseStep.empty())
     pipeline += "," + options.fuseStep;
   ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &diag) {
@@ -94,11 +95,11 @@ blockbuster::convertAndSelect(ModuleOp module,
 
   SmallVector<Diagnostic> errors;
   OwningOpRef<ModuleOp> combined;
-  for (auto [index, threshold] : llvm::enumerate(options.wholeThresholds)) {
+  for (auto [index, conversion] : llvm::enumerate(options.conversions)) {
     SmallVector<Diagnostic> ignored;
     bool first = index == 0;
     OwningOpRef<ModuleOp> candidate = convertCandidate(
-        module, threshold, options, first ? errors : ignored);
+        module, conversion, options, first ? errors : ignored);
     if (!candidate) {
       if (first)
         break; // The conversion itself refuses the program.
@@ -108,15 +109,16 @@ blockbuster::convertAndSelect(ModuleOp module,
       combined = std::move(candidate);
     else
       addAsSnapshots(*candidate, *combined,
-                     "_whole" + std::to_string(threshold));
+                     "_form" + std::to_string(index));
   }
   if (combined) {
     if (succeeded(selectIn(*combined, errors)))
       return adopt(*combined);
     for (int64_t threshold : kTiledThresholds) {
       SmallVector<Diagnostic> ignored;
-      OwningOpRef<ModuleOp> candidate =
-          convertCandidate(module, threshold, options, ignored);
+      OwningOpRef<ModuleOp> candidate = convertCandidate(
+          module, "whole-threshold=" + std::to_string(threshold), options,
+          ignored);
       if (candidate && succeeded(selectIn(*candidate, ignored)))
         return adopt(*candidate);
     }

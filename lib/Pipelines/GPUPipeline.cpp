@@ -63,6 +63,11 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   GPURowKernelsOptions rows;
   rows.threads = options.threads;
   pm.addPass(createGPURowKernels(rows));
+  // Attention blocks (16 query rows per warp): every tile in registers,
+  // the dots on mma.sync (kernel shape 2).
+  GPUFlashAttentionOptions attention;
+  attention.threads = options.threads;
+  pm.addPass(createGPUFlashAttention(attention));
   // The chooser of GEMM schedules: on sm_90a, 128 x 128 GEMM blocks get the
   // TMA + wgmma mainloop; every other dot stays with mma.sync.
   if (options.chip == "sm_90a") {
@@ -72,6 +77,15 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.groupRows = options.wgmmaGroupRows;
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
+  }
+  // Decode GEMVs: a grid too small for the chip splits its reduce loop
+  // across blocks (kernel shape 4). After the wgmma chooser, whose GEMM
+  // blocks keep their own loop.
+  if (options.splitMaxBlocks > 0) {
+    GPUSplitReductionsOptions split;
+    split.maxBlocks = options.splitMaxBlocks;
+    split.threads = options.threads;
+    pm.addPass(createGPUSplitReductions(split));
   }
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;

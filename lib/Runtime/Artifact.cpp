@@ -593,10 +593,14 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
       buffer.kind = BufferKind::Output;
     else if (kind == "intermediate")
       buffer.kind = BufferKind::Intermediate;
+    else if (kind == "workspace")
+      buffer.kind = BufferKind::Workspace;
     else
-      return c.fail(field + ".kind",
-                    "'" + kind + "' is not one of input, output, intermediate");
-    if (buffer.kind != BufferKind::Intermediate) {
+      return c.fail(field + ".kind", "'" + kind +
+                                         "' is not one of input, output, "
+                                         "intermediate, workspace");
+    if (buffer.kind == BufferKind::Input ||
+        buffer.kind == BufferKind::Output) {
       TRY(position, c.getInt(*object, "position", field));
       if (position < 0)
         return c.fail(field + ".position",

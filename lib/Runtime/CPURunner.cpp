@@ -450,9 +450,9 @@ LogicalResult lowerWithBlockbuster(ModuleOp module, InputKind kind,
   if (kind == InputKind::Linalg) {
     // The conversion's default only: the check runs the form the
     // conversion writes unless that form cannot run at all.
-    static constexpr int64_t kDefaultThreshold[] = {0};
+    static constexpr StringRef kDefaultConversion[] = {""};
     ConvertAndSelectOptions candidates;
-    candidates.wholeThresholds = kDefaultThreshold;
+    candidates.conversions = kDefaultConversion;
     candidates.fuseStep = fuseStep;
     candidates.select = select;
     if (failed(convertAndSelect(module, candidates)))

@@ -334,12 +334,16 @@ Error CudaProgram::run(ArrayRef<HostArrayRef> inputs,
   }
   // 0xFF bytes are NaN in f16, bf16, f32 and f64: an element no kernel
   // writes shows as NaN. Intermediates too, so a read before a write shows.
+  // Workspaces start zeroed (docs/Artifact.md).
   for (auto [index, buffer] : llvm::enumerate(a.buffers)) {
     if (buffer.kind == BufferKind::Input || !buffer.bytes)
       continue;
-    if (Error e = d.check(d.cuMemsetD8(buffers.pointers[index], 0xFF,
-                                       buffer.bytes),
-                          formatv("poisoning buffer '{0}'", buffer.name)))
+    bool workspace = buffer.kind == BufferKind::Workspace;
+    if (Error e = d.check(d.cuMemsetD8(buffers.pointers[index],
+                                       workspace ? 0 : 0xFF, buffer.bytes),
+                          formatv("{0} buffer '{1}'",
+                                  workspace ? "zeroing" : "poisoning",
+                                  buffer.name)))
       return e;
   }
 

@@ -29,7 +29,7 @@ DTYPE_BYTES = {
     "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
 }
 FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
-BUFFER_KINDS = ("input", "output", "intermediate")
+BUFFER_KINDS = ("input", "output", "intermediate", "workspace")
 
 # CUDA launch limits of every device since sm_30 (the programming guide's
 # table of technical specifications); a manifest beyond them cannot launch.
@@ -164,8 +164,9 @@ class Artifact:
                              key=lambda b: b.position)
         self.outputs = sorted((b for b in self.buffers if b.kind == "output"),
                               key=lambda b: b.position)
+        # Workspaces are intermediates that start zeroed (docs/Artifact.md).
         self.intermediates = [b for b in self.buffers
-                              if b.kind == "intermediate"]
+                              if b.kind in ("intermediate", "workspace")]
         self.constants = {}
         for b in self.inputs:
             if b.constant is not None:
@@ -385,9 +386,9 @@ def load(path):
         kind = c.get(b, "kind", field, "string")
         if kind not in BUFFER_KINDS:
             c.fail(field + ".kind", "'%s' is not one of input, output, "
-                   "intermediate" % kind)
+                   "intermediate, workspace" % kind)
         position = None
-        if kind != "intermediate":
+        if kind in ("input", "output"):
             position = c.get(b, "position", field, "int")
             if position < 0:
                 c.fail(field + ".position", "must be >= 0, got %d" % position)

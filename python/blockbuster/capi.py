@@ -171,12 +171,15 @@ def signature(mlir: MlirSource, entry: str = "") -> Dict[str, Any]:
 def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
             output_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
             entry: str = "", block_sizes: Sequence[str] = (),
-            linalg: Optional[bool] = None, report_options: str = "") -> Compiled:
+            linalg: Optional[bool] = None, report_options: str = "",
+            whole_threshold: int = 0) -> Compiled:
     """Compiles MLIR text (or a .mlir path). For Linalg input (detected, or
     ``linalg=True``): hoist-tensor-constants, convert-linalg-to-block and,
     with ``fuse``, block-fuse; block programs are fused as given. Returns a
     Compiled with the block program text and its fusion report.
-    ``target="gpu"`` also writes a GPU artifact into ``output_dir``."""
+    ``target="gpu"`` also writes a GPU artifact into ``output_dir``;
+    ``whole_threshold`` is bb-compile's --whole-threshold there (0: the
+    fastest form that fits the target)."""
     text = _text(mlir)
     if linalg is None:
         linalg = "block.program" not in text
@@ -192,7 +195,8 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
         if not output_dir:
             raise ValueError("target='gpu' needs output_dir")
         opts = json.dumps({"entry": entry, "fuse": bool(fuse),
-                           "block_sizes": list(block_sizes)})
+                           "block_sizes": list(block_sizes),
+                           "whole_threshold": int(whole_threshold)})
         _call(library().bbCompileArtifact, text.encode(), opts.encode(),
               os.fspath(output_dir).encode())
         artifact = os.fspath(output_dir)

@@ -546,6 +546,10 @@ class Program:
         # Encoded and uploaded when an address is first seen (the warm-up
         # call before a CUDA graph is captured), then reused.
         self._tensor_maps = {}
+        # The addresses of the inputs and outputs -> each launch's packed
+        # parameter array (launch cost: a call with the same tensors as an
+        # earlier one only calls cuLaunchKernel; docs/Python.md).
+        self._packed = {}
 
     # -- calling ------------------------------------------------------------
 
@@ -630,14 +634,49 @@ class Program:
         if self._intermediates is None:
             self._intermediates = {b.name: DeviceArray(b.shape, b.dtype, self.device)
                                    for b in a.intermediates}
-        addresses = dict(pointers)
-        for name, array in self._intermediates.items():
-            addresses[name] = array.ptr
+            # A workspace starts zeroed; the kernels leave it zeroed, so it
+            # is zeroed once, here, and a captured CUDA graph needs no memset.
+            for b in a.intermediates:
+                if b.kind == "workspace" and b.nbytes:
+                    d.check(d.cuMemsetD8(self._intermediates[b.name].ptr, 0,
+                                         b.nbytes),
+                            "zeroing workspace '%s'" % b.name)
         if poison:
             for b in a.outputs:
                 if b.nbytes:
-                    d.check(d.cuMemsetD8Async(addresses[b.name], 0xFF, b.nbytes, stream),
+                    d.check(d.cuMemsetD8Async(pointers[b.name], 0xFF, b.nbytes, stream),
                             "poisoning output '%s'" % b.name)
+        key = tuple(pointers.items())
+        packed = self._packed.get(key)
+        if packed is None:
+            packed = self._pack(pointers)
+            if len(self._packed) >= _PACKED_CACHE_SIZE:
+                self._packed.pop(next(iter(self._packed)))
+            self._packed[key] = packed
+        launch_kernel = d.cuLaunchKernel
+        for index, (launch, fn, args) in enumerate(packed):
+            code = launch_kernel(fn, *launch.grid, *launch.block,
+                                 launch.dynamic_smem, stream, args, None)
+            doing = "failed"
+            if code == CUDA_SUCCESS and sync_each:
+                code = d.cuStreamSynchronize(stream)
+                doing = "faulted"
+            if code != CUDA_SUCCESS:
+                raise CudaError("launch %d (%s, grid %s, block %s, %d B dynamic "
+                                "shared memory) %s: %s"
+                                % (index, launch.kernel, list(launch.grid),
+                                   list(launch.block), launch.dynamic_smem, doing,
+                                   d.error_text(code)))
+
+    def _pack(self, pointers):
+        """(launch, function, parameter array) for every launch, the
+        parameters bound to ``pointers`` and the intermediates. Each array
+        keeps its parameter holders alive (``_holders``)."""
+        a = self.artifact
+        addresses = dict(pointers)
+        for name, array in self._intermediates.items():
+            addresses[name] = array.ptr
+        packed = []
         for index, (launch, fn) in enumerate(zip(a.launches, self._functions)):
             holders = []
             for j, p in enumerate(launch.params):
@@ -653,18 +692,9 @@ class Program:
                     holders.append(_SCALAR_CTYPES[p.scalar](p.value))
             args = (ctypes.c_void_p * max(1, len(holders)))(
                 *[ctypes.addressof(h) for h in holders])
-            code = d.cuLaunchKernel(fn, *launch.grid, *launch.block,
-                                    launch.dynamic_smem, stream, args, None)
-            doing = "failed"
-            if code == CUDA_SUCCESS and sync_each:
-                code = d.cuStreamSynchronize(stream)
-                doing = "faulted"
-            if code != CUDA_SUCCESS:
-                raise CudaError("launch %d (%s, grid %s, block %s, %d B dynamic "
-                                "shared memory) %s: %s"
-                                % (index, launch.kernel, list(launch.grid),
-                                   list(launch.block), launch.dynamic_smem, doing,
-                                   d.error_text(code)))
+            args._holders = holders
+            packed.append((launch, fn, args))
+        return packed
 
     def _tensor_map(self, launch, param, tensor_map, address):
         """The device address of the CUtensorMap of ``tensor_map`` over the
@@ -735,10 +765,15 @@ class Program:
         for array in self._tensor_maps.values():
             array.free()
         self._tensor_maps = {}
+        self._packed = {}
         for handle in self._modules.values():
             self._driver.cuModuleUnload(handle)
         self._modules = {}
 
+
+# Address sets whose packed parameters a Program keeps (a few: a model calls
+# a Program with the same few tensors again and again).
+_PACKED_CACHE_SIZE = 16
 
 def _half_bits(value, dtype):
     import struct

@@ -155,6 +155,11 @@ class FakeDriver(runtime.Driver):
         ctypes.memmove(dst, bytes(data[src - base:src - base + size]), size)
         return self._result("cuMemcpyDtoH")
 
+    def _cuMemsetD8(self, address, value, size):
+        base, data = self._find(address)
+        data[address - base:address - base + size] = bytes([value]) * size
+        return self._result("cuMemsetD8")
+
     def _cuMemsetD8Async(self, address, value, size, stream):
         base, data = self._find(address)
         data[address - base:address - base + size] = bytes([value]) * size

@@ -64,6 +64,38 @@ def test_caller_arrays_and_intermediates(fake):
     np.testing.assert_array_equal(out.numpy(), np.float32(2.5) * x + y)
 
 
+def test_workspace_zeroed_once(fake):
+    # A workspace is an intermediate that the runtime zeroes when it
+    # allocates it (the kernels leave it zeroed): once per Program, with a
+    # synchronous memset, so a CUDA graph captured later has no memset node.
+    x, y = inputs()
+    prog = runtime.Program(os.path.join(ARTIFACTS, "scale_add_workspace"))
+    assert [b.kind for b in prog.artifact.intermediates] == ["workspace"]
+    dx, dy = runtime.DeviceArray.from_numpy(x), runtime.DeviceArray.from_numpy(y)
+    out = runtime.DeviceArray((10, 100), "f32")
+    for _ in range(2):
+        prog(dx, dy, outputs=[out])
+        np.testing.assert_array_equal(out.numpy(), np.float32(2.5) * x + y)
+    assert fake.calls.count("cuMemsetD8") == 1
+    assert fake.calls.index("cuMemsetD8") < fake.calls.index("cuLaunchKernel")
+
+
+def test_parameters_packed_once_per_address_set(fake):
+    # Launch cost: a call with the tensors of an earlier call reuses its
+    # packed parameter arrays; other tensors get their own.
+    x, y = inputs()
+    prog = runtime.Program(SCALE_ADD)
+    dx, dy = runtime.DeviceArray.from_numpy(x), runtime.DeviceArray.from_numpy(y)
+    out, other = runtime.DeviceArray((10, 100), "f32"), runtime.DeviceArray((10, 100), "f32")
+    prog(dx, dy, outputs=[out])
+    prog(dx, dy, outputs=[out])
+    assert len(prog._packed) == 1
+    prog(dy, dx, outputs=[other])
+    assert len(prog._packed) == 2
+    np.testing.assert_array_equal(other.numpy(), np.float32(2.5) * y + x)
+    np.testing.assert_array_equal(out.numpy(), np.float32(2.5) * x + y)
+
+
 def test_wrong_tensors_refused_before_launch(fake):
     x, y = inputs()
     prog = runtime.Program(SCALE_ADD)

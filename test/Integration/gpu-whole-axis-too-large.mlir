@@ -1,12 +1,16 @@
 // A program that converts must compile (issue 12, item 5a): multi-head
 // attention, 8 heads x 128 queries x 64, with 256 keys. The conversion keeps
-// the keys whole (256 <= whole-threshold), and the kernels that hold a
-// [queries, keys] tile next to the whole [keys, 64] operands fit an H100 SM
-// at no block size: block-select used to refuse it, fused or not, with
+// the keys whole (256 <= whole-threshold). Block-select used to refuse it,
+// fused or not, with
 //   error: block-select: no block size fits @mha ... shared_bytes_peak
 //   525312 bytes > 233472
-// Now bb-compile converts again with the keys tiled and block-select picks a
-// block for them: the artifact is the usual one-kernel FlashAttention form.
+// because the queries were whole too: the softmax statistics [8, 128] hold
+// them innermost, which the conversion took for a feature axis. The queries
+// are a row axis now (a reduction's own statistics say nothing about
+// features), tiled, and the whole-keys form fits at a few queries per block
+// (the WHOLE check below). bb-compile also converts with the keys tiled, and
+// the cost model prefers that one here: the usual one-kernel FlashAttention
+// form.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: bb-compile %s -o %t/fused --emit-fused %t/fused.mlir
@@ -25,11 +29,16 @@
 // ROW-COUNT-1: block.map
 // ROW-NOT: block.map
 //
-// The failure is still a clear error where no tiling helps: block-select's
-// own message, from the conversion at the default threshold.
-// RUN: not bb-opt %s --convert-linalg-to-block --block-select 2>&1 \
+// The conversion's default form fits, at a few queries per block; where no
+// block size fits the local memory given (here 16 KiB), the failure is
+// block-select's own clear error.
+// RUN: bb-opt %s --convert-linalg-to-block --block-select \
 // RUN:   | FileCheck %s --check-prefix=WHOLE
-// WHOLE: error: block-select: no block size fits @mha on target 'h100'
+// WHOLE: block.program @mha axes(a0 = 8 tiled block {{[0-9]+}}, a1 = 128 tiled block {{[0-9]+}}, a2 = 256 whole,
+// RUN: not bb-opt %s --convert-linalg-to-block \
+// RUN:   --block-select=local-memory-bytes=16384 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SMALL
+// SMALL: error: block-select: no block size fits @mha on target 'h100'
 
 // FUSED: block.program @mha axes({{.*}}a2 = 256 tiled block {{[0-9]+}},
 // FUSED-COUNT-1: block.map

@@ -3,8 +3,9 @@
 //   bb-compile FILE -o DIR [--entry NAME] [--whole-threshold N] [--no-fuse]
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
-//              [--wgmma-stages 3] [--wgmma-group-rows 8]
-//              [--wgmma-fragment-epilogue]
+//              [--wgmma-stages 0] [--wgmma-group-rows 8]
+//              [--wgmma-fragment-epilogue=false]
+//              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -77,8 +78,9 @@ static cl::opt<int64_t> threadsPerBlock("threads-per-block", cl::init(128),
                                         cl::desc("Threads per block"),
                                         cl::cat(bbCompileCategory));
 static cl::opt<int64_t> wgmmaStages(
-    "wgmma-stages", cl::init(3),
-    cl::desc("sm_90a GEMM blocks: slots of the TMA ring"),
+    "wgmma-stages", cl::init(0),
+    cl::desc("sm_90a GEMM blocks: slots of the TMA ring (0: 3 for 128 x "
+             "128 tiles, 4 for 128 x 256)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> wgmmaGroupRows(
     "wgmma-group-rows", cl::init(8),
@@ -86,9 +88,15 @@ static cl::opt<int64_t> wgmmaGroupRows(
              "order (0: row by row)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaFragmentEpilogue(
-    "wgmma-fragment-epilogue", cl::init(false),
+    "wgmma-fragment-epilogue", cl::init(true),
     cl::desc("sm_90a GEMM blocks: the elementwise epilogue on the "
-             "accumulator registers, stored straight to global memory"),
+             "accumulator registers, stored straight to global memory "
+             "(=false: through shared memory)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<int64_t> splitMaxBlocks(
+    "split-max-blocks", cl::init(1056),
+    cl::desc("Grids of fewer blocks than the SMs split their reduce loops "
+             "across at most this many blocks (0: no split)"),
     cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
@@ -134,6 +142,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.threads = threadsPerBlock;
   options.wgmmaStages = wgmmaStages;
+  options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   std::string fused;

@@ -4,8 +4,8 @@
 // any target is known; block-select then refuses a program whose whole form
 // does not fit the target at any block size. The GPU artifact (bb-compile,
 // the C API) and the CPU runner (bb-run) share this one way out: convert at
-// the conversion's default and at larger whole-thresholds, let block-select
-// pick, and where nothing fits, convert again with ever more axes tiled.
+// the conversion's defaults and with other whole or tiled axes, let
+// block-select pick, and where nothing fits, convert again with ever more axes tiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +30,10 @@ mlir::LogicalResult runPipeline(mlir::ModuleOp module,
 llvm::ArrayRef<int64_t> getTiledWholeThresholds();
 
 struct ConvertAndSelectOptions {
-  /// The whole-thresholds of convert-linalg-to-block to choose among, the
-  /// first one's diagnostics reported (0: the conversion's default).
-  llvm::ArrayRef<int64_t> wholeThresholds;
+  /// The convert-linalg-to-block options of the forms to choose among
+  /// ("whole-threshold=16384", "": the conversion's defaults), the first
+  /// one's diagnostics reported.
+  llvm::ArrayRef<llvm::StringRef> conversions;
   /// The fusion pipeline (textual; empty: none).
   std::string fuseStep;
   /// The block-select pipeline (textual).
@@ -40,8 +41,8 @@ struct ConvertAndSelectOptions {
 };
 
 /// Converts the Linalg `module` (hoist-tensor-constants: weights become
-/// inputs; convert-linalg-to-block) at each of the
-/// options' whole-thresholds, fuses each and runs block-select on the first
+/// inputs; convert-linalg-to-block) with each of the options'
+/// conversions, fuses each and runs block-select on the first
 /// candidate with the others' programs as its snapshots, so that it picks,
 /// per program, the fastest form that fits. When no form fits, converts
 /// again at each of getTiledWholeThresholds() until one does. On failure,

@@ -33,9 +33,11 @@ struct GPUCompileOptions {
   int64_t threads = 128;
   /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows and
   /// wgmma-fragment-epilogue (sm_90a).
-  int64_t wgmmaStages = 3;
+  int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
-  bool wgmmaFragmentEpilogue = false;
+  bool wgmmaFragmentEpilogue = true;
+  /// blockbuster-gpu-pipeline's split-max-blocks (0: no split reductions).
+  int64_t splitMaxBlocks = 1056;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

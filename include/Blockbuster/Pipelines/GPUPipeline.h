@@ -22,8 +22,9 @@ struct GPUPipelineOptions
   Option<int64_t> wgmmaStages{
       *this, "wgmma-stages",
       llvm::cl::desc("sm_90a GEMM blocks: shared-memory slots of the TMA "
-                     "ring (3: two blocks per SM)"),
-      llvm::cl::init(3)};
+                     "ring (0: 3 for 128 x 128 tiles, two blocks per SM; "
+                     "4 for 128 x 256)"),
+      llvm::cl::init(0)};
   Option<int64_t> wgmmaGroupRows{
       *this, "wgmma-group-rows",
       llvm::cl::desc("sm_90a GEMM blocks: rows of tiles per group of the "
@@ -34,7 +35,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a GEMM blocks: an elementwise epilogue applied to "
                      "the accumulator registers and stored straight to "
                      "global memory (off: through shared memory)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
+  Option<int64_t> splitMaxBlocks{
+      *this, "split-max-blocks",
+      llvm::cl::desc("gpu-split-reductions' max-blocks: the most blocks of a "
+                     "grid whose reduce loop is split (0: no split)"),
+      llvm::cl::init(1056)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

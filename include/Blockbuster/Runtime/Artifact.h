@@ -38,7 +38,9 @@ llvm::StringRef getDTypeName(DType type);
 int64_t getDTypeBytes(DType type);
 bool isFloat(DType type);
 
-enum class BufferKind { Input, Output, Intermediate };
+/// Workspace: allocated by the runtime like an intermediate and zeroed when
+/// allocated; the kernels leave it zeroed (split-reduction counters).
+enum class BufferKind { Input, Output, Intermediate, Workspace };
 
 struct Buffer {
   std::string name;

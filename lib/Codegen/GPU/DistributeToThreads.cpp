@@ -38,13 +38,15 @@ bool isInsideThreadForall(Operation *op) {
   return false;
 }
 
-bool isInsideBlockGrid(Operation *op) {
+scf::ForallOp enclosingBlockGrid(Operation *op) {
   for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
        forall = forall->getParentOfType<scf::ForallOp>())
     if (blockbuster::isBlockGrid(forall))
-      return true;
-  return false;
+      return forall;
+  return nullptr;
 }
+
+bool isInsideBlockGrid(Operation *op) { return bool(enclosingBlockGrid(op)); }
 
 struct GPUDistributeToThreads
     : blockbuster::impl::GPUDistributeToThreadsBase<GPUDistributeToThreads> {
@@ -57,7 +59,19 @@ struct GPUDistributeToThreads
     rewriter.moveOpBefore(op, forall.getBody()->getTerminator());
   }
 
+  /// The threads of the block that runs `op`: its grid's own choice (a
+  /// schedule that sets `blockbuster.block_threads`), else the option.
+  int64_t blockThreads(Operation *op) {
+    scf::ForallOp grid = enclosingBlockGrid(op);
+    auto chosen =
+        grid ? grid->getAttrOfType<IntegerAttr>(
+                   blockbuster::kBlockThreadsAttrName)
+             : IntegerAttr();
+    return chosen ? chosen.getInt() : threads.getValue();
+  }
+
   LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op) {
+    int64_t threads = blockThreads(op);
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     SmallVector<unsigned> parallel;
     for (auto [i, it] : llvm::enumerate(iterators))

@@ -177,8 +177,10 @@ struct GPULaunchManifest
         continue;
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         std::string name = "tmp" + std::to_string(numTemporaries++);
-        FailureOr<llvm::json::Object> buffer =
-            describeBuffer(&op, alloc, name, "intermediate");
+        // A workspace is zeroed by the runtime when it is allocated.
+        bool workspace = alloc->hasAttr(blockbuster::kWorkspaceAttrName);
+        FailureOr<llvm::json::Object> buffer = describeBuffer(
+            &op, alloc, name, workspace ? "workspace" : "intermediate");
         if (failed(buffer))
           return failure();
         buffers.push_back(std::move(*buffer));

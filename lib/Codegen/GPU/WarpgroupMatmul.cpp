@@ -1,53 +1,60 @@
 //===- WarpgroupMatmul.cpp - Tiled GEMMs on Hopper: TMA ring + wgmma ------===//
 //
-// The sm_90a schedule of a kernel whose block is one 128 x 128 tile of a
-// matrix product read from global memory (design note 06, section 3.1):
+// The sm_90a schedule of a kernel whose block is one 128 x 128 or 128 x 256
+// tile of a matrix product read from global memory (design note 06,
+// section 3.1):
 //
-//   C_tile = sum over k of A[m0 : m0 + 128, k] * B[k, n0 : n0 + 128]
+//   C_tile = sum over k of A[m0 : m0 + 128, k] * B[k, n0 : n0 + N]
 //
 // with 16-bit A and B, an f32 accumulator and any epilogue after the reduce
-// loop. The block's own reduce loop (a k loop of the block program, or one
-// whole-k dot) and the zero fill of its accumulator tile are replaced by:
+// loop. A 128 x 128 tile is one warpgroup's; a 128 x 256 tile is two
+// consumer warpgroups', 64 rows each (the grid gets
+// `blockbuster.block_threads` = 256). The block's own reduce loop (a k loop
+// of the block program, or one whole-k dot) and the zero fill of its
+// accumulator tile are replaced by:
 //
 //  - on the host, one TMA descriptor per operand
 //    (`nvgpu.tma.create.descriptor`, 128-byte swizzle, zero fill out of
-//    bounds): a box of 128 x 64 elements of A, and of 64 x 64 elements of B
-//    (the swizzle spans 128 bytes, so a 128-wide row of B is two boxes);
+//    bounds, L2 promotion of 256 bytes, 128 for rows that are not whole
+//    128-byte lines): a box of 128 x 64 elements of A, and of 64 x 64
+//    elements of B (the swizzle spans 128 bytes, so a row of B is N / 64
+//    boxes);
 //  - in the kernel, a ring of `stages` shared-memory slots, each holding the
 //    A and B tiles of one k step of 64, guarded by one mbarrier per slot.
 //    Thread 0 fills the first `stages - 1` slots before the loop; in step i
-//    the warpgroup waits for slot i, issues `nvgpu.warpgroup.mma` (128 x 128
-//    x 64 as 8 wgmma.m64n128k16 with f32 accumulators in registers across
-//    the whole loop), waits until only that group is in flight (so step
-//    i - 1's reads of its slot are done), and thread 0 then refills that
-//    slot with step i + stages - 1: copies stay in flight while the tensor
-//    cores work;
-//  - after the loop, the accumulator fragments stored into a fresh 128 x 128
-//    f32 tile that replaces the old accumulator, so the epilogue (the bf16
-//    cast, bias, activation; edge tiles are views of its top-left corner)
-//    is lowered as before;
-//  - or, with the `fragment-epilogue` option, when the epilogue is one
-//    elementwise op from the accumulator (or its top-left corner) to a tile
-//    whose only other use is a copy to global memory: its body applied to
-//    each thread's accumulator registers and the results stored straight to
-//    global memory, two adjacent columns per store (the fragment layout of
-//    wgmma: thread t of the warpgroup holds rows 16 (t / 32) + (t % 32) / 4
-//    + 8 i and columns 2 (t % 4) + 8 j, + 1), each store bounds-checked at
-//    partial edge blocks; no shared memory, one barrier fewer. Not the
-//    default: a warp's 4-byte store writes 8 rows of 16 bytes, and on the
-//    H100 that made 4096^3 about 10% slower than the shared-memory
-//    epilogue, whose global stores are 16 bytes and coalesced (wider
-//    stores need the fragments exchanged within each quad of lanes first).
+//    each warpgroup waits for slot i, issues `nvgpu.warpgroup.mma` (its rows
+//    x N x 64 as wgmma.m64nNk16 with f32 accumulators in registers across
+//    the whole loop), waits until only that group is in flight (so its step
+//    i - 1 is done), and thread 0 then refills that slot with step
+//    i + stages - 1: copies stay in flight while the tensor cores work.
+//    With two warpgroups each one's first thread also arrives on a second
+//    mbarrier of the slot of step i - 1, and thread 0 waits for both
+//    arrivals before the refill;
+//  - after the loop, with the `fragment-epilogue` option (the default),
+//    when the epilogue is one elementwise op from the accumulator (or its
+//    top-left corner) to a tile whose only other use is a copy to global
+//    memory: its body applied to each thread's accumulator registers (the
+//    fragment layout of wgmma: thread t of the block holds rows
+//    16 (t / 32) + (t % 32) / 4 + 8 i and columns 2 (t % 4) + 8 j, + 1)
+//    and the results stored straight to global memory: 16-bit results as
+//    16-byte vectors of 8 columns after the four lanes of each quad
+//    exchanged their pairs (QuadTranspose.h), 32-bit results two columns
+//    at once, each store bounds-checked at partial edge blocks; no shared
+//    memory, one barrier fewer;
+//  - otherwise the accumulator fragments stored into a fresh f32 tile that
+//    replaces the old accumulator, so the epilogue (edge tiles are views of
+//    its top-left corner) is lowered as before.
 //
 // Partial edge tiles need no other special case: TMA fills the
 // out-of-bounds part of a box with zeros, and the epilogue only reads or
 // writes the tile's valid corner.
-// An A tile that the block computes elementwise from a tile of a global
-// array (the normalised rows of LayerNorm/RMSNorm + matmul) takes the same
-// schedule with a prologue (WarpgroupPrologue.h): TMA stages the raw tile,
-// the warpgroup rewrites each slot's A part in place before its wgmma, and
-// the mainloop then waits for the previous wgmma group and synchronises
-// before refilling its slot.
+// An A tile that a 128 x 128 block computes elementwise from a tile of a
+// global array (the normalised rows of LayerNorm/RMSNorm + matmul) takes
+// the same schedule with a prologue (WarpgroupPrologue.h): TMA stages the
+// raw tile, the warpgroup rewrites each slot's A part in place before its
+// wgmma, and the mainloop then waits for the previous wgmma group and
+// synchronises before refilling its slot (no release mbarriers: the
+// barrier already orders the refill after every warp's wgmma).
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not
@@ -56,6 +63,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
+#include "QuadTranspose.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
 #include "WarpgroupPrologue.h"
@@ -89,11 +97,15 @@ using namespace blockbuster;
 
 namespace {
 
-// The block tile and the k step of one ring slot. One warpgroup (128
-// threads) owns the whole 128 x 128 accumulator: 128 f32 registers per
-// thread.
-constexpr int64_t kTileM = 128, kTileN = 128, kStepK = 64;
+// The block tile's rows and the k step of one ring slot. A 128 x 128 tile
+// is one warpgroup's (128 threads, two m64n128k16 per k16, 128 f32
+// accumulator registers per thread); a 128 x 256 tile is two warpgroups',
+// each owning 64 rows (one m64n256k16 per k16, again 128 registers per
+// thread): B is read once per k16 instead of twice, and the ring writes A
+// once for 256 columns (design note 06, section 3.1).
+constexpr int64_t kTileM = 128, kStepK = 64;
 constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kRowsPerMma = 64;
 // The 128-byte swizzle spans 64 elements of 16 bits: B's 128-wide rows are
 // loaded as two boxes of 64 columns.
 constexpr int64_t kSwizzleElements = 64;
@@ -115,6 +127,9 @@ struct WarpgroupGemm {
   Value acc;
   linalg::FillOp accFill;
   Type elementType;
+  // The tile's columns: 128 (one warpgroup) or 256 (two).
+  int64_t tileN = 128;
+  int64_t warpgroups() const { return tileN / 128; }
   // The op that computes A in the block, if A is not read from memory.
   std::optional<WarpgroupPrologue> prologue;
 };
@@ -263,8 +278,14 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   std::optional<int64_t> tileM = constantUpperBound(aTile.getResult(), 0);
   std::optional<int64_t> tileN = constantUpperBound(bTile.getResult(), 1);
   std::optional<int64_t> stepK = constantUpperBound(aTile.getResult(), 1);
-  if (tileM != kTileM || tileN != kTileN || !stepK)
-    return fail(dot, "the block is not a 128 x 128 tile");
+  if (tileM != kTileM || (tileN != 128 && tileN != 256) || !stepK)
+    return fail(dot, "the block is not a 128 x 128 or 128 x 256 tile");
+  // The prologue's thread mapping is one warpgroup's (WarpgroupPrologue.h);
+  // block-warpgroup-gemm-blocks gives 128 x 256 to plain GEMMs only.
+  if (gemm.prologue && tileN != 128)
+    return fail(dot, "an A tile computed in the block needs a 128 x 128 "
+                     "tile");
+  gemm.tileN = *tileN;
   Value iv = loop && gemm.reduce == loop.getOperation() ? loop.getInductionVar()
                                                         : Value();
   SmallVector<OpFoldResult> aOffsets = aTile.getMixedOffsets();
@@ -426,7 +447,10 @@ private:
   int64_t elementBytes() { return g.elementType.getIntOrFloatBitWidth() / 8; }
   int64_t aBytes() { return kTileM * kStepK * elementBytes(); }
   int64_t bBoxBytes() { return kStepK * kSwizzleElements * elementBytes(); }
-  int64_t slotBytes() { return aBytes() + 2 * bBoxBytes(); }
+  int64_t bBoxes() { return g.tileN / kSwizzleElements; }
+  int64_t slotBytes() { return aBytes() + bBoxes() * bBoxBytes(); }
+  // The rows of the tile each warpgroup computes.
+  int64_t warpgroupRows() { return kTileM / g.warpgroups(); }
 
   /// On the host: a TMA descriptor of `source` with boxes of `box`.
   Value createDescriptor(Value source, ArrayRef<int64_t> box);
@@ -435,6 +459,25 @@ private:
   /// Thread 0 (where `predicate` holds) starts the copies of k step `step`
   /// into its slot.
   void issueCopies(Value step, Value predicate);
+  /// After the wgmma of k step `step` left only itself in flight: the first
+  /// thread of each warpgroup releases the slot of step - 1.
+  void releaseSlots(Value released, Value step, Value thread);
+  /// Thread 0 (`leader`) waits until both warpgroups released the slot of
+  /// step - 1, which it refills next.
+  void awaitRelease(Value released, Value step, Value leader);
+  /// The accumulator registers of this thread and where they sit: row
+  /// firstRow + 64 m + 8 i, columns firstColumn + 8 j and + 1 hold registers
+  /// 4 j + 2 i and + 1 of struct m.
+  struct Fragments {
+    Value registers, firstRow, firstColumn, laneInQuad;
+  };
+  Fragments fragments(Value acc);
+  // The m64 wgmmas of one warpgroup per k16.
+  int64_t mmas() { return warpgroupRows() / kRowsPerMma; }
+  /// Stores the fragments of `acc` into the f32 workgroup tile `tile`
+  /// (nvgpu.warpgroup.mma.store takes only the warpgroup's own rows as its
+  /// destination, and the position of each row from the thread id).
+  void storeToTile(Value acc, Value tile);
   /// Applies `epilogue` to the fragments of `acc`, stored to global memory.
   void storeFragments(Value acc, FragmentEpilogue epilogue);
 
@@ -453,10 +496,19 @@ Value WarpgroupMatmulLowering::createDescriptor(Value source,
   Value unranked = memref::CastOp::create(
       rewriter, loc, UnrankedMemRefType::get(g.elementType, Attribute()),
       source);
+  // L2 promotion: 256 bytes where the rows are whole 128-byte lines; 128
+  // where they are not (each 128-byte row of a box then spans two lines).
+  // On the H100, M4000 K4040 N4056 (rows of 8080 and 8112 bytes) took
+  // 0.332 ms with 256 and 0.279 with 128; 4096^3 is fastest with 256
+  // (docs/performance.md).
+  int64_t rowBytes =
+      cast<MemRefType>(source.getType()).getDimSize(1) * elementBytes();
+  auto promotion = rowBytes % 128 == 0
+                       ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
+                       : nvgpu::TensorMapL2PromoKind::L2PROMO_128B;
   auto type = nvgpu::TensorMapDescriptorType::get(
       ctx, sharedTile(box, g.elementType),
-      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-      nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, promotion,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   return nvgpu::TmaCreateDescriptorOp::create(
@@ -475,83 +527,195 @@ void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
     return arith::AddIOp::create(rewriter, loc, base, index(bytes));
   };
   Value aTile = ringView(base, {kTileM, kStepK});
-  Value bLeft = ringView(at(aBytes()), {kStepK, kSwizzleElements});
-  Value bRight =
-      ringView(at(aBytes() + bBoxBytes()), {kStepK, kSwizzleElements});
   nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, barriers,
                                           index(slotBytes()), slot, predicate);
   Value k = arith::MulIOp::create(rewriter, loc, step, index(kStepK));
   Value row = getValueOrCreateConstantIndexOp(rewriter, loc, g.rowOffset);
   Value col = getValueOrCreateConstantIndexOp(rewriter, loc, g.colOffset);
-  Value colRight =
-      arith::AddIOp::create(rewriter, loc, col, index(kSwizzleElements));
   // Coordinates are innermost first.
   nvgpu::TmaAsyncLoadOp::create(rewriter, loc, aTile, barriers, descA,
                                 ValueRange{k, row}, slot, Value(), predicate);
-  nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bLeft, barriers, descB,
-                                ValueRange{col, k}, slot, Value(), predicate);
-  nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bRight, barriers, descB,
-                                ValueRange{colRight, k}, slot, Value(),
-                                predicate);
+  // B's rows as boxes of 64 columns, side by side in the slot.
+  for (int64_t box = 0; box < bBoxes(); ++box) {
+    Value bBox = ringView(at(aBytes() + box * bBoxBytes()),
+                          {kStepK, kSwizzleElements});
+    Value boxCol = box ? arith::AddIOp::create(
+                             rewriter, loc, col,
+                             index(box * kSwizzleElements))
+                             .getResult()
+                       : col;
+    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bBox, barriers, descB,
+                                  ValueRange{boxCol, k}, slot, Value(),
+                                  predicate);
+  }
+}
+
+void WarpgroupMatmulLowering::releaseSlots(Value released, Value step,
+                                           Value thread) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Value inWarpgroup = arith::RemUIOp::create(rewriter, loc, thread,
+                                             index(kWarpgroupThreads));
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      inWarpgroup, index(0));
+  Value notFirstStep = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ugt, step, index(0));
+  Value arrives = arith::AndIOp::create(rewriter, loc, first, notFirstStep);
+  auto release = scf::IfOp::create(rewriter, loc, arrives);
+  rewriter.setInsertionPointToStart(&release.getThenRegion().front());
+  Value previous = arith::SubIOp::create(rewriter, loc, step, index(1));
+  Value slot = arith::RemUIOp::create(rewriter, loc, previous, index(stages));
+  nvgpu::MBarrierArriveOp::create(rewriter, loc,
+                                  nvgpu::MBarrierTokenType::get(ctx),
+                                  released, slot);
+}
+
+void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
+                                           Value leader) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  // Step 0 refills a slot no step has used yet.
+  Value notFirstStep = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ugt, step, index(0));
+  Value waits = arith::AndIOp::create(rewriter, loc, leader, notFirstStep);
+  auto wait = scf::IfOp::create(rewriter, loc, waits);
+  rewriter.setInsertionPointToStart(&wait.getThenRegion().front());
+  Value previous = arith::SubIOp::create(rewriter, loc, step, index(1));
+  Value slot = arith::RemUIOp::create(rewriter, loc, previous, index(stages));
+  Value round = arith::DivUIOp::create(rewriter, loc, previous, index(stages));
+  Value parity = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getI1Type(),
+      arith::RemUIOp::create(rewriter, loc, round, index(2)));
+  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, released, parity,
+                                         index(kWaitTicks), slot);
+}
+
+WarpgroupMatmulLowering::Fragments
+WarpgroupMatmulLowering::fragments(Value acc) {
+  // The registers of the warpgroup's accumulator as its NVVM lowering holds
+  // them: one struct of tileN / 2 f32 per 64 rows (convert-nvgpu-to-nvvm
+  // gives the accumulator this type; the casts fold away there).
+  int64_t registersPerMma = g.tileN / 2;
+  Type f32 = rewriter.getF32Type();
+  auto perMma = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(registersPerMma, f32));
+  auto whole = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(mmas(), perMma));
+  Fragments f;
+  f.registers = UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
+                    .getResult(0);
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
+  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(32));
+  // One statement per op: the IR's order does not depend on the order in
+  // which the compiler evaluates arguments. Warp w of the block holds rows
+  // 16 w to 16 w + 15 of the tile (of its warpgroup's 64 rows per mma: the
+  // second warpgroup's rows come after the first's).
+  Value warpRow = arith::MulIOp::create(rewriter, loc, warp, index(16));
+  Value laneRow = arith::DivUIOp::create(rewriter, loc, lane, index(4));
+  f.firstRow = arith::AddIOp::create(rewriter, loc, warpRow, laneRow);
+  f.laneInQuad = arith::RemUIOp::create(rewriter, loc, lane, index(4));
+  f.firstColumn = arith::MulIOp::create(rewriter, loc, f.laneInQuad, index(2));
+  return f;
+}
+
+void WarpgroupMatmulLowering::storeToTile(Value acc, Value tile) {
+  Fragments f = fragments(acc);
+  auto pair = VectorType::get({2}, rewriter.getF32Type());
+  for (int64_t m = 0; m < mmas(); ++m) {
+    Value fragment =
+        LLVM::ExtractValueOp::create(rewriter, loc, f.registers, m);
+    for (int64_t i = 0; i < 2; ++i) {
+      Value row = arith::AddIOp::create(rewriter, loc, f.firstRow,
+                                        index(m * kRowsPerMma + 8 * i));
+      for (int64_t j = 0; j < g.tileN / 8; ++j) {
+        Value column = arith::AddIOp::create(rewriter, loc, f.firstColumn,
+                                             index(8 * j));
+        int64_t first = j * 4 + i * 2;
+        Value values[2] = {
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first),
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1)};
+        Value packed =
+            vector::FromElementsOp::create(rewriter, loc, pair, values);
+        vector::StoreOp::create(rewriter, loc, packed, tile,
+                                ValueRange{row, column},
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+      }
+    }
+  }
 }
 
 void WarpgroupMatmulLowering::storeFragments(
     Value acc, FragmentEpilogue epilogue) {
-  // The registers of the accumulator as its NVVM lowering holds them: one
-  // struct of 64 f32 per 64 rows (convert-nvgpu-to-nvvm gives the
-  // accumulator this type; the casts fold away there).
-  constexpr int64_t kRowsPerMma = 64, kRegisters = kTileN / 2;
-  Type f32 = rewriter.getF32Type();
-  auto half = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(kRegisters, f32));
-  auto whole = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(kTileM / kRowsPerMma, half));
-  Value registers =
-      UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
-          .getResult(0);
+  Fragments f = fragments(acc);
+  Value registers = f.registers;
+  Value firstRow = f.firstRow, laneInQuad = f.laneInQuad,
+        firstColumn = f.firstColumn;
 
   linalg::GenericOp op = epilogue.op;
   Value target = epilogue.copy.getTarget();
   auto targetType = cast<MemRefType>(target.getType());
   Type element = targetType.getElementType();
+  unsigned bits = targetType.getElementTypeBitWidth();
   auto pair = VectorType::get({2}, element);
-  int64_t pairBytes = 2 * targetType.getElementTypeBitWidth() / 8;
+  int64_t pairBytes = 2 * bits / 8;
+  // 16-bit results whose rows are whole 16-byte vectors go out as 16-byte
+  // stores after a transpose within each quad; others two columns at once.
+  auto global = cast<MemRefType>(
+      epilogue.copy.getTarget().getDefiningOp<memref::SubViewOp>()
+          .getSourceType());
+  bool wide = bits == 16 && global.getDimSize(1) % 8 == 0;
   // Bounds only where the target's extent is not the whole tile.
   auto bound = [&](int64_t dim, int64_t full) -> Value {
     if (targetType.getDimSize(dim) == full)
       return Value();
     return memref::DimOp::create(rewriter, loc, target, dim);
   };
-  Value rows = bound(0, kTileM), columns = bound(1, kTileN);
+  Value rows = bound(0, kTileM), columns = bound(1, g.tileN);
 
-  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
-  Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(32));
-  // One statement per op: the IR's order does not depend on the order in
-  // which the compiler evaluates arguments.
-  Value warpRow = arith::MulIOp::create(rewriter, loc, warp, index(16));
-  Value laneRow = arith::DivUIOp::create(rewriter, loc, lane, index(4));
-  Value firstRow = arith::AddIOp::create(rewriter, loc, warpRow, laneRow);
-  Value laneInQuad = arith::RemUIOp::create(rewriter, loc, lane, index(4));
-  Value firstColumn =
-      arith::MulIOp::create(rewriter, loc, laneInQuad, index(2));
+  // An index inside the target: at partial edge blocks the lanes outside
+  // still compute (the wide stores exchange values first), from clamped
+  // loads, and store nothing.
+  auto clamp = [&](Value value, Value extent) -> Value {
+    if (!extent)
+      return value;
+    Value last = arith::SubIOp::create(rewriter, loc, extent, index(1));
+    return arith::MinUIOp::create(rewriter, loc, value, last);
+  };
+  auto isInside = [&](Value row, Value column) -> Value {
+    Value inside;
+    if (rows)
+      inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     row, rows);
+    if (columns) {
+      Value columnInside = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, column, columns);
+      inside = inside ? arith::AndIOp::create(rewriter, loc, inside,
+                                              columnInside)
+                      : columnInside;
+    }
+    return inside;
+  };
 
   // The epilogue op's body at one element: the accumulator's value is
   // `value`, every other input is loaded at (row, column).
   auto apply = [&](Value value, Value row, Value column) {
     IRMapping mapping;
     Block *body = op.getBody();
+    Value loadRow, loadColumn;
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = body->getArgument(input->getOperandNumber());
       if (input == epilogue.accInput) {
         mapping.map(arg, value);
         continue;
       }
+      if (!loadRow) {
+        loadRow = wide ? clamp(row, rows) : row;
+        loadColumn = wide ? clamp(column, columns) : column;
+      }
       SmallVector<Value> indices;
       for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
         indices.push_back(cast<AffineDimExpr>(expr).getPosition() == 0
-                              ? row
-                              : column);
+                              ? loadRow
+                              : loadColumn);
       mapping.map(arg, memref::LoadOp::create(rewriter, loc, input->get(),
                                               indices));
     }
@@ -559,47 +723,84 @@ void WarpgroupMatmulLowering::storeFragments(
       rewriter.clone(inner, mapping);
     return mapping.lookup(body->getTerminator()->getOperand(0));
   };
+  // Columns `column` and `column` + 1 of register pair `first`.
+  auto applyPair = [&](Value fragment, int64_t first, Value row,
+                       Value column) {
+    Value next = arith::AddIOp::create(rewriter, loc, column, index(1));
+    Value left = apply(
+        LLVM::ExtractValueOp::create(rewriter, loc, fragment, first), row,
+        column);
+    Value right = apply(
+        LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1), row,
+        next);
+    Value results[2] = {left, right};
+    return vector::FromElementsOp::create(rewriter, loc, pair, results)
+        .getResult();
+  };
+  // Stores `value` at (row, column) where that is inside the target.
+  auto store = [&](Value value, Value row, Value column, int64_t bytes) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (Value inside = isInside(row, column)) {
+      auto ifInside = scf::IfOp::create(rewriter, loc, inside);
+      rewriter.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    }
+    vector::StoreOp::create(rewriter, loc, value, target,
+                            ValueRange{row, column}, /*nontemporal=*/false,
+                            llvm::MaybeAlign(bytes));
+  };
 
-  for (int64_t m = 0; m < kTileM / kRowsPerMma; ++m) {
+  Type i32 = rewriter.getI32Type();
+  Value laneInQuad32 =
+      arith::IndexCastUIOp::create(rewriter, loc, i32, laneInQuad);
+  auto asI32 = [&](Value packed) -> Value {
+    Value word = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({1}, i32), packed);
+    return vector::ExtractOp::create(rewriter, loc, word, int64_t(0));
+  };
+  for (int64_t m = 0; m < mmas(); ++m) {
     Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, registers, m);
     for (int64_t i = 0; i < 2; ++i) {
       Value row = arith::AddIOp::create(rewriter, loc, firstRow,
                                         index(m * kRowsPerMma + 8 * i));
-      Value rowInside =
-          rows ? arith::CmpIOp::create(rewriter, loc,
-                                       arith::CmpIPredicate::ult, row, rows)
-               : Value();
-      for (int64_t j = 0; j < kTileN / 8; ++j) {
-        Value column =
-            arith::AddIOp::create(rewriter, loc, firstColumn, index(8 * j));
-        Value inside = rowInside;
-        if (columns) {
-          Value columnInside = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::ult, column, columns);
-          inside = inside ? arith::AndIOp::create(rewriter, loc, inside,
-                                                  columnInside)
-                          : columnInside;
+      if (!wide) {
+        for (int64_t j = 0; j < g.tileN / 8; ++j) {
+          Value column =
+              arith::AddIOp::create(rewriter, loc, firstColumn, index(8 * j));
+          // Computed inside the bounds check: nothing to exchange.
+          OpBuilder::InsertionGuard guard(rewriter);
+          if (Value inside = isInside(row, column)) {
+            auto ifInside = scf::IfOp::create(rewriter, loc, inside);
+            rewriter.setInsertionPointToStart(
+                &ifInside.getThenRegion().front());
+          }
+          vector::StoreOp::create(
+              rewriter, loc, applyPair(fragment, j * 4 + i * 2, row, column),
+              target, ValueRange{row, column}, /*nontemporal=*/false,
+              llvm::MaybeAlign(pairBytes));
         }
-        OpBuilder::InsertionGuard guard(rewriter);
-        if (inside) {
-          auto store = scf::IfOp::create(rewriter, loc, inside);
-          rewriter.setInsertionPointToStart(&store.getThenRegion().front());
+        continue;
+      }
+      // Groups of 32 columns: lane q of each quad ends up with the 8
+      // columns of group 4 b + q.
+      for (int64_t b = 0; b < g.tileN / 32; ++b) {
+        SmallVector<Value, 4> words;
+        for (int64_t j = 4 * b; j < 4 * b + 4; ++j) {
+          Value column =
+              arith::AddIOp::create(rewriter, loc, firstColumn, index(8 * j));
+          words.push_back(
+              asI32(applyPair(fragment, j * 4 + i * 2, row, column)));
         }
-        int64_t first = j * 4 + i * 2;
-        Value next = arith::AddIOp::create(rewriter, loc, column, index(1));
-        Value left = apply(
-            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first), row,
-            column);
-        Value right = apply(
-            LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1),
-            row, next);
-        Value results[2] = {left, right};
-        Value packed =
-            vector::FromElementsOp::create(rewriter, loc, pair, results);
-        vector::StoreOp::create(rewriter, loc, packed, target,
-                                ValueRange{row, column},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(pairBytes));
+        SmallVector<Value, 4> exchanged =
+            transposeQuad(rewriter, loc, laneInQuad32, words);
+        Value vector = vector::FromElementsOp::create(
+            rewriter, loc, VectorType::get({4}, i32), exchanged);
+        Value eight = vector::BitCastOp::create(
+            rewriter, loc, VectorType::get({8}, element), vector);
+        Value groupColumn =
+            arith::MulIOp::create(rewriter, loc, laneInQuad, index(8));
+        Value column = arith::AddIOp::create(rewriter, loc, groupColumn,
+                                             index(32 * b));
+        store(eight, row, column, 16);
       }
     }
   }
@@ -667,11 +868,22 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                        thread, index(0));
-  barriers = nvgpu::MBarrierCreateOp::create(
-      rewriter, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, stages));
+  auto barrierGroup = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
+  barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
   for (int64_t slot = 0; slot < stages; ++slot)
     nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, index(1),
                                   index(slot), leader);
+  // With two warpgroups, thread 0 may refill a slot only when both are done
+  // with it: one more barrier per slot, on which each warpgroup arrives
+  // once it has finished the wgmma that read the slot.
+  Value released;
+  if (g.warpgroups() > 1) {
+    released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
+    for (int64_t slot = 0; slot < stages; ++slot)
+      nvgpu::MBarrierInitOp::create(rewriter, loc, released,
+                                    index(g.warpgroups()), index(slot),
+                                    leader);
+  }
   nvgpu::TmaPrefetchOp::create(rewriter, loc, descA, leader);
   nvgpu::TmaPrefetchOp::create(rewriter, loc, descB, leader);
   gpu::BarrierOp::create(rewriter, loc);
@@ -686,7 +898,17 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
 
   // Mainloop.
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({kTileM, kTileN}, rewriter.getF32Type()));
+      ctx,
+      VectorType::get({warpgroupRows(), g.tileN}, rewriter.getF32Type()));
+  // The warpgroup's first row in the A tile of a slot.
+  Value aOffset = index(0);
+  if (g.warpgroups() > 1) {
+    Value warpgroup = arith::DivUIOp::create(rewriter, loc, thread,
+                                             index(kWarpgroupThreads));
+    aOffset = arith::MulIOp::create(
+        rewriter, loc, warpgroup,
+        index(warpgroupRows() * kStepK * elementBytes()));
+  }
   Value init =
       nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
@@ -703,27 +925,35 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
                                            index(kWaitTicks), slot);
     Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
-    Value aTile = ringView(base, {kTileM, kStepK});
+    Value aTile =
+        ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
+                 {warpgroupRows(), kStepK});
     Value bTile =
         ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
-                 {kStepK, kTileN});
-    // Thread 0 refills the slot step i - 1 read with step i + stages - 1.
-    // A branch, not a predicate: the last steps' condition folds to a
-    // constant, which the PTX of a predicated copy cannot take.
+                 {kStepK, g.tileN});
+    // Thread 0 refills the slot step i - 1 read with step i + stages - 1
+    // (with two warpgroups once both released it). A branch, not a
+    // predicate: the last steps' condition folds to a constant, which the
+    // PTX of a predicated copy cannot take.
     auto refillPrevious = [&] {
       Value next =
           arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
       Value inRange = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+      if (released)
+        releaseSlots(released, step, thread);
       auto refill = scf::IfOp::create(rewriter, loc, inRange);
       rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
+      if (released)
+        awaitRelease(released, step, leader);
       issueCopies(next, leader);
       rewriter.setInsertionPointAfter(refill);
     };
     if (prologue) {
       // The A part rewritten in place while step i - 1's wgmma runs; then
       // every warp is past that wgmma (so its slot may be refilled) and
-      // every rewritten chunk is visible to this step's.
+      // every rewritten chunk is visible to this step's. One warpgroup:
+      // its A view is the slot's whole A part.
       prologue->emitSlot(aTile, step);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       gpu::BarrierOp::create(rewriter, loc);
@@ -770,10 +1000,11 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     rewriter.eraseOp(g.acc.getDefiningOp());
     return;
   }
-  // Otherwise the fragments go to a fresh 128 x 128 tile.
+  // Otherwise the fragments go to a fresh f32 tile (warp w stores rows 16 w
+  // to 16 w + 15 of each 64: the second warpgroup's land below the first's).
   Value result = memref::AllocOp::create(
-      rewriter, loc, sharedTile({kTileM, kTileN}, rewriter.getF32Type()));
-  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0), result);
+      rewriter, loc, sharedTile({kTileM, g.tileN}, rewriter.getF32Type()));
+  storeToTile(loop.getResult(0), result);
   gpu::BarrierOp::create(rewriter, loc);
 
   auto oldAcc = g.acc.getDefiningOp<memref::AllocOp>();
@@ -810,7 +1041,16 @@ struct GPUWarpgroupMatmul
       FailureOr<FragmentEpilogue> epilogue = failure();
       if (fragmentEpilogue)
         epilogue = matchFragmentEpilogue(gemm);
-      WarpgroupMatmulLowering lowering(rewriter, gemm, stages);
+      // 3 slots of 128 x 128 tiles (96 KB) leave room for a second block
+      // on the SM; 4 slots of 128 x 256 tiles take 192 KB.
+      int64_t slots = stages > 0 ? stages.getValue()
+                                 : (gemm.warpgroups() > 1 ? 4 : 3);
+      auto grid = gemm.dot->getParentOfType<scf::ForallOp>();
+      if (gemm.warpgroups() > 1)
+        grid->setAttr(kBlockThreadsAttrName,
+                      rewriter.getI64IntegerAttr(gemm.warpgroups() *
+                                                 kWarpgroupThreads));
+      WarpgroupMatmulLowering lowering(rewriter, gemm, slots);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

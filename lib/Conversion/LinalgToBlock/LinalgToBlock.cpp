@@ -217,8 +217,10 @@ private:
 /// Builds one block.program from one func.func.
 class ProgramBuilder {
 public:
-  ProgramBuilder(func::FuncOp func, int64_t wholeThreshold)
+  ProgramBuilder(func::FuncOp func, int64_t wholeThreshold,
+                 bool wholeDotReducedAxes)
       : func(func), wholeThreshold(wholeThreshold),
+        wholeDotReducedAxes(wholeDotReducedAxes),
         context(func.getContext()) {}
 
   LogicalResult convert();
@@ -276,6 +278,7 @@ private:
 
   func::FuncOp func;
   int64_t wholeThreshold;
+  bool wholeDotReducedAxes;
   MLIRContext *context;
   DenseMap<Value, ValueInfo> infos;
   SmallVector<linalg::GenericOp> generics;
@@ -822,21 +825,48 @@ void ProgramBuilder::nameAxes() {
   llvm::sort(representatives);
 
   // An axis' role decides whether it may be whole. A row axis (rows of a
-  // matrix, heads, batch) is never reduced and never indexes the innermost
-  // (contiguous) dimension of an operand or result: its blocks are
-  // independent, so tiling it only multiplies instances (thread blocks), and
-  // keeping it whole would put every row in one instance whatever the
-  // target's local memory. Row axes are tiled at any extent above 1. Axes
-  // that are reduced (contractions, normalisations) or that index an
-  // innermost dimension (features, the key axis of S = QK^T) are whole up to
-  // `whole-threshold`: fusion keeps them in one tile so that row statistics
-  // and dots see whole rows.
-  llvm::DenseSet<unsigned> reducedOrInner;
+  // matrix, queries, heads, batch) is never reduced by a row statistic and
+  // never the innermost (contiguous) dimension of an operand of a
+  // reduction: its blocks are independent, so tiling it only multiplies
+  // instances (thread blocks), and keeping it whole would put every row in
+  // one instance whatever the target's local memory. Row axes are tiled at
+  // any extent above 1. Axes that a statistic reduces (sums, maxima:
+  // softmax, normalisations) or that are innermost in what a reduction
+  // reads (features, the key axis of S = QK^T, the reduced axis of a dot)
+  // are whole up to `whole-threshold`: fusion keeps them in one tile so
+  // that row statistics and dots see whole rows.
+  //
+  // What says nothing about rows: an operand of a statistic that lacks one
+  // of its axes (the statistics [B, H, S] it writes: rows innermost). Every
+  // operand of a dot counts: each lacks an axis, and each says which axes
+  // are features. A dot's reduced axis that no operand holds innermost (the
+  // heads of an output projection contracting [heads, 64] per row) is whole
+  // with `whole-dot-reduced-axes` (the default: attention and its output
+  // projection can then be one kernel per block of rows, all heads in it),
+  // else a row axis (the dot accumulates over blocks of heads, and heads
+  // are a grid dimension: more blocks, fewer fusions). An elementwise operator's innermost axis counts only where no
+  // reduction shows the axis to be a row (a parallel axis of the reduction
+  // that is not innermost in it): its innermost axis is whatever the layout
+  // is (the queries of the transposed K that torch's attention scales, the
+  // rows of [B, S] statistics), but in a program of elementwise operators
+  // alone it is the contiguous axis, whole for wide vector accesses.
+  llvm::DenseSet<unsigned> reducedOrInner, rowsOfReductions,
+      innerOfElementwise;
   for (linalg::GenericOp generic : generics) {
-    for (auto [dim, type] : llvm::enumerate(generic.getIteratorTypesArray()))
-      if (type == utils::IteratorType::reduction)
-        reducedOrInner.insert(unifier.find(unifier.getDim(generic, dim)));
+    bool contraction = linalg::isaContractionOpInterface(
+        cast<linalg::LinalgOp>(generic.getOperation()));
+    bool reduces = generic.getNumReductionLoops() > 0;
+    SmallVector<utils::IteratorType> iterators =
+        generic.getIteratorTypesArray();
     SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    auto axisOf = [&](unsigned dim) {
+      return unifier.find(unifier.getDim(generic, dim));
+    };
+    llvm::SmallDenseSet<unsigned> wholeHere;
+    if (!contraction || wholeDotReducedAxes)
+      for (auto [dim, type] : llvm::enumerate(iterators))
+        if (type == utils::IteratorType::reduction)
+          wholeHere.insert(dim);
     for (AffineMap map : generic.getIndexingMapsArray()) {
       // The innermost dimension of extent > 1 of an operand with at least two
       // such dimensions: a vector (mu[M], bias[N]) says nothing about which
@@ -846,11 +876,28 @@ void ProgramBuilder::nameAxes() {
         if (auto dim = dyn_cast<AffineDimExpr>(result))
           if (ranges[dim.getPosition()] > 1)
             dims.push_back(dim.getPosition());
-      if (dims.size() >= 2)
-        reducedOrInner.insert(
-            unifier.find(unifier.getDim(generic, dims.back())));
+      if (dims.size() < 2)
+        continue;
+      bool partial = llvm::any_of(
+          llvm::seq<unsigned>(0, generic.getNumLoops()), [&](unsigned dim) {
+            return ranges[dim] > 1 && !map.isFunctionOfDim(dim);
+          });
+      if (!reduces)
+        innerOfElementwise.insert(axisOf(dims.back()));
+      else if (contraction || !partial)
+        wholeHere.insert(dims.back());
     }
+    for (unsigned dim : wholeHere)
+      reducedOrInner.insert(axisOf(dim));
+    if (reduces)
+      for (auto [dim, type] : llvm::enumerate(iterators))
+        if (type == utils::IteratorType::parallel && ranges[dim] > 1 &&
+            !wholeHere.contains(dim))
+          rowsOfReductions.insert(axisOf(dim));
   }
+  for (unsigned axis : innerOfElementwise)
+    if (!rowsOfReductions.contains(axis))
+      reducedOrInner.insert(axis);
   // A stacking kernel selects along its groups dimension (a few, at most
   // kMaxStackedGroups), so that stays whole, and so does the innermost of
   // its dimensions, as for a generic.
@@ -1847,7 +1894,8 @@ struct ConvertLinalgToBlockPass
       if (func.isExternal())
         continue;
       if (failed(normaliseLinalg(func)) ||
-          failed(ProgramBuilder(func, wholeThreshold).convert()))
+          failed(ProgramBuilder(func, wholeThreshold, wholeDotReducedAxes)
+                     .convert()))
         return signalPassFailure();
     }
   }

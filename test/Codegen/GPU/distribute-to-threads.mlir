@@ -38,3 +38,18 @@ func.func @block_body(%x: memref<64x64xf32>, %y: memref<64xf32>) {
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// A grid whose schedule chose its own thread count (gpu-warpgroup-matmul's
+// 128 x 256 blocks run two warpgroups): its tile ops are split over those
+// 256 threads, 8 x 32, not over the pipeline's 128.
+// CHECK-LABEL: func.func @chosen_threads
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (8, 32)
+// CHECK:   linalg.copy
+// CHECK: } {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]}
+func.func @chosen_threads(%x: memref<128x256xf32>) {
+  scf.forall (%b) in (1) {
+    %t = memref.alloc() : memref<128x256xf32, #wg>
+    memref.copy %t, %x : memref<128x256xf32, #wg> to memref<128x256xf32>
+  } {mapping = [#gpu.block<x>], blockbuster.block_threads = 256 : i64}
+  return
+}

@@ -1,7 +1,7 @@
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=false | FileCheck %s
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=group-rows=0 | FileCheck %s --check-prefix=ROWS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=threads=256 | FileCheck %s --check-prefix=THREADS
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=true | FileCheck %s --check-prefix=FRAG
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefix=FRAG
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -97,22 +97,29 @@
 // CHECK:        nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT:   gpu.barrier
 // CHECK-NEXT:   %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:   nvgpu.warpgroup.mma.store %[[ACC]], %[[RESULT]]
-// CHECK-NEXT:   gpu.barrier
+// CHECK-NEXT:   %[[REGS:.*]] = builtin.unrealized_conversion_cast %[[ACC]]
+// Each register pair (rows 16 (t / 32) + (t % 32) / 4 + 8 i (+ 64), columns
+// 2 (t % 4) + 8 j and + 1) stored as 8 bytes.
+// CHECK-COUNT-64: vector.store %{{.*}}, %[[RESULT]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NOT:    vector.store
+// CHECK:        gpu.barrier
 // The epilogue reads the new tile.
 // CHECK:        linalg.generic {{.*}} ins(%[[RESULT]] : memref<128x128xf32, #gpu.address_space<workgroup>>)
 // CHECK:          arith.truncf
 // CHECK:        memref.copy
 
-// With fragment-epilogue, the bf16 cast runs on the accumulator registers:
-// thread t holds rows 16 (t / 32) + (t % 32) / 4 (+ 8, + 64, + 72) and
-// columns 2 (t % 4) + 8 j (+ 1) of the tile; pairs of columns are stored
-// straight into the global result, without a bounds check (a full tile).
+// With fragment-epilogue (the default), the bf16 cast runs on the
+// accumulator registers: thread t holds rows 16 (t / 32) + (t % 32) / 4 (+ 8,
+// + 64, + 72) and columns 2 (t % 4) + 8 j (+ 1) of the tile; each pair of
+// columns is packed into an i32, the four lanes of a quad exchange them
+// (xor 1, 2, 3) so that lane q holds columns 8 q to 8 q + 7 of each group of
+// 32, stored with one 16-byte store straight into the global result,
+// without a bounds check (a full tile).
 // FRAG-LABEL: func.func @g
 // FRAG:        %[[ACC:.*]] = scf.for
 // FRAG:        nvvm.wgmma.wait.group.sync.aligned 0
 // FRAG-NEXT:   gpu.barrier
-// FRAG-NOT:    nvgpu.warpgroup.mma.store
+// FRAG-NOT:    memref.alloc
 // FRAG:        %[[OUT:.*]] = memref.subview %arg2
 // FRAG:        %[[REGS:.*]] = builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>
 // FRAG:        %[[TID:.*]] = gpu.thread_id  x
@@ -122,22 +129,50 @@
 // FRAG:        %[[QUAD:.*]] = arith.divui %[[LANE]], %c4{{[_0-9]*}}
 // FRAG:        %[[ROW:.*]] = arith.addi %[[W16]], %[[QUAD]]
 // FRAG:        %[[LANE4:.*]] = arith.remui %[[LANE]], %c4{{[_0-9]*}}
-// FRAG:        %[[COL:.*]] = arith.muli %[[LANE4]], %c2{{[_0-9]*}}
+// FRAG:        arith.muli %[[LANE4]], %c2{{[_0-9]*}}
+// FRAG:        %[[Q:.*]] = arith.index_castui %[[LANE4]] : index to i32
 // FRAG:        %[[TOP:.*]] = llvm.extractvalue %[[REGS]][0]
 // FRAG:        %[[R0:.*]] = arith.addi %[[ROW]], %c0{{[_0-9]*}}
-// FRAG:        %[[C0:.*]] = arith.addi %[[COL]], %c0{{[_0-9]*}}
 // FRAG:        %[[D0:.*]] = llvm.extractvalue %[[TOP]][0]
 // FRAG:        %[[T0:.*]] = arith.truncf %[[D0]] : f32 to bf16
 // FRAG:        %[[D1:.*]] = llvm.extractvalue %[[TOP]][1]
 // FRAG:        %[[T1:.*]] = arith.truncf %[[D1]] : f32 to bf16
 // FRAG:        %[[PAIR:.*]] = vector.from_elements %[[T0]], %[[T1]] : vector<2xbf16>
-// FRAG:        vector.store %[[PAIR]], %[[OUT]][%[[R0]], %[[C0]]] {alignment = 4 : i64} : memref<128x128xbf16, strided<[384, 1], offset: ?>>, vector<2xbf16>
-// The next pair: columns + 8, registers 4 and 5.
-// FRAG:        %[[C8:.*]] = arith.addi %[[COL]], %c8{{[_0-9]*}}
+// FRAG:        %[[WORD:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
+// FRAG:        %[[P0:.*]] = vector.extract %[[WORD]][0] : i32 from vector<1xi32>
+// The next groups of 8 columns: registers 4 and 5, 8 and 9, 12 and 13.
 // FRAG:        llvm.extractvalue %[[TOP]][4]
 // FRAG:        llvm.extractvalue %[[TOP]][5]
-// FRAG:        vector.store %{{.*}}, %[[OUT]][%[[R0]], %[[C8]]]
-// FRAG-COUNT-62: vector.store
+// FRAG:        %[[P1:.*]] = vector.extract
+// FRAG:        llvm.extractvalue %[[TOP]][8]
+// FRAG:        %[[P2:.*]] = vector.extract
+// FRAG:        llvm.extractvalue %[[TOP]][13]
+// FRAG:        %[[P3:.*]] = vector.extract
+// FRAG:        %[[IS0:.*]] = arith.cmpi eq, %[[Q]], %c0_i32
+// FRAG:        %[[IS1:.*]] = arith.cmpi eq, %[[Q]], %c1_i32
+// FRAG:        %[[IS2:.*]] = arith.cmpi eq, %[[Q]], %c2_i32
+// Lane q keeps pairs[q] (round 0), then sends pairs[q ^ r] in round r.
+// FRAG:        %[[K2:.*]] = arith.select %[[IS2]], %[[P2]], %[[P3]]
+// FRAG:        %[[K1:.*]] = arith.select %[[IS1]], %[[P1]], %[[K2]]
+// FRAG:        %[[KEEP:.*]] = arith.select %[[IS0]], %[[P0]], %[[K1]]
+// FRAG:        %[[S2:.*]] = arith.select %[[IS2]], %[[P3]], %[[P2]]
+// FRAG:        %[[S1:.*]] = arith.select %[[IS1]], %[[P0]], %[[S2]]
+// FRAG:        %[[SEND1:.*]] = arith.select %[[IS0]], %[[P1]], %[[S1]]
+// FRAG:        %[[X1:.*]], %{{.*}} = gpu.shuffle  xor %[[SEND1]], %c1_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : i32
+// FRAG:        %[[X2:.*]], %{{.*}} = gpu.shuffle  xor %{{.*}}, %c2_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : i32
+// FRAG:        %[[X3:.*]], %{{.*}} = gpu.shuffle  xor %{{.*}}, %c3_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : i32
+// Lane p's pair arrived in round p ^ q: word 0 for lane 0 is kept (q = 0),
+// x1 (q = 1), x2, x3.
+// FRAG:        %[[W02:.*]] = arith.select %[[IS2]], %[[X2]], %[[X3]]
+// FRAG:        %[[W01:.*]] = arith.select %[[IS1]], %[[X1]], %[[W02]]
+// FRAG:        %[[W0:.*]] = arith.select %[[IS0]], %[[KEEP]], %[[W01]]
+// FRAG:        %[[WORDS:.*]] = vector.from_elements %[[W0]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>
+// FRAG:        %[[EIGHT:.*]] = vector.bitcast %[[WORDS]] : vector<4xi32> to vector<8xbf16>
+// FRAG:        %[[C8Q:.*]] = arith.muli %[[LANE4]], %c8{{[_0-9]*}}
+// FRAG:        %[[COL:.*]] = arith.addi %[[C8Q]], %c0{{[_0-9]*}}
+// FRAG:        vector.store %[[EIGHT]], %[[OUT]][%[[R0]], %[[COL]]] {alignment = 16 : i64} : memref<128x128xbf16, strided<[384, 1], offset: ?>>, vector<8xbf16>
+// 4 groups of 32 columns x 2 row halves x 2 m64 blocks.
+// FRAG-COUNT-15: vector.store %{{.*}} : memref<128x128xbf16, strided<[384, 1], offset: ?>>, vector<8xbf16>
 // FRAG-NOT:    vector.store
 // FRAG-NOT:    scf.if
 // FRAG-NOT:    memref.copy
@@ -315,7 +350,7 @@
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
 // CHECK:         nvgpu.warpgroup.mma
 // CHECK:       %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
-// CHECK:       nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// CHECK:       vector.store %{{.*}}, %[[RESULT]]
 // CHECK-NOT:   linalg.generic {{.*}}"reduction"
 // CHECK:       linalg.generic {{.*}} ins(%[[RESULT]] :
 // CHECK:         arith.truncf
@@ -389,28 +424,29 @@
 // CHECK:         %[[EDGE_N:.*]] = arith.minsi %{{.*}}, %c128
 // CHECK:         nvgpu.warpgroup.mma
 // CHECK:         %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
-// CHECK:         nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// CHECK:         vector.store %{{.*}}, %[[RESULT]]
 // CHECK:         %[[CORNER:.*]] = memref.subview %[[RESULT]][0, 0] [%[[EDGE_M]], %[[EDGE_N]]] [1, 1]
 // CHECK:         linalg.generic {{.*}} ins(%[[CORNER]] :
 
 // FRAG-LABEL: func.func @edge
-// Partial edge blocks with fragment-epilogue: each pair of columns is stored
-// only inside the valid corner (rows and columns of the result's view).
+// Partial edge blocks with fragment-epilogue: every lane computes and
+// exchanges its pairs, and each 16-byte vector of 8 columns is stored only
+// inside the valid corner (rows and columns of the result's view; its
+// columns are a multiple of 8, as TMA's 16-byte rows make them).
 // FRAG:         %[[OUT:.*]] = memref.subview %arg2
 // FRAG:         %[[VALID_M:.*]] = memref.dim %[[OUT]], %c0
 // FRAG:         %[[VALID_N:.*]] = memref.dim %[[OUT]], %c1
 // FRAG:         %[[ROW:.*]] = arith.addi %{{.*}}, %c0{{.*}} : index
-// FRAG:         %[[ROW_IN:.*]] = arith.cmpi ult, %[[ROW]], %[[VALID_M]]
+// FRAG:         gpu.shuffle  xor
 // FRAG:         %[[COL:.*]] = arith.addi %{{.*}}, %c0{{.*}} : index
+// FRAG:         %[[ROW_IN:.*]] = arith.cmpi ult, %[[ROW]], %[[VALID_M]]
 // FRAG:         %[[COL_IN:.*]] = arith.cmpi ult, %[[COL]], %[[VALID_N]]
 // FRAG:         %[[IN:.*]] = arith.andi %[[ROW_IN]], %[[COL_IN]]
 // FRAG:         scf.if %[[IN]] {
-// FRAG:           arith.truncf
-// FRAG:           arith.truncf
-// FRAG:           vector.store %{{.*}}, %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 4 : i64} : memref<?x?xbf16, strided<[136, 1], offset: ?>>, vector<2xbf16>
+// FRAG-NEXT:      vector.store %{{.*}}, %[[OUT]][%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<?x?xbf16, strided<[136, 1], offset: ?>>, vector<8xbf16>
 // FRAG-NEXT:    }
-// FRAG-COUNT-63: vector.store
-// FRAG-NOT:     nvgpu.warpgroup.mma.store
+// FRAG-COUNT-15: vector.store
+// FRAG-NOT:     vector.store
 // FRAG:         } {mapping
 
 // -----
@@ -471,13 +507,15 @@
 // FRAG:         arith.truncf %[[M0]]
 // FRAG:         %[[D1:.*]] = llvm.extractvalue %{{.*}}[1]
 // FRAG:         memref.load %[[BIAS]][%[[NEXT]]]
-// FRAG:         vector.store %{{.*}}, %[[OUT]][%[[ROW]], %[[COL]]]
-// FRAG-COUNT-63: vector.store
+// FRAG:         gpu.shuffle  xor
+// FRAG:         vector.store %{{.*}}, %[[OUT]][%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<128x128xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// FRAG-COUNT-15: vector.store
+// FRAG-NOT:     vector.store
 // FRAG-NOT:     linalg.generic
 // FRAG:         } {mapping
 
 // CHECK-LABEL: func.func @bias_relu
-// CHECK:         nvgpu.warpgroup.mma.store
+// CHECK:         vector.store %{{.*}} : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK:         linalg.generic
 
 // -----
@@ -524,10 +562,122 @@
 
 // FRAG-LABEL: func.func @two_results
 // FRAG:         %[[RESULT:.*]] = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
-// FRAG:         nvgpu.warpgroup.mma.store %{{.*}}, %[[RESULT]]
+// FRAG:         vector.store %{{.*}}, %[[RESULT]]
 // FRAG:         linalg.generic {{.*}} ins(%[[RESULT]] :
 // FRAG:         memref.copy %[[RESULT]]
 // FRAG-NOT:     vector.store
+
+// -----
+
+// A block of one 128 x 256 tile (A[256, 256] * B[256, 512]): two consumer
+// warpgroups of 64 rows (block_threads = 256), one m64n256k16 per warpgroup
+// and k16, a ring of 4 slots of 48 KB, and a second mbarrier per slot that
+// both warpgroups arrive on before thread 0 refills it.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @wide(%arg0: memref<256x256xbf16>, %arg1: memref<256x512xbf16>, %arg2: memref<256x512xbf16>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c256 : index
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %subview_1 = memref.subview %arg0[%0, %2] [128, 64] [1, 1] : memref<256x256xbf16> to memref<128x64xbf16, strided<[256, 1], offset: ?>>
+        %subview_2 = memref.subview %arg1[%2, %1] [64, 256] [1, 1] : memref<256x512xbf16> to memref<64x256xbf16, strided<[512, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview_1, %subview_2 : memref<128x64xbf16, strided<[256, 1], offset: ?>>, memref<64x256xbf16, strided<[512, 1], offset: ?>>) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %out: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %out, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %3 = arith.addf %out, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<128x256xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<128x256xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %arg2[%0, %1] [128, 256] [1, 1] : memref<256x512xbf16> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<128x256xbf16, #gpu.address_space<workgroup>> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// FRAG-LABEL: func.func @wide
+// FRAG:         %[[DA:.*]] = nvgpu.tma.create.descriptor {{.*}} -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
+// FRAG:         %[[DB:.*]] = nvgpu.tma.create.descriptor {{.*}} -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+// FRAG:         scf.forall
+// FRAG:           %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<196608xi8, #gpu.address_space<workgroup>>
+// FRAG:           %[[TID:.*]] = gpu.thread_id  x
+// FRAG:           %[[LEADER:.*]] = arith.cmpi eq, %[[TID]]
+// FRAG:           %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// FRAG-COUNT-4:   nvgpu.mbarrier.init %[[FULL]][%{{.*}}], %c1{{[_0-9]*}}, predicate = %[[LEADER]]
+// FRAG:           %[[RELEASED:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// FRAG-COUNT-4:   nvgpu.mbarrier.init %[[RELEASED]][%{{.*}}], %c2{{[_0-9]*}}, predicate = %[[LEADER]]
+// Prologue: steps 0, 1 and 2, each the A box and four B boxes (48 KB).
+// FRAG:           nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c49152{{[_0-9]*}}, predicate = %[[LEADER]]
+// FRAG-COUNT-5:   nvgpu.tma.async.load
+// FRAG:           nvgpu.mbarrier.arrive.expect_tx
+// FRAG-COUNT-5:   nvgpu.tma.async.load
+// FRAG:           nvgpu.mbarrier.arrive.expect_tx
+// FRAG-COUNT-5:   nvgpu.tma.async.load
+// Warpgroup w reads A from byte 64 x 64 x 2 w of the slot.
+// FRAG:           %[[WG:.*]] = arith.divui %[[TID]], %c128{{[_0-9]*}}
+// FRAG:           %[[AOFF:.*]] = arith.muli %[[WG]], %c8192{{[_0-9]*}}
+// FRAG:           nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// FRAG:           scf.for %[[STEP:.*]] = {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>) {
+// FRAG:             nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// FRAG:             arith.addi %{{.*}}, %[[AOFF]]
+// FRAG:             %[[WA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DA]] : memref<64x64xbf16, #gpu.address_space<workgroup>>
+// FRAG:             %[[WB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DB]] : memref<64x256xbf16, #gpu.address_space<workgroup>>
+// FRAG:             nvgpu.warpgroup.mma %[[WA]], %[[WB]], %{{.*}} {transposeB} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xbf16, #gpu.address_space<workgroup>>>, <fragmented = vector<64x256xf32>>
+// The first thread of each warpgroup releases the slot of step - 1...
+// FRAG:             arith.remui %[[TID]], %c128
+// FRAG:             scf.if
+// FRAG:               nvgpu.mbarrier.arrive %[[RELEASED]]
+// ...and thread 0 waits for both releases before it refills that slot.
+// FRAG:             scf.if
+// FRAG:               arith.andi %[[LEADER]]
+// FRAG:               scf.if
+// FRAG:                 nvgpu.mbarrier.try_wait.parity %[[RELEASED]]
+// FRAG:               nvgpu.mbarrier.arrive.expect_tx %[[FULL]]
+// FRAG-COUNT-5:       nvgpu.tma.async.load
+// 256 columns: 8 groups of 32 x 2 row halves of 16-byte stores.
+// FRAG:           nvvm.wgmma.wait.group.sync.aligned 0
+// FRAG:           builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32, {{.*}})>)>
+// FRAG-COUNT-16:  vector.store %{{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+// FRAG-NOT:       vector.store
+// FRAG:         } {blockbuster.block_threads = 256 : i64, mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// Through shared memory: the two warpgroups' fragments land in one 128 x
+// 256 f32 tile (warp w's rows 16 w onwards), 64 stores of 8 bytes per thread.
+// CHECK-LABEL: func.func @wide
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         %[[RESULT:.*]] = memref.alloc() : memref<128x256xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-64: vector.store %{{.*}}, %[[RESULT]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NOT:     vector.store
+// CHECK:         gpu.barrier
+// CHECK:         linalg.generic {{.*}} ins(%[[RESULT]] :
 
 // -----
 
@@ -671,14 +821,15 @@
 // CHECK-NOT:      nvgpu.tma.async.load
 // CHECK:          scf.yield
 // CHECK-NOT:    linalg.generic {{.*}} ins(%{{.*}}, %[[MU]]
-// CHECK:        nvgpu.warpgroup.mma.store
+// CHECK:        nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:        builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
 
 // The prologue and the register epilogue together.
 // FRAG-LABEL: func.func @norm
 // FRAG:         nvvm.fence.proxy
 // FRAG:         nvgpu.warpgroup.mma
 // FRAG-NOT:     nvgpu.warpgroup.mma.store
-// FRAG:         vector.store {{.*}} : memref<128x128xbf16, strided<[384, 1], offset: ?>>, vector<2xbf16>
+// FRAG:         vector.store {{.*}} : memref<128x128xbf16, strided<[384, 1], offset: ?>>, vector<8xbf16>
 
 // -----
 
@@ -740,4 +891,89 @@
 // CHECK-NOT:   nvgpu
 // CHECK:       linalg.generic
 // FRAG-LABEL:  func.func @negative_norm_f32
+// FRAG-NOT:    nvgpu
+
+// -----
+
+// The same LayerNorm + matmul in a block of 128 x 256: the prologue's
+// thread mapping is one warpgroup's, so the block stays with mma.sync
+// (block-warpgroup-gemm-blocks gives 128 x 256 to plain GEMMs only).
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d0)>
+#map5 = affine_map<(d0, d1) -> (d1)>
+  func.func @negative_norm_wide(%x: memref<256x256xbf16>, %gamma: memref<256xbf16>, %beta: memref<256xbf16>, %w: memref<256x512xbf16>, %out: memref<256x512xbf16>, %mean: memref<256xf32>, %var: memref<256xf32>) attributes {blockbuster.num_inputs = 4 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %n = arith.constant 2.560000e+02 : f32
+    %eps = arith.constant 9.99999974E-6 : f32
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c256 : index
+      %mu = memref.subview %mean[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %ss = memref.subview %var[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %xt = memref.subview %x[%0, %2] [128, 64] [1, 1] : memref<256x256xbf16> to memref<128x64xbf16, strided<[256, 1], offset: ?>>
+        %gt = memref.subview %gamma[%2] [64] [1] : memref<256xbf16> to memref<64xbf16, strided<[1], offset: ?>>
+        %bt = memref.subview %beta[%2] [64] [1] : memref<256xbf16> to memref<64xbf16, strided<[1], offset: ?>>
+        %xn = memref.alloc() {alignment = 64 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map3, #map4, #map4, #map5, #map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%xt, %mu, %ss, %gt, %bt : memref<128x64xbf16, strided<[256, 1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>, memref<64xbf16, strided<[1], offset: ?>>, memref<64xbf16, strided<[1], offset: ?>>) outs(%xn : memref<128x64xbf16, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %m: f32, %s: f32, %g: bf16, %b: bf16, %o: bf16):
+          %3 = arith.extf %b : bf16 to f32
+          %4 = arith.extf %g : bf16 to f32
+          %5 = arith.divf %s, %n : f32
+          %6 = arith.addf %5, %eps : f32
+          %7 = math.rsqrt %6 : f32
+          %8 = arith.extf %in : bf16 to f32
+          %9 = arith.subf %8, %m : f32
+          %10 = arith.mulf %9, %7 : f32
+          %11 = arith.mulf %10, %4 : f32
+          %12 = arith.addf %11, %3 : f32
+          %13 = arith.truncf %12 : f32 to bf16
+          linalg.yield %13 : bf16
+        }
+        %wt = memref.subview %w[%2, %1] [64, 256] [1, 1] : memref<256x512xbf16> to memref<64x256xbf16, strided<[512, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xn, %wt : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, strided<[512, 1], offset: ?>>) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %o: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %o, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %o: f32):
+          %3 = arith.addf %o, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<128x256xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<128x256xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %out[%0, %1] [128, 256] [1, 1] : memref<256x512xbf16> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<128x256xbf16, #gpu.address_space<workgroup>> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @negative_norm_wide
+// CHECK-NOT:   nvgpu
+// CHECK:       linalg.generic
+// FRAG-LABEL:  func.func @negative_norm_wide
 // FRAG-NOT:    nvgpu

@@ -146,6 +146,8 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
 CUresult cuMemsetD8_v2(CUdeviceptr pointer, unsigned char value, size_t bytes) {
   STICKY;
   memset((void *)(uintptr_t)pointer, value, bytes);
+  if (value == 0)
+    fprintf(stderr, "fake-cuda: zeroed %zu bytes\n", bytes);
   return 0;
 }
 

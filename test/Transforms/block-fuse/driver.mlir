@@ -35,28 +35,28 @@
 // RUN: not bb-opt %s --block-fuse=order=8,6 2>&1 | FileCheck %s --check-prefix=ORDER6
 // ORDER6: error: block-fuse: rule 6 (replication) runs in the extend step, not in `order`
 // RUN: not bb-opt %s --block-fuse=order=10 2>&1 | FileCheck %s --check-prefix=ORDER10
-// ORDER10: error: block-fuse: rule 10 does not exist (rules are 1 to 9)
+// ORDER10: error: block-fuse: rule 10 does not exist (rules are 1 to 9, and 0 for those of `rules=FILE`)
 // RUN: not bb-opt %s --block-fuse=order=0 2>&1 | FileCheck %s --check-prefix=ORDER0
-// ORDER0: error: block-fuse: rule 0 does not exist (rules are 1 to 9)
+// ORDER0: error: block-fuse: rule 0 in `order` is the rules of `rules=FILE`, and no file is given
 
 // max-steps bounds the rewrites (a driver bug would otherwise hang); the
 // message names the bound.
 // RUN: not bb-opt %s --block-fuse=max-steps=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAXSTEPS
 // MAXSTEPS: driver.mlir:[[@LINE+21]]:1: error: block-fuse did not reach a fixed point after 1 rewrites
 
-// The trace: `step N: rule R at FILE:LINE:COL: what changed`, one line per
-// rewrite, on standard error; the location is the op the rule matched.
+// The trace: `step N: rule R at FILE:LINE:COL: PATTERN: what changed`, one
+// line per rewrite, on standard error, at the op the rule matched.
 // RUN: bb-opt %s --block-fuse=trace -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRACE --match-full-lines
-// TRACE:      step 1: rule 3 at driver.mlir:[[@LINE+30]]:10: moved map at driver.mlir:[[@LINE+23]]:8 into the reduce over N
-// TRACE-NEXT: step 2: rule 7 at driver.mlir:[[@LINE+22]]:8: erased a map whose results nobody reads
-// TRACE-NEXT: step 3: rule 3 at driver.mlir:[[@LINE+28]]:10: moved map at driver.mlir:[[@LINE+16]]:8 into the reduce over N
-// TRACE-NEXT: step 4: rule 7 at driver.mlir:[[@LINE+15]]:8: erased a map whose results nobody reads
+// TRACE:      step 1: rule 3 at driver.mlir:[[@LINE+30]]:10: FuseMapIntoReduce: moved map at driver.mlir:[[@LINE+23]]:8 into the reduce over N
+// TRACE-NEXT: step 2: rule 7 at driver.mlir:[[@LINE+22]]:8: drop-dead-map-results: erased a map whose results nobody reads
+// TRACE-NEXT: step 3: rule 3 at driver.mlir:[[@LINE+28]]:10: FuseMapIntoReduce: moved map at driver.mlir:[[@LINE+16]]:8 into the reduce over N
+// TRACE-NEXT: step 4: rule 7 at driver.mlir:[[@LINE+15]]:8: drop-dead-map-results: erased a map whose results nobody reads
 // TRACE-NOT:  {{.}}
 
 // With `order=1,7`, rule 3 is out: rule 1 fuses A into B (B keeps no second
 // output: only B read A), then nothing fuses B into the map over [M].
 // RUN: bb-opt %s --block-fuse='order=1,7 trace' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRACE17 --match-full-lines
-// TRACE17:      step 1: rule 1 at driver.mlir:[[@LINE+14]]:8: fused map at driver.mlir:[[@LINE+9]]:8 into its consumer map
+// TRACE17:      step 1: rule 1 at driver.mlir:[[@LINE+14]]:8: FuseProducerIntoConsumer: fused map at driver.mlir:[[@LINE+9]]:8 into its consumer map
 // TRACE17-NOT:  {{.}}
 
 // CHECK-LABEL: block.program @tiny

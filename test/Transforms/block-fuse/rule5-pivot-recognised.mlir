@@ -13,8 +13,8 @@
 // RUN: bb-opt %t --block-fuse='order=5,7 extend=false' | diff %t -
 // RUN: bb-run %t --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
 
-// TRACE:      step 1: rule 5 at {{.*}}: shift hoisting (a PDLL pattern)
-// TRACE-NEXT: step 2: rule 7 at {{.*}}: erased an unused block.sub
+// TRACE:      step 1: rule 5 at {{.*}}: HoistShift{{From(Lhs|Rhs)}}AboutPivot
+// TRACE-NEXT: step 2: rule 7 at {{.*}}: erase-dead-op: erased an unused block.sub
 // TRACE-NOT:  step
 
 // NUM: PASS

@@ -33,8 +33,8 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    block.return %[[Y]]
 
-// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+12]]:8: replicated map at rule6-replication.mlir:[[@LINE+7]]:8 into a map over more axes
-// TRACE-NEXT: step 2: rule 7 at rule6-replication.mlir:[[@LINE+6]]:8: erased a map whose results nobody reads
+// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+12]]:8: ReplicateProducer: replicated map at rule6-replication.mlir:[[@LINE+7]]:8 into a map over more axes
+// TRACE-NEXT: step 2: rule 7 at rule6-replication.mlir:[[@LINE+6]]:8: drop-dead-map-results: erased a map whose results nobody reads
 
 // NOEXT-LABEL: block.program @replicate_row_factor
 // NOEXT-NEXT:    block.map [M] -> !block.array<10xf32>
@@ -72,7 +72,7 @@ block.program @replicate_row_factor axes(M = 10 tiled, N = 7 tiled)
 // CHECK-NEXT:      block.load %[[E]] [M]
 // CHECK:         block.return %[[Y]], %[[E]]
 
-// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+9]]:8: replicated map at
+// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+9]]:8: ReplicateProducer: replicated map at
 // TRACE-NEXT: rolled back steps 1 to 1: replication did not lower the estimated time on h100 (8.25 us, not below 8.14 us)
 block.program @negative_replication_does_not_pay axes(M = 10 tiled, N = 7 tiled, D = 64 whole)
     (%X: !block.array<10x64xf32>, %Z: !block.array<10x7xf32>) -> (!block.array<10x7xf32>, !block.array<10xf32>) {
@@ -103,8 +103,8 @@ block.program @negative_replication_does_not_pay axes(M = 10 tiled, N = 7 tiled,
 // CHECK-NEXT:      block.reduce K
 // CHECK-NOT:     block.map
 
-// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+12]]:8: replicated map at rule6-replication.mlir:[[@LINE+4]]:8 into a map over more axes
-// TRACE-NEXT: step 2: rule 7 at rule6-replication.mlir:[[@LINE+3]]:8: erased a map whose results nobody reads
+// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+12]]:8: ReplicateProducer: replicated map at rule6-replication.mlir:[[@LINE+4]]:8 into a map over more axes
+// TRACE-NEXT: step 2: rule 7 at rule6-replication.mlir:[[@LINE+3]]:8: drop-dead-map-results: erased a map whose results nobody reads
 block.program @replication_moves_more_bytes_saves_a_launch axes(K = 129 tiled, N = 129 tiled)
     (%X: !block.array<129xf32>) -> !block.array<129xf32> {
   %S = block.map [] -> !block.array<f32> {
@@ -134,8 +134,8 @@ block.program @replication_moves_more_bytes_saves_a_launch axes(K = 129 tiled, N
 // CHECK:         block.map [N] -> !block.array<1048576xf32> {
 // CHECK-NEXT:      block.load %[[S]] []
 
-// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+13]]:8: replicated map at rule6-replication.mlir:[[@LINE+5]]:8 into a map over more axes
-// TRACE-NEXT: step 2: rule 7 at rule6-replication.mlir:[[@LINE+4]]:8: erased a map whose results nobody reads
+// TRACE:      step 1: rule 6 at rule6-replication.mlir:[[@LINE+13]]:8: ReplicateProducer: replicated map at rule6-replication.mlir:[[@LINE+5]]:8 into a map over more axes
+// TRACE-NEXT: step 2: rule 7 at rule6-replication.mlir:[[@LINE+4]]:8: drop-dead-map-results: erased a map whose results nobody reads
 // TRACE-NEXT: rolled back steps 1 to 2: replication did not lower the estimated time on h100 ({{.*}} us, not below {{.*}} us)
 block.program @negative_replication_rereads_a_large_input axes(K = 1048576 tiled, N = 1048576 tiled)
     (%X: !block.array<1048576xf32>) -> !block.array<1048576xf32> {

@@ -33,6 +33,12 @@ inline constexpr llvm::StringLiteral kManifestAttrName = "blockbuster.manifest";
 inline constexpr llvm::StringLiteral kBlockThreadsAttrName =
     "blockbuster.block_threads";
 
+/// On a host allocation: a workspace of the artifact (docs/Artifact.md),
+/// zeroed by the runtime when it allocates it and left zeroed by the
+/// kernels (gpu-split-reductions' counters).
+inline constexpr llvm::StringLiteral kWorkspaceAttrName =
+    "blockbuster.workspace";
+
 /// True if `forall` is a block grid (mapped to #gpu.block).
 bool isBlockGrid(mlir::scf::ForallOp forall);
 

@@ -126,71 +126,148 @@ def GPUContractionsToMMA
   ];
 }
 
+def GPUFlashAttention
+    : Pass<"gpu-flash-attention", "::mlir::ModuleOp"> {
+  let summary = "Runs fused attention blocks with their tiles in registers";
+  let description = [{
+    The schedule of FlashAttention-2 (mma.sync) for a block whose work is
+    attention-shaped (docs/design/06-fast-kernels.md, section 3, shape 2)
+    and whose query rows fit 16 per warp (`threads / 2` rows: 64 at 128
+    threads): every workgroup buffer of the block is either a row vector
+    (one value per query row: the softmax statistics, query positions) or a
+    query-rows x columns tile, and it is computed by fills, copies,
+    elementwise ops, row reductions over the columns (add, mul, max, min),
+    reduce loops (`scf.for`) and dots `C[m, n] += A[m, k] * B[n, k]` (or
+    `B[k, n]`) with bf16 or f16 operands and f32 accumulation, where A is a
+    tile of a global array (Q) or a 16-bit tile of the block (P), and B a
+    tile of a global array (K or V). Every tile lives in the registers of
+    the mma.sync m16n8k16 accumulator layout (lane l of warp w holds rows
+    16 w + l / 4 and + 8, columns 2 (l % 4) + 8 j and + 1):
+
+    1. A's fragments are loaded once from global memory; B's tile is copied
+       into shared memory (16-byte `cp.async`, rows padded by 16 bytes,
+       rows past the tile's end zero) one iteration ahead of its use in a
+       loop (two slots, one copy group per operand), and read with
+       `ldmatrix` (`.trans` when its rows are the contracted axis);
+       S = Q K^T and O += P V run on `nvvm.mma.sync` with the accumulators
+       in registers, and P's registers (two adjacent n8 accumulator tiles)
+       are the A operand of P V without leaving the registers;
+    2. elementwise ops clone their body per register (row vectors broadcast
+       along the columns, `linalg.index` is the element's row and column);
+       row reductions fold each lane's registers and combine the four lanes
+       of a quad with two xor shuffles;
+    3. the state of a reduce loop (running maximum, sum, accumulator)
+       becomes loop-carried registers (`iter_args`);
+    4. the result is stored from the registers, two adjacent columns at a
+       time, bounds-checked at partial edge blocks;
+    5. a dot whose tile's one reader keeps it only through
+       `select(c, f(S), g)`, with `c` comparing a column position and a row
+       position that grow with their index (a causal mask built from
+       `linalg.index`), runs only when `c` holds at the first column and
+       the last row: tiles the mask discards whole are not computed.
+
+    Columns past a partial key tile's end are left out of reductions and
+    contribute zero to P V. The program's own ops run on the registers, so
+    the exact two-pass form (P normalised, then rounded to bf16) stays
+    exact. A block with anything else (more rows than 16 per warp, a column
+    broadcast, a tile read through a view, another loop form) keeps the
+    generic path unchanged.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block (a multiple of 32; 16 query rows per warp)">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GPUWarpgroupMatmul
     : Pass<"gpu-warpgroup-matmul", "::mlir::ModuleOp"> {
-  let summary = "Runs 128 x 128 GEMM blocks on Hopper: a TMA ring and wgmma";
+  let summary = "Runs 128 x 128 and 128 x 256 GEMM blocks on Hopper: a TMA "
+                "ring and wgmma";
   let description = [{
-    The sm_90a schedule of a block that computes one 128 x 128 tile of
-    `A[M, K] * B[K, N]` (f16 or bf16 arrays in global memory, rows 16-byte
-    aligned, f32 accumulation), whatever the block's own k step (a k loop
-    of one dot added into a zero-filled accumulator tile, or one whole-k
-    dot into it). The block's reduce becomes:
+    The sm_90a schedule of a block that computes one 128 x 128 or 128 x 256
+    tile of `A[M, K] * B[K, N]` (f16 or bf16 arrays in global memory, rows
+    16-byte aligned, f32 accumulation), whatever the block's own k step (a
+    k loop of one dot added into a zero-filled accumulator tile, or one
+    whole-k dot into it). A 128 x 128 tile is one warpgroup's (two
+    m64n128k16 per k16); a 128 x 256 tile (the blocks that
+    `block-warpgroup-gemm-blocks` gives plain GEMMs) is two consumer
+    warpgroups', 64 rows each (one m64n256k16 per k16, B read from shared
+    memory once per k16 instead of twice), and the grid gets
+    `blockbuster.block_threads = 256`. The block's reduce becomes:
 
     1. on the host, one TMA descriptor per operand
        (`nvgpu.tma.create.descriptor`, 128-byte swizzle, out-of-bounds
        elements read as zero): boxes of 128 x 64 elements of A and 64 x 64
        of B, which become `tensor_map` kernel parameters in the manifest;
     2. in the block, a ring of `stages` shared-memory slots of one k step of
-       64 (A 128 x 64, B 64 x 128 as two swizzled 64 x 64 boxes), one
-       mbarrier each; thread 0 fills the first `stages - 1` slots, and in
-       step i the warpgroup waits for slot i, runs `nvgpu.warpgroup.mma`
+       64 (A 128 x 64, B 64 x 128 or 64 x 256 as swizzled 64 x 64 boxes),
+       one mbarrier each; thread 0 fills the first `stages - 1` slots, and
+       in step i each warpgroup waits for slot i, runs `nvgpu.warpgroup.mma`
        (f32 accumulators in registers across the whole loop, wgmma groups
        left in flight one step), then thread 0 refills the slot step i - 1
-       read with step i + stages - 1;
-    3. after the loop, the accumulator fragments stored into a 128 x 128 f32
-       tile that replaces the old accumulator (a view of its corner at
-       partial edge blocks), so the epilogue is lowered as before; with
-       `fragment-epilogue`, an epilogue that is one elementwise op from the
-       accumulator to a tile only copied to global memory (the bf16 cast,
-       bias, activation) is instead applied to each thread's accumulator
-       registers, two adjacent columns stored to global memory at once
-       (4 bytes for 16-bit results), bounds-checked at partial edge blocks:
-       no shared memory, one barrier fewer. Off by default: on the H100 its
-       4-byte stores (8 rows of 16 bytes per warp store) made 4096^3 10%
-       slower than the shared-memory epilogue's 16-byte coalesced stores;
+       read with step i + stages - 1. With two warpgroups, each one's first
+       thread arrives on a second mbarrier of the slot once its step i - 1
+       is done, and thread 0 waits for both before the refill;
+    3. after the loop, with `fragment-epilogue` (the default), an epilogue
+       that is one elementwise op from the accumulator (or its corner at
+       partial edge blocks) to a tile only copied to global memory (the
+       bf16 cast, bias, activation) is applied to each thread's accumulator
+       registers; for 16-bit results the four lanes of each quad exchange
+       their column pairs (three `gpu.shuffle xor`) so that each stores 8
+       adjacent columns with one 16-byte store, bounds-checked at partial
+       edge blocks (loads of other epilogue inputs clamped to the target),
+       32-bit results two columns at once: no shared memory, one barrier
+       fewer. Otherwise the fragments are stored into an f32 tile that
+       replaces the old accumulator (a view of its corner at partial edge
+       blocks), and the epilogue is lowered as before;
     4. with `group-rows` G > 0, the block's tile is taken in grouped order
        (the block ids of a two-dimensional grid renumbered so that
        consecutive blocks sweep G rows of tiles column by column): the
        blocks resident at one time share A rows and B columns in L2.
 
-    The default 3 stages (96 KB) let two blocks share an SM, so that one's
-    epilogue overlaps the other's mainloop.
+    `stages` 0 (the default) takes 3 slots for 128 x 128 tiles (96 KB: two
+    blocks share an SM, one's epilogue overlapping the other's mainloop) and
+    4 for 128 x 256 (192 KB). On the H100 (docs/performance.md) 128 x 256
+    blocks with the register epilogue run bf16 4096^3 at 0.92x cuBLAS,
+    128 x 128 blocks through shared memory at 0.75x.
 
-    A block whose A tile it computes itself, elementwise from a tile of a
-    global array of the same 16-bit type (the normalised rows of LayerNorm
-    or RMSNorm + matmul: inputs read at (m, k), loop-invariant row inputs
-    at (m), views of global vectors at (k)), takes the same schedule with
-    a prologue: TMA stages the raw tile as A, and in step i the warpgroup
-    applies the op's body to the slot's A part in place (the part of the
-    body that reads only row inputs once, before the mainloop; 16-byte
-    chunks of the 128-byte swizzle), `fence.proxy.async`, waits for step
-    i - 1's wgmma group and synchronises before thread 0 refills that slot
-    and step i's wgmma starts. The arithmetic and the rounding to 16 bits
-    are the op's own.
+    A 128 x 128 block whose A tile it computes itself, elementwise from a
+    tile of a global array of the same 16-bit type (the normalised rows of
+    LayerNorm or RMSNorm + matmul: inputs read at (m, k), loop-invariant
+    row inputs at (m), views of global vectors at (k)), takes the same
+    schedule with a prologue: TMA stages the raw tile as A, and in step i
+    the warpgroup applies the op's body to the slot's A part in place (the
+    part of the body that reads only row inputs once, before the mainloop;
+    16-byte chunks of the 128-byte swizzle), `fence.proxy.async`, waits for
+    step i - 1's wgmma group and synchronises before thread 0 refills that
+    slot and step i's wgmma starts. The arithmetic and the rounding to 16
+    bits are the op's own. Such a block of 128 x 256 stays with
+    `gpu-contractions-to-mma` (the prologue's threads are one warpgroup).
 
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
-    `threads` must be 128 (one warpgroup), otherwise the pass does nothing.
+    `threads` must be 128 (one warpgroup: the pipeline's own thread count),
+    otherwise the pass does nothing.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block">,
-    Option<"stages", "stages", "int64_t", /*default=*/"3",
-           "Shared-memory slots of the copy ring">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Shared-memory slots of the copy ring (0: 3 for 128 x 128 "
+           "tiles, 4 for 128 x 256)">,
     Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
            "Rows of tiles per group of the launch order (0: row by row)">,
     Option<"fragmentEpilogue", "fragment-epilogue", "bool",
-           /*default=*/"false",
+           /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
   ];
@@ -290,6 +367,67 @@ def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
+  ];
+}
+
+def GPUSplitReductions
+    : Pass<"gpu-split-reductions", "::mlir::ModuleOp"> {
+  let summary = "Splits the reduce loops of small grids across blocks";
+  let description = [{
+    Kernel shape 4 of the fast-kernel design (decode GEMV). A block grid of
+    fewer than `min-blocks` blocks (at most two grid dimensions) whose body
+    has top-level `scf.for` loops (lower bound 0, step 1, one constant trip
+    count T) holding tile contractions, whose accumulators are f32
+    workgroup buffers zero-filled before the loops, only added to in them
+    (`out = out + x`) and read after the last one, and which write nothing
+    else outside workgroup memory, gets a third grid dimension
+    (`#gpu.block<z>`) of S splits: split s runs iterations
+    [s T/S, (s+1) T/S). S is a power of two up to `max-splits` dividing T
+    with at least `min-iterations` iterations per split and at most
+    `max-blocks` blocks in the grid, the one of least estimated time (or no
+    split): waves x (P + T / S + 1), where P counts the iterations of the
+    body's other loops (a norm's statistics, run whole by every split) and
+    a wave is `sms` x the blocks that fit on an SM by threads
+    (`threads-per-sm`) and by shared memory (`shared-memory-per-sm`; the
+    body's workgroup buffers plus its contractions' global operands).
+
+    The partials are combined in the same launch, in a fixed order (the
+    result does not depend on the order blocks finish): each split copies
+    its accumulators into its own slot of an f32 partials buffer
+    [S, blocks, tile...] (an intermediate of the artifact); after a
+    GPU-scope memory fence and a barrier, thread 0 increments the tile's
+    counter (`memref.atomic_rmw addi` on an i32 buffer with the
+    `blockbuster.workspace` attribute: zeroed by the runtime when it is
+    allocated); the block that sees S - 1 fences again, sums the S
+    partials in split order into its accumulators, resets the counter to
+    zero (so the next launch, or a replayed CUDA graph, finds it zeroed)
+    and runs the rest of the body (the epilogue).
+  }];
+  let options = [
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"132",
+           "Grids of this many blocks or more are not split (the H100's "
+           "SMs)">,
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"1056",
+           "The most blocks of a split grid (8 per SM of an H100)">,
+    Option<"maxSplits", "max-splits", "int64_t", /*default=*/"16",
+           "The most splits of one loop">,
+    Option<"minIterations", "min-iterations", "int64_t", /*default=*/"4",
+           "The fewest loop iterations of one split">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors (H100 SXM)">,
+    Option<"sharedMemoryPerSM", "shared-memory-per-sm", "int64_t",
+           /*default=*/"233472", "Shared memory per SM in bytes (H100)">,
+    Option<"threadsPerSM", "threads-per-sm", "int64_t", /*default=*/"2048",
+           "Resident threads per SM (H100)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block (where the grid does not say)">,
+  ];
+  let dependentDialects = [
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

@@ -33,11 +33,14 @@ def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
     that reads a dimension of a producer's result gets the producer's axis;
     dimensions that read the same argument dimension share an axis, unless
     one op reads it in two roles (`x @ x^T`), which then gets two axes.
-    Whole or tiled depends on the axis' role: a row axis (no op reduces it
-    and it is never the innermost non-unit dimension of a matrix: rows,
-    heads, batch) is tiled whenever its extent is above 1; a reduced or
-    feature axis is whole up to `whole-threshold`, tiled above (block sizes
-    unset: `block-select` chooses them).
+    Whole or tiled depends on the axis' role: a row axis (no statistic
+    reduces it and it is never the innermost non-unit dimension of what a
+    reduction reads whole: rows, queries, heads, batch) is tiled whenever
+    its extent is above 1; a reduced or feature axis is whole up to
+    `whole-threshold`, tiled above (block sizes unset: `block-select`
+    chooses them). The statistics a reduction writes ([B, H, S]: rows
+    innermost) and elementwise operators over axes that a reduction shows
+    to be rows do not make a feature axis.
 
     Anything outside the table (convolutions, dynamic shapes, reshapes,
     gathers, tensor constants, ops with side effects) stops the conversion
@@ -55,7 +58,12 @@ def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
   let options = [
     Option<"wholeThreshold", "whole-threshold", "int64_t", /*default=*/"256",
            "Reduced and feature axes with at most this extent are whole "
-           "(one block spans them); row axes are tiled at any extent">
+           "(one block spans them); row axes are tiled at any extent">,
+    Option<"wholeDotReducedAxes", "whole-dot-reduced-axes", "bool",
+           /*default=*/"true",
+           "A dot's reduced axis that no operand holds innermost (the heads "
+           "of an output projection over [heads, 64]) is a reduced axis, "
+           "whole up to whole-threshold; false: a row axis, tiled">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect", "::mlir::affine::AffineDialect"

@@ -9,21 +9,26 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FusionRewriter.h"
 #include "FusionUtils.h"
 #include "FusionWorklist.h"
 #include "KernelCost.h"
 #include "ProgramShadow.h"
+#include "UserRules.h"
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDL/IR/PDLOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/Support/Format.h"
 
+#include <array>
 #include <deque>
 #include <optional>
 
@@ -40,10 +45,11 @@ namespace {
 struct RuleEntry {
   unsigned number;
   const char *name;
-  void (*populate)(RewritePatternSet &, FusionTrace &);
+  void (*populate)(RewritePatternSet &);
 };
 
-constexpr RuleEntry kCatalogue[] = {
+constexpr unsigned kNumRules = 9;
+constexpr RuleEntry kCatalogue[kNumRules] = {
     {1, "producer-consumer map fusion", populateProducerConsumerFusionPatterns},
     {2, "sibling map fusion", populateSiblingFusionPatterns},
     {3, "map-into-reduce fusion", populateMapIntoReducePatterns},
@@ -58,6 +64,84 @@ constexpr RuleEntry kCatalogue[] = {
 /// The main loop's default priority: the paper's 8, 4, 5, 9, 3, 1, 2 with
 /// the cleanup rule 7 right after 8, both only tidy (docs/FusionRules.md).
 constexpr unsigned kDefaultOrder[] = {8, 7, 4, 5, 9, 3, 1, 2};
+
+/// The number of the rule set of the patterns `rules=FILE` loads.
+constexpr unsigned kUserRule = 0;
+
+/// The name of rule `number`, for `explain`.
+StringRef getRuleName(unsigned number) {
+  if (number == kUserRule)
+    return "user rules";
+  return llvm::find_if(kCatalogue, [&](const RuleEntry &e) {
+           return e.number == number;
+         })->name;
+}
+
+/// Collects the reasons patterns give for not matching
+/// (`notifyMatchFailure`) while `block-fuse{explain}` asks for them, and
+/// passes every notification on to the worklist.
+class FailureReasons : public RewriterBase::ForwardingListener {
+public:
+  using ForwardingListener::ForwardingListener;
+
+  /// Starts collecting, for the pattern about to be tried.
+  void collect(StringRef pattern) {
+    collecting = true;
+    this->pattern = pattern.str();
+  }
+  void stop() { collecting = false; }
+  /// The reasons collected, each with the pattern that gave it (empty for
+  /// a PDL constraint: bytecode matches all of a rule's PDL patterns at
+  /// once), in order.
+  SmallVector<std::pair<std::string, std::string>> take() {
+    return std::move(reasons);
+  }
+
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
+    if (collecting) {
+      Diagnostic diagnostic(loc, DiagnosticSeverity::Remark);
+      reasonCallback(diagnostic);
+      reasons.push_back({pattern, diagnostic.str()});
+    }
+    ForwardingListener::notifyMatchFailure(loc, reasonCallback);
+  }
+
+private:
+  bool collecting = false;
+  std::string pattern;
+  SmallVector<std::pair<std::string, std::string>> reasons;
+};
+
+/// The kinds of op the patterns of `patterns` can match at, or none when
+/// one of them matches any op (or ops by interface or trait). The driver
+/// does not try a rule at other ops: PDL bytecode would be run on every op
+/// only to find that its root kind differs.
+std::optional<llvm::DenseSet<OperationName>>
+getRootKinds(RewritePatternSet &patterns) {
+  llvm::DenseSet<OperationName> kinds;
+  for (const std::unique_ptr<RewritePattern> &pattern :
+       patterns.getNativePatterns()) {
+    std::optional<OperationName> kind = pattern->getRootKind();
+    if (!kind)
+      return std::nullopt;
+    kinds.insert(*kind);
+  }
+  if (ModuleOp module = patterns.getPDLPatterns().getModule()) {
+    for (auto pattern : module.getOps<pdl::PatternOp>()) {
+      Value root = pattern.getRewriter().getRoot();
+      auto rootOp =
+          root ? root.getDefiningOp<pdl::OperationOp>() : pdl::OperationOp();
+      std::optional<StringRef> name =
+          rootOp ? rootOp.getOpName() : std::nullopt;
+      if (!name)
+        return std::nullopt;
+      kinds.insert(OperationName(*name, module.getContext()));
+    }
+  }
+  return kinds;
+}
 
 /// The ops of a program breadth-first: the program, its top-level ops, then
 /// the ops of their bodies, one nesting level at a time, each level in
@@ -202,63 +286,95 @@ struct BlockFusePass
     SmallVector<unsigned> requested(order.begin(), order.end());
     if (requested.empty())
       requested.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));
+    // The user's rules (`rules=FILE`) are rule 0: where `order` puts them,
+    // else first.
+    if (!rules.empty() && !llvm::is_contained(requested, kUserRule))
+      requested.insert(requested.begin(), kUserRule);
     for (unsigned number : requested) {
-      const RuleEntry *entry = llvm::find_if(
-          kCatalogue, [&](const RuleEntry &e) { return e.number == number; });
-      // Fix: rule 6 is in the catalogue (for the trace), so `order=6` used to
-      // be accepted and ran replication in the main loop, without the extend
-      // step's rollback; the error below for it was unreachable.
-      if (entry == std::end(kCatalogue) || number == 6)
-        return emitError(UnknownLoc::get(context))
-               << "block-fuse: rule " << number
-               << (number == 6 ? " (replication) runs in the extend step, "
-                                 "not in `order`"
-                               : " does not exist (rules are 1 to 9)");
       RewritePatternSet patterns(context);
-      entry->populate(patterns, fusionTrace);
-      mainRules.push_back({number, FrozenRewritePatternSet(std::move(patterns))});
+      if (number == kUserRule) {
+        if (rules.empty())
+          return emitError(UnknownLoc::get(context))
+                 << "block-fuse: rule 0 in `order` is the rules of "
+                    "`rules=FILE`, and no file is given";
+        if (failed(loadUserRules(context, rules, patterns)))
+          return failure();
+      } else {
+        const RuleEntry *entry = llvm::find_if(
+            kCatalogue, [&](const RuleEntry &e) { return e.number == number; });
+        // Fix: rule 6 is in the catalogue (for the trace), so `order=6` used
+        // to be accepted and ran replication in the main loop, without the
+        // extend step's rollback; the error below for it was unreachable.
+        if (entry == std::end(kCatalogue) || number == 6)
+          return emitError(UnknownLoc::get(context))
+                 << "block-fuse: rule " << number
+                 << (number == 6 ? " (replication) runs in the extend step, "
+                                   "not in `order`"
+                                 : " does not exist (rules are 1 to 9, and 0 "
+                                   "for those of `rules=FILE`)");
+        entry->populate(patterns);
+      }
+      nameGeneratedPatterns(patterns);
+      mainRootKinds.push_back(getRootKinds(patterns));
+      mainRules.push_back(
+          {number, FrozenRewritePatternSet(std::move(patterns))});
     }
     RewritePatternSet replication(context);
-    populateReplicationPatterns(replication, fusionTrace);
+    populateReplicationPatterns(replication);
+    nameGeneratedPatterns(replication);
+    extendRootKinds = getRootKinds(replication);
     extendRule = FrozenRewritePatternSet(std::move(replication));
     return success();
   }
 
+  /// Tries rule `number` (its patterns' applicator `applicator`, the op
+  /// kinds they can match `rootKinds`) at `op`. On a rewrite, counts it,
+  /// prints the trace line and settles the worklist.
+  bool tryRuleAt(unsigned number, PatternApplicator &applicator,
+                 const std::optional<llvm::DenseSet<OperationName>> &rootKinds,
+                 Operation *op, FusionRewriter &rewriter) {
+    if (rootKinds && !rootKinds->contains(op->getName()))
+      return false;
+    rewriter.clearRecord();
+    std::string patternName;
+    Location loc = op->getLoc();
+    rewriter.setInsertionPoint(op);
+    LogicalResult result = applicator.matchAndRewrite(
+        op, rewriter, /*canApply=*/{}, /*onFailure=*/{},
+        [&](const Pattern &pattern) {
+          patternName = pattern.getDebugName().str();
+          return success();
+        });
+    if (failed(result))
+      return false;
+    ++steps;
+    ++applications[number];
+    if (trace) {
+      // PDL patterns have no debug name: their rewrite recorded it.
+      if (patternName.empty())
+        patternName = rewriter.getRecordedPatternName().str();
+      llvm::errs() << "step " << steps << ": rule " << number << " at "
+                   << describeLocation(loc) << ": " << patternName;
+      if (!rewriter.getDescription().empty())
+        llvm::errs() << ": " << rewriter.getDescription();
+      llvm::errs() << "\n";
+    }
+    worklist->settle();
+    return true;
+  }
+
   /// Applies the first rule of `rules` (in order) that matches an op of
   /// `program` (breadth-first). Returns false when none does.
-  bool applyOnce(ProgramOp program,
-                 ArrayRef<std::pair<unsigned, FrozenRewritePatternSet>> rules,
-                 PatternRewriter &rewriter) {
-    for (auto &[number, patterns] : rules) {
-      PatternApplicator applicator(patterns);
-      applicator.applyDefaultCostModel();
-      auto tryAt = [&, number = number](Operation *op) {
-        fusionTrace.message.clear();
-        std::string patternName;
-        Location loc = op->getLoc();
-        rewriter.setInsertionPoint(op);
-        LogicalResult result = applicator.matchAndRewrite(
-            op, rewriter, /*canApply=*/{}, /*onFailure=*/{},
-            [&](const Pattern &pattern) {
-              patternName = pattern.getDebugName().str();
-              return success();
-            });
-        if (failed(result))
-          return false;
-        ++steps;
-        if (trace)
-          llvm::errs() << "step " << steps << ": rule " << number << " at "
-                       << describeLocation(loc) << ": "
-                       << describeRewrite(number, patternName) << "\n";
-        worklist->settle();
-        return true;
-      };
+  bool applyOnce(ProgramOp program, FusionRewriter &rewriter) {
+    for (auto [rule, applicator, rootKinds] :
+         llvm::zip(mainRules, mainApplicators, mainRootKinds)) {
+      unsigned number = rule.first;
       // The program itself is always tried; then the rule's worklist, whose
       // front is the first op breadth-first that the rule may match.
-      if (tryAt(program))
+      if (tryRuleAt(number, *applicator, rootKinds, program, rewriter))
         return true;
       while (Operation *op = worklist->front(number)) {
-        if (tryAt(op))
+        if (tryRuleAt(number, *applicator, rootKinds, op, rewriter))
           return true;
         worklist->popFront(number);
       }
@@ -266,27 +382,76 @@ struct BlockFusePass
     return false;
   }
 
-  /// What the last rewrite did: the rule's own words, else the pattern's
-  /// name, else (PDLL patterns have none) the rule's name.
-  std::string describeRewrite(unsigned number, StringRef patternName) const {
-    if (!fusionTrace.message.empty())
-      return fusionTrace.message;
-    if (!patternName.empty())
-      return patternName.str();
-    const RuleEntry *entry = llvm::find_if(
-        kCatalogue, [&](const RuleEntry &e) { return e.number == number; });
-    return std::string(entry->name) + " (a PDLL pattern)";
-  }
-
   /// Runs the main loop to a fixed point. Fails after max-steps rewrites.
-  LogicalResult runMainLoop(ProgramOp program, PatternRewriter &rewriter) {
-    while (applyOnce(program, mainRules, rewriter))
+  LogicalResult runMainLoop(ProgramOp program, FusionRewriter &rewriter) {
+    while (applyOnce(program, rewriter))
       if (steps > maxSteps)
         return program.emitError()
                << "block-fuse did not reach a fixed point after "
                // Fix: streaming the option itself printed nothing.
                << static_cast<unsigned>(maxSteps) << " rewrites";
     return success();
+  }
+
+  /// For `explain`: at a fixed point of the main loop, tries every rule of
+  /// the main loop, in order, at every op of `program` (breadth-first) and
+  /// prints why its patterns refused, one line per reason:
+  ///
+  ///   explain: rule 9 (reduce-reduce fusion) at a.mlir:31:12 (block.reduce):
+  ///     fuse-reduces: <reason>
+  ///
+  /// At a fixed point no rule matches, so nothing is rewritten.
+  void explainFixedPoint(ProgramOp program, FusionRewriter &rewriter,
+                         FailureReasons &reasons,
+                         ArrayRef<unsigned> applicationsBefore) {
+    // First what did apply (the rewrites kept), as the pass statistics
+    // count them; LLVM built without statistics (a release build, as
+    // Debian's) leaves those at zero.
+    llvm::errs() << "explain: @" << program.getSymName() << ": applied";
+    bool any = false;
+    for (unsigned number = 0; number <= kNumRules; ++number)
+      if (unsigned count = applications[number] - applicationsBefore[number]) {
+        llvm::errs() << (any ? ", " : " ") << "rule " << number << " x"
+                     << count;
+        any = true;
+      }
+    llvm::errs() << (any ? "\n" : " nothing\n");
+    BreadthFirstOrder order;
+    order.update(program);
+    for (auto [rule, applicator] : llvm::zip(mainRules, mainApplicators)) {
+      unsigned number = rule.first;
+      for (size_t position = 0;; ++position) {
+        Operation *op = order.at(position);
+        if (!op)
+          break;
+        // Reasons from PDL constraints come before any pattern is named.
+        reasons.collect("");
+        rewriter.setInsertionPoint(op);
+        LogicalResult result = applicator->matchAndRewrite(
+            op, rewriter, [&](const Pattern &pattern) {
+              reasons.collect(pattern.getDebugName());
+              return true;
+            });
+        reasons.stop();
+        assert(failed(result) && "a rule matched at a fixed point");
+        (void)result;
+        // A pattern refusing the same way twice (two loads of one
+        // producer) says so once.
+        auto taken = reasons.take();
+        for (auto [index, entry] : llvm::enumerate(taken)) {
+          auto &[pattern, reason] = entry;
+          if (index > 0 && taken[index - 1] == entry)
+            continue;
+          llvm::errs() << "explain: rule " << number << " ("
+                       << getRuleName(number) << ") at "
+                       << describeLocation(op->getLoc()) << " ("
+                       << op->getName() << "): ";
+          if (!pattern.empty())
+            llvm::errs() << pattern << ": ";
+          llvm::errs() << reason << "\n";
+        }
+      }
+    }
   }
 
   /// The program's estimated time on the target, with the program's block
@@ -313,40 +478,27 @@ struct BlockFusePass
       kernelSeconds.erase(op);
   }
 
-  /// Applies a speculative rewrite (rule 6, or rule 3 where it may add
-  /// bytes) at `op` only.
-  bool replicateAt(Operation *op, PatternRewriter &rewriter) {
-    PatternApplicator applicator(extendRule);
-    applicator.applyDefaultCostModel();
-    fusionTrace.message.clear();
-    Location loc = op->getLoc();
-    std::string patternName;
-    rewriter.setInsertionPoint(op);
-    if (failed(applicator.matchAndRewrite(
-            op, rewriter, /*canApply=*/{}, /*onFailure=*/{},
-            [&](const Pattern &pattern) {
-              patternName = pattern.getDebugName().str();
-              return success();
-            })))
-      return false;
-    ++steps;
-    worklist->settle();
-    if (trace)
-      llvm::errs() << "step " << steps << ": rule 6 at "
-                   << describeLocation(loc) << ": "
-                   << describeRewrite(6, patternName) << "\n";
-    return true;
-  }
-
   void runOnOperation() override {
     FusionWorklist ruleWorklist(llvm::map_to_vector(
         mainRules, [](const auto &rule) { return rule.first; }));
     worklist = &ruleWorklist;
-    PatternRewriter rewriter(&getContext());
-    rewriter.setListener(worklist);
+    // One applicator per rule set for the whole run: building one costs a
+    // sort of its patterns and, for PDL, the bytecode's mutable state.
+    mainApplicators.clear();
+    for (auto &[number, patterns] : mainRules) {
+      mainApplicators.push_back(std::make_shared<PatternApplicator>(patterns));
+      mainApplicators.back()->applyDefaultCostModel();
+    }
+    PatternApplicator extendApplicator(extendRule);
+    extendApplicator.applyDefaultCostModel();
+    FusionRewriter rewriter(&getContext());
+    FailureReasons reasons(worklist);
+    rewriter.setListener(&reasons);
+    applications.fill(0);
     for (ProgramOp program :
          llvm::to_vector(getOperation().getOps<ProgramOp>())) {
       worklist->reset(program, /*pending=*/true);
+      std::array<unsigned, kNumRules + 1> applicationsAtStart = applications;
       // The unfused program is the first snapshot: block-select falls back
       // to it when no fused form fits the target's local memory.
       SmallVector<OwningOpRef<ProgramOp>> snapshots;
@@ -400,7 +552,9 @@ struct BlockFusePass
         Operation *candidate = candidates.at(position);
         if (!candidate)
           break;
-        if (!replicateAt(candidate, rewriter)) {
+        std::array<unsigned, kNumRules + 1> applicationsBefore = applications;
+        if (!tryRuleAt(6, extendApplicator, extendRootKinds, candidate,
+                       rewriter)) {
           advance();
           continue;
         }
@@ -446,6 +600,7 @@ struct BlockFusePass
                        << llvm::format("%.3g", before * 1e6)
                        << " us)\n";
         steps = stepsBefore;
+        applications = applicationsBefore;
         // The last kept state was a fixed point of the main loop: the units
         // put back are on no rule's list.
         for (Operation *unit : changes.erased)
@@ -459,6 +614,11 @@ struct BlockFusePass
                                   });
         candidates.update(program);
         advance();
+      }
+      if (explain) {
+        rewriter.setExplaining(true);
+        explainFixedPoint(program, rewriter, reasons, applicationsAtStart);
+        rewriter.setExplaining(false);
       }
       yieldRepeatedResultsSeparately(program, rewriter);
       // The states before each kept replication compete with the result in
@@ -474,13 +634,34 @@ struct BlockFusePass
         rewriter.setInsertionPointAfter(copy);
       }
     }
+    Statistic *perRule[] = {nullptr,
+                            &rule1Applications,
+                            &rule2Applications,
+                            &rule3Applications,
+                            &rule4Applications,
+                            &rule5Applications,
+                            &rule6Applications,
+                            &rule7Applications,
+                            &rule8Applications,
+                            &rule9Applications};
+    for (unsigned number = 1; number <= kNumRules; ++number)
+      *perRule[number] += applications[number];
   }
 
-  FusionTrace fusionTrace;
+  /// Rewrites kept, per rule number (0: the user's).
+  std::array<unsigned, kNumRules + 1> applications;
   /// The per-rule worklists of the running pass (runOnOperation owns them).
   FusionWorklist *worklist = nullptr;
   llvm::DenseMap<Operation *, double> kernelSeconds;
   SmallVector<std::pair<unsigned, FrozenRewritePatternSet>> mainRules;
+  /// The op kinds each of `mainRules` can match at (none: any), and
+  /// `extendRule`'s.
+  SmallVector<std::optional<llvm::DenseSet<OperationName>>> mainRootKinds;
+  std::optional<llvm::DenseSet<OperationName>> extendRootKinds;
+  /// The applicators of `mainRules` while the pass runs.
+  /// (Shared pointers only so the pass stays copyable: each run makes its
+  /// own.)
+  SmallVector<std::shared_ptr<PatternApplicator>> mainApplicators;
   FrozenRewritePatternSet extendRule;
   unsigned steps = 0;
   const TargetDescription *targetDescription = nullptr;

@@ -4,7 +4,6 @@
 
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -147,7 +146,57 @@ void blockbuster::block::replaceLoad(RewriterBase &rewriter, LoadOp load,
   rewriter.replaceOp(load, tile);
 }
 
-void blockbuster::block::restoreOrder(Block &block) {
+/// True when `op` can be scheduled: no operand of it or of an op nested in
+/// it is defined by an op of `unscheduled` (upstream's isOpReady).
+static bool isOpReady(Operation *op,
+                      const llvm::DenseSet<Operation *> &unscheduled) {
+  auto isReady = [&](Value value) {
+    for (Operation *parent = value.getDefiningOp(); parent;
+         parent = parent->getParentOp()) {
+      if (parent == op)
+        return true;
+      if (unscheduled.contains(parent))
+        return false;
+    }
+    return true;
+  };
+  WalkResult result = op->walk([&](Operation *nested) {
+    return llvm::all_of(nested->getOperands(), isReady)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
+/// The order upstream's sortTopologically(&block) would leave the ops of
+/// `ops` (the block's ops but its terminator) in, computed without moving
+/// them: ready ops move to the front of the unscheduled part, in order.
+static SmallVector<Operation *> computeStableOrder(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> order(ops);
+  llvm::DenseSet<Operation *> unscheduled(ops.begin(), ops.end());
+  size_t next = 0;
+  while (!unscheduled.empty()) {
+    bool scheduled = false;
+    for (size_t i = next, e = order.size(); i < e; ++i) {
+      Operation *op = order[i];
+      if (!isOpReady(op, unscheduled))
+        continue;
+      unscheduled.erase(op);
+      order.erase(order.begin() + i);
+      order.insert(order.begin() + next, op);
+      ++next;
+      scheduled = true;
+    }
+    if (!scheduled) {
+      // A cycle: take the first op as it is (as upstream does).
+      unscheduled.erase(order[next]);
+      ++next;
+    }
+  }
+  return order;
+}
+
+void blockbuster::block::restoreOrder(RewriterBase &rewriter, Block &block) {
   // Most rewrites leave the block in def-before-use order, and then the
   // (stable) sort would move nothing. Checking the uses of the block's own
   // results costs the number of those uses; the sort walks every nested op
@@ -161,8 +210,45 @@ void blockbuster::block::restoreOrder(Block &block) {
       }
     return true;
   });
-  if (!ordered)
-    (void)sortTopologically(&block);
+  if (ordered)
+    return;
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    ops.push_back(&op);
+  if (!ops.empty() && ops.back()->hasTrait<OpTrait::IsTerminator>())
+    ops.pop_back();
+  SmallVector<Operation *> order = computeStableOrder(ops);
+  // The ops that stay: a longest run of `order` already in block order
+  // (patience sorting on the old positions; parent links rebuild it).
+  llvm::DenseMap<Operation *, size_t> oldPosition;
+  for (auto [position, op] : llvm::enumerate(ops))
+    oldPosition[op] = position;
+  SmallVector<size_t> tails, parent(order.size(), ~size_t(0));
+  for (size_t i = 0; i < order.size(); ++i) {
+    auto pos = llvm::partition_point(tails, [&](size_t t) {
+      return oldPosition[order[t]] < oldPosition[order[i]];
+    });
+    if (pos != tails.begin())
+      parent[i] = *(pos - 1);
+    if (pos == tails.end())
+      tails.push_back(i);
+    else
+      *pos = i;
+  }
+  llvm::DenseSet<Operation *> staying;
+  for (size_t i = tails.empty() ? ~size_t(0) : tails.back(); i != ~size_t(0);
+       i = parent[i])
+    staying.insert(order[i]);
+  // Each other op goes right after its predecessor in `order` (which is in
+  // place by then), the first one to the front.
+  for (auto [index, op] : llvm::enumerate(order)) {
+    if (staying.contains(op))
+      continue;
+    if (index == 0)
+      rewriter.moveOpBefore(op, &block, block.begin());
+    else
+      rewriter.moveOpAfter(op, order[index - 1]);
+  }
 }
 
 std::string blockbuster::block::describeLocation(Location loc) {

@@ -60,22 +60,11 @@ void inlineProducerLoads(mlir::RewriterBase &rewriter, MapOp producer,
 /// load's tile lists the axes in another order.
 void replaceLoad(mlir::RewriterBase &rewriter, LoadOp load, mlir::Value tile);
 
-/// Which producers a rule clones into a reduce that loads their blocks:
-/// rule 3 (Fusion) takes cheap producers (no reduce of their own) anywhere,
-/// and contractions only where this is their sole reader and nothing is
-/// repeated; rule 6 (Replication, extend step) takes the others.
-enum class ProducerCloning { Fusion, Replication };
-
-/// Clones the body of the first fitting producer map into `reduce`'s body
-/// in place of its loads. Fails, changing nothing, when none fits.
-mlir::LogicalResult cloneProducerIntoReduce(ReduceOp reduce,
-                                            mlir::PatternRewriter &rewriter,
-                                            struct FusionTrace &trace,
-                                            ProducerCloning mode);
-
 /// Restores def-before-use order in `block` after a rewrite placed an op
-/// before some of its operands' definers (stable).
-void restoreOrder(mlir::Block &block);
+/// before some of its operands' definers: the order upstream's (stable)
+/// sortTopologically gives, reached by moving through `rewriter` only the
+/// ops outside a longest run already in that order.
+void restoreOrder(mlir::RewriterBase &rewriter, mlir::Block &block);
 
 /// A short location string for traces: `file:line:col` without directories.
 std::string describeLocation(mlir::Location loc);

@@ -10,10 +10,10 @@
 // Positions of units are stored keys, not live order queries: a set must not
 // see its order change under it. Keys of untouched units stay valid because
 // their relative order does not change; touched units leave the lists before
-// they get a new key between their neighbours'. The rules' topological
-// re-sorts move units without telling the rewriter; they leave the block's
-// order marked invalid, and then the units out of key order (all but a
-// longest increasing run of keys) are re-queued too.
+// they get a new key between their neighbours'. Every change reaches the
+// worklist through the rewriter, moves included (the rules' topological
+// re-sorts move ops with the rewriter: restoreOrder), so a unit that moved
+// is a touched one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,52 +195,12 @@ void FusionWorklist::assignKey(Operation *op) {
   unit->keyed = true;
 }
 
-void FusionWorklist::dropMovedUnits() {
-  // Keys of the keyed units in program order; a longest strictly
-  // increasing subsequence stays, the others moved (changed: the extend
-  // step restores them to their place).
-  SmallVector<Operation *> order;
-  SmallVector<double> keys;
-  for (Operation &op : *top) {
-    auto it = units.find(&op);
-    if (it == units.end() || !it->second->keyed)
-      continue;
-    order.push_back(&op);
-    keys.push_back(it->second->key);
-  }
-  // Patience sorting: tails[k] is the index ending the best run of length
-  // k + 1; parent links rebuild the run.
-  SmallVector<unsigned> tails, parent(order.size(), ~0u);
-  for (unsigned i = 0; i < order.size(); ++i) {
-    auto pos = llvm::partition_point(
-        tails, [&](unsigned t) { return keys[t] < keys[i]; });
-    if (pos != tails.begin())
-      parent[i] = *(pos - 1);
-    if (pos == tails.end())
-      tails.push_back(i);
-    else
-      *pos = i;
-  }
-  llvm::DenseSet<Operation *> inOrder;
-  for (unsigned i = tails.empty() ? ~0u : tails.back(); i != ~0u;
-       i = parent[i])
-    inOrder.insert(order[i]);
-  for (Operation *op : order)
-    if (!inOrder.contains(op)) {
-      toRequeue.insert(op);
-      changes.changed.insert(op);
-    }
-  top->recomputeOpOrder();
-}
-
 void FusionWorklist::settle() {
   for (Operation *unit : touched) {
     changes.changed.insert(unit);
     collectNeighbours(unit);
   }
   touched.clear();
-  if (!top->isOpOrderValid())
-    dropMovedUnits();
   for (Operation *op : toRequeue)
     if (auto it = units.find(op); it != units.end()) {
       dropEntries(*it->second);

@@ -101,7 +101,6 @@ private:
   void addEntries(mlir::Operation *op, Unit &unit);
   void assignKey(mlir::Operation *op);
   void renumber();
-  void dropMovedUnits();
 
   llvm::SmallVector<unsigned> rules;
   std::map<unsigned, std::set<Slice *, SliceLess>> lists;

@@ -2,7 +2,10 @@
 //
 // One pattern set per rule of docs/FusionRules.md. The driver (block-fuse)
 // applies the sets in a priority order, breadth-first over the program's
-// hierarchy, restarting from the first rule after every rewrite.
+// hierarchy, restarting from the first rule after every rewrite. Patterns
+// refuse through notifyMatchFailure with a reason (block-fuse{explain}
+// prints them) and say what they did through describeRewrite
+// (block-fuse{trace}).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,45 +14,29 @@
 
 #include "mlir/IR/PatternMatch.h"
 
-#include <string>
-
 namespace blockbuster::block {
 
-/// Where a rule's patterns say what they changed, for `block-fuse{trace}`.
-struct FusionTrace {
-  std::string message;
-};
-
 /// Rule 1: producer-consumer map fusion (multi-output).
-void populateProducerConsumerFusionPatterns(mlir::RewritePatternSet &patterns,
-                                            FusionTrace &trace);
+void populateProducerConsumerFusionPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 2: sibling map fusion.
-void populateSiblingFusionPatterns(mlir::RewritePatternSet &patterns,
-                                   FusionTrace &trace);
+void populateSiblingFusionPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 3: map-into-reduce fusion.
-void populateMapIntoReducePatterns(mlir::RewritePatternSet &patterns,
-                                   FusionTrace &trace);
+void populateMapIntoReducePatterns(mlir::RewritePatternSet &patterns);
 /// Rule 4: scale hoisting through contractions and out of reduces.
-void populateScaleHoistingPatterns(mlir::RewritePatternSet &patterns,
-                                   FusionTrace &trace);
+void populateScaleHoistingPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 5: shift hoisting through contractions, and the linearity it needs
 /// (distributing a contraction over a sum, splitting a reduce's sums, the
 /// one-pass form of a shifted square).
-void populateShiftHoistingPatterns(mlir::RewritePatternSet &patterns,
-                                   FusionTrace &trace);
+void populateShiftHoistingPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 6: replication of a producer into a consumer with more tiled axes.
-void populateReplicationPatterns(mlir::RewritePatternSet &patterns,
-                                 FusionTrace &trace);
+void populateReplicationPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 7: cleanup (common subexpressions, loop-invariant code, dead
 /// results).
-void populateCleanupPatterns(mlir::RewritePatternSet &patterns,
-                             FusionTrace &trace);
+void populateCleanupPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 8: structure normalisation.
-void populateStructureNormalizationPatterns(mlir::RewritePatternSet &patterns,
-                                            FusionTrace &trace);
+void populateStructureNormalizationPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 9: reduce-reduce fusion, including the online-softmax rewrite.
-void populateReduceFusionPatterns(mlir::RewritePatternSet &patterns,
-                                  FusionTrace &trace);
+void populateReduceFusionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace blockbuster::block
 

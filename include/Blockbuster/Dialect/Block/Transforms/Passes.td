@@ -118,6 +118,27 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlockWarpgroupGemmBlocks
+    : Pass<"block-warpgroup-gemm-blocks", "::mlir::ModuleOp"> {
+  let summary = "Binds 128 x 256 x 64 blocks of plain GEMM programs (sm_90a)";
+  let description = [{
+    Run before `block-select` when compiling for sm_90a (bb-compile does):
+    a program that is one kernel whose only reduction is one dot
+    `A[m, k] * B[k, n]` of whole f16/bf16 arguments with 16-byte aligned
+    rows (any elementwise epilogue after it), and whose m, n and k axes
+    are tiled and still open, gets blocks of 128 (m) x 256 (n) x 64 (k) in
+    its axis table, the tile of `gpu-warpgroup-matmul`'s two-warpgroup
+    schedule (docs/GPUPipeline.md). Left to `block-select` instead: m
+    shorter than 128, n shorter than 256, k of one step (64 or less), and
+    grids of fewer 128 x 256 blocks than the target has SMs (one such
+    block fills an SM's shared memory).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"h100\"",
+           "Target whose SM count decides: h100 or h200">
+  ];
+}
+
 def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
   let summary = "Fuses block programs with the ordered rule catalogue";
   let description = [{
@@ -140,15 +161,37 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     a buffered edge, an op or moves work one way only, so the driver
     terminates; running it twice changes nothing.
 
-    With `trace`, each rewrite prints a line to standard error:
+    With `rules=FILE`, the PDL patterns of FILE (written against the
+    fusion vocabulary of docs/FusionRules.md, "User rules at run time") run
+    as rule 0: first, or where `order` places 0.
+
+    With `trace`, each rewrite prints a line to standard error: the rule,
+    the op it matched, the pattern that fired (a C++ pattern's debug name,
+    a PDL pattern's `pdl.pattern` name) and what it did:
 
     ```
-    step 3: rule 3 at attention.mlir:21:8: moved map at attention.mlir:12:8 into the reduce over a1
+    step 3: rule 3 at attention.mlir:21:8: FuseMapIntoReduce: moved map at attention.mlir:12:8 into the reduce over a1
     ```
+
+    With `explain`, at the fixed point of each program, it prints how many
+    rewrites of each rule were kept, then tries every rule of the main
+    loop at every op and prints each reason a pattern gave for refusing
+    (`notifyMatchFailure`), rule by rule in priority order, op by op
+    breadth-first:
+
+    ```
+    explain: @attention: applied rule 1 x2, rule 3 x9, rule 4 x2, rule 7 x21, rule 9 x2
+    explain: rule 1 (producer-consumer map fusion) at a.mlir:62:8 (block.map): HasProducerToFuse: map at a.mlir:49:8: iterates other tiled axes than the consumer
+    ```
+
+    The pass statistics `rule-1` to `rule-9` count the kept rewrites of
+    each rule (`-mlir-pass-statistics`; an LLVM built without statistics,
+    as a release build, prints none).
   }];
   let options = [
     ListOption<"order", "order", "unsigned",
-               "Rule sets in priority order (ablation); default 8,7,4,5,9,3,1,2">,
+               "Rule sets in priority order (ablation); default "
+               "8,7,4,5,9,3,1,2 (0 places the rules of `rules=FILE`)">,
     Option<"extend", "extend", "bool", /*default=*/"true",
            "Try replication (rule 6) when nothing else applies">,
     Option<"trace", "trace", "bool", /*default=*/"false",
@@ -161,7 +204,25 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     Option<"keepSnapshots", "keep-snapshots", "bool", /*default=*/"false",
            "Keep the unfused program and the program as it was before each "
            "kept replication, as sibling programs @NAME_snapshotK marked "
-           "block.snapshot_of, for block-select to choose from">
+           "block.snapshot_of, for block-select to choose from">,
+    Option<"rules", "rules", "std::string", /*default=*/"\"\"",
+           "A file of PDL patterns (mlir-pdll -x=mlir of a PDLL file that "
+           "includes Rules/Common.pdll) run as rule 0: where `order` puts "
+           "0, else first">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "At the fixed point, print to standard error why each rule of "
+           "the main loop did not apply at each op, one line per reason">
+  ];
+  let statistics = [
+    Statistic<"rule1Applications", "rule-1", "Rewrites by rule 1 (producer-consumer map fusion)">,
+    Statistic<"rule2Applications", "rule-2", "Rewrites by rule 2 (sibling map fusion)">,
+    Statistic<"rule3Applications", "rule-3", "Rewrites by rule 3 (map-into-reduce fusion)">,
+    Statistic<"rule4Applications", "rule-4", "Rewrites by rule 4 (scale hoisting)">,
+    Statistic<"rule5Applications", "rule-5", "Rewrites by rule 5 (shift hoisting)">,
+    Statistic<"rule6Applications", "rule-6", "Rewrites by rule 6 (replication, kept tries only)">,
+    Statistic<"rule7Applications", "rule-7", "Rewrites by rule 7 (cleanup)">,
+    Statistic<"rule8Applications", "rule-8", "Rewrites by rule 8 (structure normalisation)">,
+    Statistic<"rule9Applications", "rule-9", "Rewrites by rule 9 (reduce-reduce fusion)">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect",

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../FusionRewriter.h"
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
@@ -72,8 +73,7 @@ bool namesAnyAxis(Operation *op, ArrayRef<StringAttr> axes) {
 /// only on kernels a rewrite touched; identical kernels and views are merged
 /// by MergeIdenticalKernels.
 struct MergeDuplicates : public OpRewritePattern<MapOp> {
-  MergeDuplicates(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit MergeDuplicates(MLIRContext *context) : OpRewritePattern(context) {
     setDebugName("merge-duplicates");
   }
   LogicalResult matchAndRewrite(MapOp map,
@@ -123,26 +123,26 @@ struct MergeDuplicates : public OpRewritePattern<MapOp> {
       rewriter.eraseOp(op);
       changed = true;
     }
-    if (changed)
-      trace.message = "merged duplicate loads and computations";
-    return success(changed);
+    if (!changed)
+      return rewriter.notifyMatchFailure(
+          map, "no two equal pure ops in its body that may be merged");
+    describeRewrite(rewriter, "merged duplicate loads and computations");
+    return success();
   }
-  FusionTrace &trace;
 };
 
 /// Merges a kernel (or a view) into an identical one earlier in the
 /// program. Candidates are the other readers of its first loaded array (or
 /// viewed array), so the search stays local.
 struct MergeIdenticalKernels : public RewritePattern {
-  MergeIdenticalKernels(MLIRContext *context, FusionTrace &trace)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
-        trace(trace) {
+  explicit MergeIdenticalKernels(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {
     setDebugName("merge-identical-kernels");
   }
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!isa<MapOp, ViewOp>(op) || !isa<ProgramOp>(op->getParentOp()))
-      return failure();
+      return rewriter.notifyMatchFailure(op, "not a kernel or a view");
     // An array this op reads: the viewed array, or the first load's.
     Value array;
     if (auto view = dyn_cast<ViewOp>(op)) {
@@ -154,7 +154,7 @@ struct MergeIdenticalKernels : public RewritePattern {
       });
     }
     if (!array)
-      return failure();
+      return rewriter.notifyMatchFailure(op, "reads no array");
     for (Operation *user : array.getUsers()) {
       Operation *other = user;
       while (other && other->getParentOp() != op->getParentOp())
@@ -163,22 +163,22 @@ struct MergeIdenticalKernels : public RewritePattern {
           !OperationEquivalence::isEquivalentTo(
               other, op, OperationEquivalence::IgnoreLocations))
         continue;
-      trace.message = "merged an identical kernel into the one at " +
-                      describeLocation(other->getLoc());
+      describeRewrite(rewriter, "merged an identical kernel into the one at " +
+                                    describeLocation(other->getLoc()));
       rewriter.replaceOp(op, other->getResults());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no identical kernel or view before it reads its array");
   }
-  FusionTrace &trace;
 };
 
 /// Moves ops of a reduce body that do not depend on the iteration in front
 /// of the reduce: loads whose tiles lack the reduced axis, and computations
 /// on values defined outside the body.
 struct HoistLoopInvariant : public OpRewritePattern<ReduceOp> {
-  HoistLoopInvariant(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit HoistLoopInvariant(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("hoist-loop-invariant");
   }
   LogicalResult matchAndRewrite(ReduceOp reduce,
@@ -216,21 +216,24 @@ struct HoistLoopInvariant : public OpRewritePattern<ReduceOp> {
       invariant.push_back(&op);
     }
     if (invariant.empty())
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, [&](Diagnostic &diag) {
+        diag << "every op of its body depends on the iteration over "
+             << axis.getValue();
+      });
     for (Operation *op : invariant)
       rewriter.moveOpBefore(op, reduce);
-    trace.message = "hoisted " + Twine(invariant.size()).str() +
-                    " loop-invariant op(s) out of the reduce over " +
-                    axis.getValue().str();
+    describeRewrite(rewriter,
+                    "hoisted " + Twine(invariant.size()).str() +
+                        " loop-invariant op(s) out of the reduce over " +
+                        axis.getValue().str());
     return success();
   }
-  FusionTrace &trace;
 };
 
 /// Drops the results of a map that nobody reads; erases a map with none.
 struct DropDeadMapResults : public OpRewritePattern<MapOp> {
-  DropDeadMapResults(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit DropDeadMapResults(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("drop-dead-map-results");
   }
   LogicalResult matchAndRewrite(MapOp map,
@@ -240,9 +243,9 @@ struct DropDeadMapResults : public OpRewritePattern<MapOp> {
       if (!result.use_empty())
         live.push_back(result.getResultNumber());
     if (live.size() == map.getNumResults())
-      return failure();
+      return rewriter.notifyMatchFailure(map, "every result is read");
     if (live.empty()) {
-      trace.message = "erased a map whose results nobody reads";
+      describeRewrite(rewriter, "erased a map whose results nobody reads");
       rewriter.eraseOp(map);
       return success();
     }
@@ -263,10 +266,9 @@ struct DropDeadMapResults : public OpRewritePattern<MapOp> {
       rewriter.replaceAllUsesWith(map.getResult(index),
                                   newMap.getResult(position));
     rewriter.eraseOp(map);
-    trace.message = "dropped the results nobody reads of a map";
+    describeRewrite(rewriter, "dropped the results nobody reads of a map");
     return success();
   }
-  FusionTrace &trace;
 };
 
 /// Two state elements of a reduce with built-in combiners that accumulate
@@ -275,15 +277,15 @@ struct DropDeadMapResults : public OpRewritePattern<MapOp> {
 /// Arises when rule 9 merges two reduces that both sum x (LayerNorm's mean
 /// and its one-pass variance).
 struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
-  MergeDuplicateReduceResults(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit MergeDuplicateReduceResults(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("merge-duplicate-reduce-results");
   }
   LogicalResult matchAndRewrite(ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
     std::optional<ArrayAttr> combiners = reduce.getCombiners();
     if (!combiners)
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "has a combine region");
     OperandRange terms = reduce.getYield().getOperands();
     for (unsigned later = 1; later < terms.size(); ++later) {
       if (reduce.getResult(later).use_empty())
@@ -294,15 +296,18 @@ struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
           continue;
         rewriter.replaceAllUsesWith(reduce.getResult(later),
                                     reduce.getResult(earlier));
-        trace.message = "merged two state elements of the reduce over " +
-                        reduce.getAxis().str() + " that accumulate the "
-                        "same term";
+        describeRewrite(rewriter,
+                        "merged two state elements of the reduce over " +
+                            reduce.getAxis().str() +
+                            " that accumulate the "
+                            "same term");
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        reduce, "no two read state elements accumulate the same term with "
+                "the same combiner");
   }
-  FusionTrace &trace;
 };
 
 /// Drops the state elements of a reduce with a combine region that nobody
@@ -313,14 +318,14 @@ struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
 /// combine region's yields of the other elements (the online softmax's
 /// running maximum rescales the sums, so it stays while a sum is read).
 struct DropDeadRegionReduceState : public OpRewritePattern<ReduceOp> {
-  DropDeadRegionReduceState(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit DropDeadRegionReduceState(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("drop-dead-region-reduce-state");
   }
   LogicalResult matchAndRewrite(ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
     if (!reduce.hasRegionCombiner())
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "has built-in combiners");
     unsigned n = reduce.getNumResults();
     Block &combine = reduce.getCombiner().front();
     auto combineYield = cast<YieldOp>(combine.getTerminator());
@@ -345,10 +350,11 @@ struct DropDeadRegionReduceState : public OpRewritePattern<ReduceOp> {
           needed.contains(combine.getArgument(n + index)))
         kept.push_back(index);
     if (kept.size() == n)
-      return failure();
+      return rewriter.notifyMatchFailure(
+          reduce, "every state element is read or needed by one that is");
     if (kept.empty()) {
       rewriter.eraseOp(reduce);
-      trace.message = "erased a reduce whose results nobody reads";
+      describeRewrite(rewriter, "erased a reduce whose results nobody reads");
       return success();
     }
 
@@ -385,39 +391,40 @@ struct DropDeadRegionReduceState : public OpRewritePattern<ReduceOp> {
       dropArgs.reset(index);
       dropArgs.reset(n + index);
     }
-    newCombine.eraseArguments(dropArgs);
+    rewriter.modifyOpInPlace(newReduce,
+                             [&] { newCombine.eraseArguments(dropArgs); });
     for (auto [position, index] : llvm::enumerate(kept))
       rewriter.replaceAllUsesWith(reduce.getResult(index),
                                   newReduce.getResult(position));
     rewriter.eraseOp(reduce);
-    trace.message = "dropped the state nobody reads of a reduce with a "
-                    "combine region";
+    describeRewrite(rewriter,
+                    "dropped the state nobody reads of a reduce with a "
+                    "combine region");
     return success();
   }
-  FusionTrace &trace;
 };
 
 /// Drops the state elements of a reduce with built-in combiners that nobody
 /// reads.
 struct DropDeadReduceResults : public OpRewritePattern<ReduceOp> {
-  DropDeadReduceResults(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
+  explicit DropDeadReduceResults(MLIRContext *context)
+      : OpRewritePattern(context) {
     setDebugName("drop-dead-reduce-results");
   }
   LogicalResult matchAndRewrite(ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
     std::optional<ArrayAttr> combiners = reduce.getCombiners();
     if (!combiners)
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "has a combine region");
     SmallVector<unsigned> live;
     for (OpResult result : reduce->getResults())
       if (!result.use_empty())
         live.push_back(result.getResultNumber());
     if (live.size() == reduce.getNumResults())
-      return failure();
+      return rewriter.notifyMatchFailure(reduce, "every result is read");
     if (live.empty()) {
       rewriter.eraseOp(reduce);
-      trace.message = "erased a reduce whose results nobody reads";
+      describeRewrite(rewriter, "erased a reduce whose results nobody reads");
       return success();
     }
     SmallVector<Type> types;
@@ -441,36 +448,36 @@ struct DropDeadReduceResults : public OpRewritePattern<ReduceOp> {
       rewriter.replaceAllUsesWith(reduce.getResult(index),
                                   newReduce.getResult(position));
     rewriter.eraseOp(reduce);
-    trace.message = "dropped the state nobody reads of a reduce";
+    describeRewrite(rewriter, "dropped the state nobody reads of a reduce");
     return success();
   }
-  FusionTrace &trace;
 };
 
 /// Erases a pure op inside a body whose results nobody uses.
 struct EraseDeadOp : public RewritePattern {
-  EraseDeadOp(MLIRContext *context, FusionTrace &trace)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
-        trace(trace) {
+  explicit EraseDeadOp(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {
     setDebugName("erase-dead-op");
   }
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (isa<ProgramOp, MapOp, ViewOp>(op) || !op->getParentOfType<MapOp>() ||
-        op->hasTrait<OpTrait::IsTerminator>() || !isOpTriviallyDead(op))
-      return failure();
-    trace.message = "erased an unused " + op->getName().getStringRef().str();
+        op->hasTrait<OpTrait::IsTerminator>())
+      return rewriter.notifyMatchFailure(op, "not an op of a kernel's body");
+    if (!isOpTriviallyDead(op))
+      return rewriter.notifyMatchFailure(op, "its results are used, or it "
+                                             "has effects");
+    describeRewrite(rewriter,
+                    "erased an unused " + op->getName().getStringRef().str());
     rewriter.eraseOp(op);
     return success();
   }
-  FusionTrace &trace;
 };
 } // namespace
 
-void blockbuster::block::populateCleanupPatterns(RewritePatternSet &patterns,
-                                                 FusionTrace &trace) {
+void blockbuster::block::populateCleanupPatterns(RewritePatternSet &patterns) {
   patterns.add<MergeDuplicates, MergeIdenticalKernels, HoistLoopInvariant,
                DropDeadMapResults, MergeDuplicateReduceResults,
-               DropDeadReduceResults, DropDeadRegionReduceState,
-               EraseDeadOp>(patterns.getContext(), trace);
+               DropDeadReduceResults, DropDeadRegionReduceState, EraseDeadOp>(
+      patterns.getContext());
 }

@@ -7,12 +7,22 @@
 // never written for this reader. P keeps running for its other readers, if
 // any, until they absorb it too (then the cleanup rule removes it).
 //
+// The vocabulary (findProducerToCloneIntoReduce with the profitability
+// isProfitableToFuseIntoReduce as its control function,
+// cloneProducerIntoReduce) is here, shared with rule 6; the pattern is
+// MapIntoReduce.pdll.
+//
 //===----------------------------------------------------------------------===//
 
 #include "../FusionUtils.h"
 #include "../KernelCost.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
+
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 using namespace blockbuster::block;
@@ -79,20 +89,10 @@ static bool recomputationMayAddBytes(MapOp producer, Block &body) {
   return added > countKernelBytes(producer, sizes);
 }
 
-LogicalResult blockbuster::block::cloneProducerIntoReduce(
-  ReduceOp reduce, PatternRewriter &rewriter, FusionTrace &trace,
-  ProducerCloning mode) {
-  Block &body = reduce.getBody().front();
-  auto consumer = reduce->getParentOfType<MapOp>();
-  // The axes iterated where the producer's body would run.
-  SmallVector<StringAttr> iterated = getIteratedAxes(reduce);
-  iterated.push_back(reduce.getAxisAttr());
-  // The first producer whose loads directly in this body all read the
-  // block of the current iteration, and whose body does not name an axis
-  // iterated here but not by the producer (fix: a producer over [J] that
-  // sums a load over the whole of M was moved into a map over [M], where
-  // the load reads one block of M, and summed one block only).
-  //
+bool blockbuster::block::isProfitableToFuseIntoReduce(LoadOp load,
+                                                      MapOp producer,
+                                                      ReduceOp reduce,
+                                                      RefusalFn refuse) {
   // Recomputation is accepted only for cheap producers, whose bodies hold
   // no reduce of their own and read at most one input as large as their
   // output (a few ops per element: the scores of attention, a
@@ -102,87 +102,115 @@ LogicalResult blockbuster::block::cloneProducerIntoReduce(
   // its sole reader and its axes are exactly the ones iterated here;
   // anything more would repeat its contraction (rule 6 decides that, in
   // the extend step, and keeps it only when it pays).
-  MapOp producer;
-  SmallVector<StringAttr> iteratedSet = iterated;
+  SmallVector<StringAttr> iteratedSet = getIteratedAxes(reduce);
+  iteratedSet.push_back(reduce.getAxisAttr());
   llvm::sort(iteratedSet, [](StringAttr a, StringAttr b) {
     return a.getValue() < b.getValue();
   });
-  for (LoadOp load : body.getOps<LoadOp>()) {
-    MapOp candidate = getProducerMap(load.getSource());
-    if (!candidate || candidate == consumer ||
-        !llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr()) ||
-        !canCloneBodyUnder(candidate, iterated))
-      continue;
-    bool onlyReader = llvm::all_of(candidate->getUsers(), [&](Operation *u) {
-      return reduce->isAncestor(u);
-    });
-    // Cheap: no reduce of its own, and at most one input as large as its
-    // output (a tile with all of the output's axes). Recomputing such a
-    // producer reads no more than the array it replaces; a producer with
-    // two (a residual add, h = proj + h_prev) would make each recomputation
-    // read more, and chains of them would recompute a whole residual stream.
-    auto output = cast<TileType>(
-        candidate.getYield()
-            .getOperand(cast<OpResult>(load.getSource()).getResultNumber())
-            .getType());
-    unsigned largeInputs = 0;
-    bool hasReduce = false;
-    candidate.getBody().walk([&](Operation *op) {
-      if (isa<ReduceOp>(op))
-        hasReduce = true;
-      if (auto input = dyn_cast<LoadOp>(op)) {
-        auto tile = cast<TileType>(input.getType());
-        if (llvm::all_of(output.getAxes(),
-                         [&](StringAttr axis) { return tile.hasAxis(axis); }))
-          ++largeInputs;
-      }
-    });
-    bool cheap = !hasReduce && largeInputs <= 1;
-    bool sameAxes = getSortedMapAxes(candidate) == iteratedSet;
-    bool isFusion = cheap || (onlyReader && sameAxes);
-    if (!loadsReadProducedBlocks(body, candidate))
-      continue;
-    // A fusion that may leave the program moving more global bytes is a
-    // speculation like a replication: the extend step tries it and keeps it
-    // only when the estimated time drops (the normalised X of a decode
-    // LayerNorm + matmul, recomputed per block of output columns, costs
-    // less than a launch and a round trip through global memory).
-    if (isFusion && recomputationMayAddBytes(candidate, body))
-      isFusion = false;
-    if (isFusion != (mode == ProducerCloning::Fusion))
-      continue;
-    producer = candidate;
-    break;
+  bool onlyReader = llvm::all_of(producer->getUsers(), [&](Operation *u) {
+    return reduce->isAncestor(u);
+  });
+  // Cheap: no reduce of its own, and at most one input as large as its
+  // output (a tile with all of the output's axes). Recomputing such a
+  // producer reads no more than the array it replaces; a producer with
+  // two (a residual add, h = proj + h_prev) would make each recomputation
+  // read more, and chains of them would recompute a whole residual stream.
+  auto output = cast<TileType>(
+      producer.getYield()
+          .getOperand(cast<OpResult>(load.getSource()).getResultNumber())
+          .getType());
+  unsigned largeInputs = 0;
+  bool hasReduce = false;
+  producer.getBody().walk([&](Operation *op) {
+    if (isa<ReduceOp>(op))
+      hasReduce = true;
+    if (auto input = dyn_cast<LoadOp>(op)) {
+      auto tile = cast<TileType>(input.getType());
+      if (llvm::all_of(output.getAxes(),
+                       [&](StringAttr axis) { return tile.hasAxis(axis); }))
+        ++largeInputs;
+    }
+  });
+  bool cheap = !hasReduce && largeInputs <= 1;
+  bool sameAxes = getSortedMapAxes(producer) == iteratedSet;
+  if (!cheap && !(onlyReader && sameAxes)) {
+    if (refuse)
+      refuse(!hasReduce   ? "reads more than one input as large as its output "
+                            "(left to replication)"
+             : onlyReader ? "a contraction whose axes are not the ones "
+                            "iterated here (left to replication)"
+                          : "a contraction with other readers (left to "
+                            "replication)");
+    return false;
   }
-  if (!producer)
-    return failure();
-
-  inlineProducerLoads(rewriter, producer, body);
-  trace.message = (mode == ProducerCloning::Fusion ? "moved map at "
-                                                   : "replicated map at ") +
-                  describeLocation(producer.getLoc()) +
-                  " into the reduce over " + reduce.getAxis().str();
-  return success();
+  // A fusion that may leave the program moving more global bytes is a
+  // speculation like a replication: the extend step tries it and keeps it
+  // only when the estimated time drops (the normalised X of a decode
+  // LayerNorm + matmul, recomputed per block of output columns, costs
+  // less than a launch and a round trip through global memory).
+  if (recomputationMayAddBytes(producer, reduce.getBody().front())) {
+    if (refuse)
+      refuse("recomputing it here may add global bytes (left to the extend "
+             "step)");
+    return false;
+  }
+  return true;
 }
 
-namespace {
-struct FuseMapIntoReduce : public OpRewritePattern<ReduceOp> {
-  FuseMapIntoReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("fuse-map-into-reduce");
+MapOp blockbuster::block::findProducerToCloneIntoReduce(
+    ReduceOp reduce, CloningControlFn control, RefusalFn refuse) {
+  Block &body = reduce.getBody().front();
+  auto consumer = reduce->getParentOfType<MapOp>();
+  // The axes iterated where the producer's body would run.
+  SmallVector<StringAttr> iterated = getIteratedAxes(reduce);
+  iterated.push_back(reduce.getAxisAttr());
+  // The first producer whose loads directly in this body all read the
+  // block of the current iteration, and whose body does not name an axis
+  // iterated here but not by the producer (fix: a producer over [J] that
+  // sums a load over the whole of M was moved into a map over [M], where
+  // the load reads one block of M, and summed one block only), that the
+  // control function takes.
+  for (LoadOp load : body.getOps<LoadOp>()) {
+    MapOp candidate = getProducerMap(load.getSource());
+    if (!candidate || candidate == consumer)
+      continue;
+    auto refuseCandidate = [&](const Twine &reason) {
+      if (refuse)
+        refuse("map at " + describeLocation(candidate.getLoc()) + ": " +
+               reason);
+    };
+    if (!llvm::is_contained(candidate.getAxes(), reduce.getAxisAttr())) {
+      refuseCandidate("does not iterate the reduce's axis " + reduce.getAxis());
+      continue;
+    }
+    if (!canCloneBodyUnder(candidate, iterated)) {
+      refuseCandidate("its body names an axis iterated here and not by it");
+      continue;
+    }
+    if (!loadsReadProducedBlocks(body, candidate)) {
+      refuseCandidate("a load of its result does not read the block of the "
+                      "current iteration");
+      continue;
+    }
+    if (!control(load, candidate, reduce, refuseCandidate))
+      continue;
+    return candidate;
   }
+  if (refuse)
+    refuse("no map whose array it loads can run in its body");
+  return {};
+}
 
-  LogicalResult matchAndRewrite(ReduceOp reduce,
-                                PatternRewriter &rewriter) const override {
-    return cloneProducerIntoReduce(reduce, rewriter, trace,
-                                   ProducerCloning::Fusion);
-  }
+void blockbuster::block::cloneProducerIntoReduce(RewriterBase &rewriter,
+                                                 MapOp producer,
+                                                 ReduceOp reduce) {
+  inlineProducerLoads(rewriter, producer, reduce.getBody().front());
+}
 
-  FusionTrace &trace;
-};
-} // namespace
+#include "Rules/MapIntoReduce.h.inc"
 
 void blockbuster::block::populateMapIntoReducePatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<FuseMapIntoReduce>(patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  populateGeneratedPDLLPatterns(patterns);
+  registerFusionVocabulary(patterns.getPDLPatterns());
 }

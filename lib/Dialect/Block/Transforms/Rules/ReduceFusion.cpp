@@ -24,6 +24,11 @@
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Combiners.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
+
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Parser/Parser.h"
 
 #include "mlir/IR/OperationSupport.h"
 
@@ -304,169 +309,199 @@ bool dependsOnReduce(Operation *op, ReduceOp first, Value allowed) {
   return uses;
 }
 
-struct FuseReduces : public OpRewritePattern<ReduceOp> {
-  FuseReduces(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("fuse-reduces");
-  }
-
-  LogicalResult matchAndRewrite(ReduceOp second,
-                                PatternRewriter &rewriter) const override {
-    for (Operation *it = second->getPrevNode(); it; it = it->getPrevNode()) {
-      auto first = dyn_cast<ReduceOp>(it);
-      if (!first || first.getAxisAttr() != second.getAxisAttr())
-        continue;
-      if (succeeded(tryFuse(first, second, rewriter)))
-        return success();
-    }
-    return failure();
-  }
-
-  LogicalResult tryFuse(ReduceOp first, ReduceOp second,
-                        PatternRewriter &rewriter) const {
-    std::optional<SmallVector<Role>> firstRoles = getRoles(first);
-    std::optional<SmallVector<Role>> secondRoles = getRoles(second);
-    if (!firstRoles || !secondRoles)
-      return failure();
-
-    // Which result of `first`, if any, `second` reads.
-    Value runningMax;
-    unsigned maxIndex = 0;
-    for (OpResult result : first->getResults()) {
-      bool used = llvm::any_of(result.getUsers(), [&](Operation *user) {
-        return second->isAncestor(user);
-      });
-      if (!used)
-        continue;
-      if (runningMax)
-        return failure(); // Reads two of first's results.
-      runningMax = result;
-      maxIndex = result.getResultNumber();
-    }
-    if (dependsOnReduce(second, first, runningMax))
-      return failure();
-
-    SmallVector<Role> roles = *firstRoles;
-    SmallVector<Role> added = *secondRoles;
-    if (runningMax) {
-      // The online rewrite: m must be a maximum, the second reduce plain.
-      Role &maxRole = roles[maxIndex];
-      bool isMax = maxRole.kind == RoleKind::RunningMax ||
-                   (maxRole.kind == RoleKind::Plain &&
-                    maxRole.plain == CombinerKind::Max);
-      bool hasOtherMax = llvm::any_of(llvm::enumerate(roles), [&](auto entry) {
-        return entry.index() != maxIndex &&
-               entry.value().kind == RoleKind::RunningMax;
-      });
-      // Fix: the combiner rescales f32 state by factors computed in m's
-      // element type; a bf16 m gave an f32 * bf16 multiply (invalid IR).
-      if (!isMax || hasOtherMax || !second.getCombiners() ||
-          !cast<TileType>(runningMax.getType()).getElementType().isF32())
-        return failure();
-      std::optional<SmallVector<bool>> rescaled =
-          classifyOnlineTerms(second, runningMax);
-      if (!rescaled)
-        return failure();
-      auto maxAxes = cast<TileType>(runningMax.getType()).getAxes();
-      for (auto [index, isRescaled] : llvm::enumerate(*rescaled)) {
-        if (!isRescaled)
-          continue;
-        auto stateType = cast<TileType>(second.getResult(index).getType());
-        if (!llvm::all_of(maxAxes,
-                          [&](StringAttr a) { return stateType.hasAxis(a); }) ||
-            !stateType.getElementType().isF32())
-          return failure();
-        added[index] = {RoleKind::Rescaled};
-      }
-      maxRole = {RoleKind::RunningMax};
-    }
-    llvm::append_range(roles, added);
-    // Fix: the combiner rescales every Rescaled element by the one running
-    // maximum; fusing two independent online reduces side by side rescaled
-    // the first's sums by the second's maximum. Not fused.
-    if (llvm::count_if(roles, [](const Role &role) {
-          return role.kind == RoleKind::RunningMax;
-        }) > 1)
-      return failure();
-
-    // Build the fused reduce where the second one is; what reads the first
-    // one's results in between is reordered after it.
-    Location loc = second.getLoc();
-    SmallVector<Type> types(first->getResultTypes());
-    llvm::append_range(types, second->getResultTypes());
-    rewriter.setInsertionPoint(second);
-    // Fix: a region combiner's inits need not be identities (a sum
-    // starting at 5); they were dropped (plain result) or replaced by
-    // identities (second reduce). Either reduce with a region keeps its
-    // inits, so the result stays a region reduce.
-    bool plainOnly =
-        !first.hasRegionCombiner() && !second.hasRegionCombiner() &&
-        llvm::all_of(roles, [](const Role &role) {
-          return role.kind == RoleKind::Plain;
-        });
-    ReduceOp fused;
-    if (plainOnly) {
-      SmallVector<Attribute> kinds;
-      for (const Role &role : roles)
-        kinds.push_back(CombinerKindAttr::get(getContext(), role.plain));
-      fused = ReduceOp::create(rewriter, loc, types, second.getAxisAttr(),
-                               rewriter.getArrayAttr(kinds), ValueRange{});
-    } else {
-      SmallVector<Value> inits;
-      if (first.hasRegionCombiner())
-        llvm::append_range(inits, first.getInits());
-      else
-        for (auto [index, type] : llvm::enumerate(first->getResultTypes()))
-          inits.push_back(createIdentity(rewriter, loc, roles[index], type));
-      if (second.hasRegionCombiner())
-        llvm::append_range(inits, second.getInits());
-      else
-        for (auto [index, type] : llvm::enumerate(second->getResultTypes()))
-          inits.push_back(createIdentity(
-              rewriter, loc, roles[first.getNumResults() + index], type));
-      fused = ReduceOp::create(rewriter, loc, types, second.getAxisAttr(),
-                               ArrayAttr(), inits);
-      buildCombiner(rewriter, loc, fused.getCombiner(), roles, types);
-    }
-
-    // The body: the first body, then the second with m replaced by the
-    // first body's block maximum.
-    Block *body = rewriter.createBlock(&fused.getBody());
-    rewriter.setInsertionPointToEnd(body);
-    IRMapping mapping;
-    for (Operation &op : first.getBody().front().without_terminator())
-      rewriter.clone(op, mapping);
-    SmallVector<Value> yielded = llvm::map_to_vector(
-        first.getYield().getOperands(),
-        [&](Value v) { return mapping.lookupOrDefault(v); });
-    // The second body subtracts the block's own maximum, made safe for
-    // fully masked blocks like the combiner's.
-    if (runningMax)
-      mapping.map(runningMax, createSafeShift(rewriter, loc, yielded[maxIndex]));
-    for (Operation &op : second.getBody().front().without_terminator())
-      rewriter.clone(op, mapping);
-    for (Value v : second.getYield().getOperands())
-      yielded.push_back(mapping.lookupOrDefault(v));
-    YieldOp::create(rewriter, loc, yielded);
-
-    trace.message =
-        std::string(runningMax ? "online-softmax fusion of"
-                               : "fused") +
-        " the reduce over " + second.getAxis().str() + " at " +
-        describeLocation(first.getLoc()) + " with the one at " +
-        describeLocation(second.getLoc());
-    unsigned numFirst = first.getNumResults();
-    rewriter.replaceOp(first, fused.getResults().take_front(numFirst));
-    rewriter.replaceOp(second, fused.getResults().drop_front(numFirst));
-    restoreOrder(*fused->getBlock());
-    return success();
-  }
-
-  FusionTrace &trace;
+/// What fusing two reduces takes: the roles of the fused state, and the
+/// running maximum of the first that the second reads (null when none).
+struct FusionPlan {
+  SmallVector<Role> roles;
+  Value runningMax;
+  unsigned maxIndex = 0;
 };
+
+/// The plan of fusing `first` with `second`, or none (saying why through
+/// `refuseFn` when given).
+std::optional<FusionPlan> planFusion(ReduceOp first, ReduceOp second,
+                                     RefusalFn refuseFn) {
+  auto refuse = [&](const char *reason) -> std::optional<FusionPlan> {
+    if (refuseFn)
+      refuseFn("with the reduce at " + describeLocation(first.getLoc()) + ": " +
+               reason);
+    return std::nullopt;
+  };
+  std::optional<SmallVector<Role>> firstRoles = getRoles(first);
+  std::optional<SmallVector<Role>> secondRoles = getRoles(second);
+  if (!firstRoles || !secondRoles)
+    return refuse("a combine region that is not generated from roles");
+
+  // Which result of `first`, if any, `second` reads.
+  Value runningMax;
+  unsigned maxIndex = 0;
+  for (OpResult result : first->getResults()) {
+    bool used = llvm::any_of(result.getUsers(), [&](Operation *user) {
+      return second->isAncestor(user);
+    });
+    if (!used)
+      continue;
+    if (runningMax)
+      return refuse("reads two of its results");
+    runningMax = result;
+    maxIndex = result.getResultNumber();
+  }
+  if (dependsOnReduce(second, first, runningMax))
+    return refuse("depends on its results through the ops between them");
+
+  SmallVector<Role> roles = *firstRoles;
+  SmallVector<Role> added = *secondRoles;
+  if (runningMax) {
+    // The online rewrite: m must be a maximum, the second reduce plain.
+    Role &maxRole = roles[maxIndex];
+    bool isMax =
+        maxRole.kind == RoleKind::RunningMax ||
+        (maxRole.kind == RoleKind::Plain && maxRole.plain == CombinerKind::Max);
+    bool hasOtherMax = llvm::any_of(llvm::enumerate(roles), [&](auto entry) {
+      return entry.index() != maxIndex &&
+             entry.value().kind == RoleKind::RunningMax;
+    });
+    // Fix: the combiner rescales f32 state by factors computed in m's
+    // element type; a bf16 m gave an f32 * bf16 multiply (invalid IR).
+    if (!isMax)
+      return refuse("reads a result of it that is not a maximum");
+    if (hasOtherMax)
+      return refuse("it has a running maximum besides the one read");
+    if (!second.getCombiners())
+      return refuse("reads its maximum and has a combine region");
+    if (!cast<TileType>(runningMax.getType()).getElementType().isF32())
+      return refuse("reads its maximum, which is not f32");
+    std::optional<SmallVector<bool>> rescaled =
+        classifyOnlineTerms(second, runningMax);
+    if (!rescaled)
+      return refuse("reads its maximum m other than through exp(x - m) "
+                    "in terms linear in the exponentials and summed");
+    auto maxAxes = cast<TileType>(runningMax.getType()).getAxes();
+    for (auto [index, isRescaled] : llvm::enumerate(*rescaled)) {
+      if (!isRescaled)
+        continue;
+      auto stateType = cast<TileType>(second.getResult(index).getType());
+      if (!llvm::all_of(maxAxes,
+                        [&](StringAttr a) { return stateType.hasAxis(a); }) ||
+          !stateType.getElementType().isF32())
+        return refuse("a rescaled state lacks an axis of the maximum, or "
+                      "is not f32");
+      added[index] = {RoleKind::Rescaled};
+    }
+    maxRole = {RoleKind::RunningMax};
+  }
+  llvm::append_range(roles, added);
+  // Fix: the combiner rescales every Rescaled element by the one running
+  // maximum; fusing two independent online reduces side by side rescaled
+  // the first's sums by the second's maximum. Not fused.
+  if (llvm::count_if(roles, [](const Role &role) {
+        return role.kind == RoleKind::RunningMax;
+      }) > 1)
+    return refuse("the fused reduce would have two running maxima");
+  return FusionPlan{roles, runningMax, maxIndex};
+}
+
 } // namespace
 
+ReduceOp blockbuster::block::findReduceToFuse(ReduceOp second,
+                                              RefusalFn refuse) {
+  bool candidate = false;
+  for (Operation *it = second->getPrevNode(); it; it = it->getPrevNode()) {
+    auto first = dyn_cast<ReduceOp>(it);
+    if (!first || first.getAxisAttr() != second.getAxisAttr())
+      continue;
+    candidate = true;
+    if (planFusion(first, second, refuse))
+      return first;
+  }
+  if (!candidate && refuse)
+    refuse("no reduce over " + second.getAxis() + " before it in its block");
+  return {};
+}
+
+bool blockbuster::block::readsRunningMaximum(ReduceOp first, ReduceOp second) {
+  return llvm::any_of(first->getUsers(), [&](Operation *user) {
+    return second->isAncestor(user);
+  });
+}
+
+ReduceOp blockbuster::block::fuseReduces(RewriterBase &rewriter, ReduceOp first,
+                                         ReduceOp second) {
+  std::optional<FusionPlan> plan = planFusion(first, second, {});
+  assert(plan && "fuseReduces needs findReduceToFuse's reduce");
+  SmallVector<Role> &roles = plan->roles;
+  Value runningMax = plan->runningMax;
+  unsigned maxIndex = plan->maxIndex;
+  // Build the fused reduce where the second one is; what reads the first
+  // one's results in between is reordered after it.
+  Location loc = second.getLoc();
+  SmallVector<Type> types(first->getResultTypes());
+  llvm::append_range(types, second->getResultTypes());
+  rewriter.setInsertionPoint(second);
+  // Fix: a region combiner's inits need not be identities (a sum
+  // starting at 5); they were dropped (plain result) or replaced by
+  // identities (second reduce). Either reduce with a region keeps its
+  // inits, so the result stays a region reduce.
+  bool plainOnly = !first.hasRegionCombiner() && !second.hasRegionCombiner() &&
+                   llvm::all_of(roles, [](const Role &role) {
+                     return role.kind == RoleKind::Plain;
+                   });
+  ReduceOp fused;
+  if (plainOnly) {
+    SmallVector<Attribute> kinds;
+    for (const Role &role : roles)
+      kinds.push_back(CombinerKindAttr::get(rewriter.getContext(), role.plain));
+    fused = ReduceOp::create(rewriter, loc, types, second.getAxisAttr(),
+                             rewriter.getArrayAttr(kinds), ValueRange{});
+  } else {
+    SmallVector<Value> inits;
+    if (first.hasRegionCombiner())
+      llvm::append_range(inits, first.getInits());
+    else
+      for (auto [index, type] : llvm::enumerate(first->getResultTypes()))
+        inits.push_back(createIdentity(rewriter, loc, roles[index], type));
+    if (second.hasRegionCombiner())
+      llvm::append_range(inits, second.getInits());
+    else
+      for (auto [index, type] : llvm::enumerate(second->getResultTypes()))
+        inits.push_back(createIdentity(
+            rewriter, loc, roles[first.getNumResults() + index], type));
+    fused = ReduceOp::create(rewriter, loc, types, second.getAxisAttr(),
+                             ArrayAttr(), inits);
+    buildCombiner(rewriter, loc, fused.getCombiner(), roles, types);
+  }
+
+  // The body: the first body, then the second with m replaced by the
+  // first body's block maximum.
+  Block *body = rewriter.createBlock(&fused.getBody());
+  rewriter.setInsertionPointToEnd(body);
+  IRMapping mapping;
+  for (Operation &op : first.getBody().front().without_terminator())
+    rewriter.clone(op, mapping);
+  SmallVector<Value> yielded =
+      llvm::map_to_vector(first.getYield().getOperands(),
+                          [&](Value v) { return mapping.lookupOrDefault(v); });
+  // The second body subtracts the block's own maximum, made safe for
+  // fully masked blocks like the combiner's.
+  if (runningMax)
+    mapping.map(runningMax, createSafeShift(rewriter, loc, yielded[maxIndex]));
+  for (Operation &op : second.getBody().front().without_terminator())
+    rewriter.clone(op, mapping);
+  for (Value v : second.getYield().getOperands())
+    yielded.push_back(mapping.lookupOrDefault(v));
+  YieldOp::create(rewriter, loc, yielded);
+
+  unsigned numFirst = first.getNumResults();
+  rewriter.replaceOp(first, fused.getResults().take_front(numFirst));
+  rewriter.replaceOp(second, fused.getResults().drop_front(numFirst));
+  restoreOrder(rewriter, *fused->getBlock());
+  return fused;
+}
+
+#include "Rules/ReduceFusion.h.inc"
+
 void blockbuster::block::populateReduceFusionPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<FuseReduces>(patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  populateGeneratedPDLLPatterns(patterns);
+  registerFusionVocabulary(patterns.getPDLPatterns());
 }

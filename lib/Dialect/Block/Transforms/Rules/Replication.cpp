@@ -6,79 +6,74 @@
 // the extra axes. This trades FLOPs for traffic, so block-fuse applies it
 // only in its extend step and keeps the result only when it pays.
 //
+// The vocabulary (findProducerToReplicate, replicateProducer; the reduce
+// form is rule 3's with the opposite control) is here; the patterns are
+// Replication.pdll.
+//
 //===----------------------------------------------------------------------===//
 
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
+
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 using namespace blockbuster::block;
 
-namespace {
-struct ReplicateProducer : public OpRewritePattern<MapOp> {
-  ReplicateProducer(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("replicate-producer");
-  }
-
-  LogicalResult matchAndRewrite(MapOp consumer,
-                                PatternRewriter &rewriter) const override {
-    Block &body = consumer.getBody().front();
-    MapOp producer;
-    for (LoadOp load : body.getOps<LoadOp>()) {
-      MapOp candidate = getProducerMap(load.getSource());
-      if (!candidate || candidate == consumer ||
-          candidate.getAxes().size() >= consumer.getAxes().size() ||
-          !llvm::all_of(candidate.getAxes(), [&](Attribute axis) {
-            return llvm::is_contained(consumer.getAxes(), axis);
-          }))
-        continue;
-      // Fix: a producer over [M] whose body names N (a row sum over the
-      // whole of N) was cloned into a map over [M, N], where N is one
-      // block: the replica summed one block only.
-      if (!canCloneBodyUnder(candidate,
-                             llvm::map_to_vector(consumer.getAxes(),
-                                                 [](Attribute axis) {
-                                                   return cast<StringAttr>(
-                                                       axis);
-                                                 })))
-        continue;
-      if (loadsReadProducedBlocks(body, candidate)) {
-        producer = candidate;
-        break;
-      }
+MapOp blockbuster::block::findProducerToReplicate(MapOp consumer,
+                                                  RefusalFn refuse) {
+  Block &body = consumer.getBody().front();
+  for (LoadOp load : body.getOps<LoadOp>()) {
+    MapOp candidate = getProducerMap(load.getSource());
+    if (!candidate || candidate == consumer)
+      continue;
+    auto refuseCandidate = [&](const char *reason) {
+      if (refuse)
+        refuse("map at " + describeLocation(candidate.getLoc()) + ": " +
+               reason);
+    };
+    if (candidate.getAxes().size() >= consumer.getAxes().size() ||
+        !llvm::all_of(candidate.getAxes(), [&](Attribute axis) {
+          return llvm::is_contained(consumer.getAxes(), axis);
+        })) {
+      refuseCandidate("its axes are not a proper subset of the consumer's");
+      continue;
     }
-    if (!producer)
-      return failure();
+    // Fix: a producer over [M] whose body names N (a row sum over the
+    // whole of N) was cloned into a map over [M, N], where N is one
+    // block: the replica summed one block only.
+    if (!canCloneBodyUnder(
+            candidate,
+            llvm::map_to_vector(consumer.getAxes(), [](Attribute axis) {
+              return cast<StringAttr>(axis);
+            }))) {
+      refuseCandidate("its body names an axis the consumer iterates and it "
+                      "does not");
+      continue;
+    }
+    if (!loadsReadProducedBlocks(body, candidate)) {
+      refuseCandidate("a load of its result does not read exactly its block");
+      continue;
+    }
+    return candidate;
+  }
+  if (refuse)
+    refuse("no map whose array it loads can be replicated here");
+  return {};
+}
 
-    inlineProducerLoads(rewriter, producer, body);
-    trace.message = "replicated map at " + describeLocation(producer.getLoc()) +
-                    " into a map over more axes";
-    return success();
-  }
+void blockbuster::block::replicateProducer(RewriterBase &rewriter,
+                                           MapOp producer, MapOp consumer) {
+  inlineProducerLoads(rewriter, producer, consumer.getBody().front());
+}
 
-  FusionTrace &trace;
-};
-/// The same inside a reduce: a contraction whose blocks a reduce over J
-/// loads, recomputed there once per block of the axes the reduce's place
-/// iterates beyond the producer's (the up-projection of a feed-forward
-/// block, once per block of output columns).
-struct ReplicateProducerIntoReduce : public OpRewritePattern<ReduceOp> {
-  ReplicateProducerIntoReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("replicate-producer-into-reduce");
-  }
-  LogicalResult matchAndRewrite(ReduceOp reduce,
-                                PatternRewriter &rewriter) const override {
-    return cloneProducerIntoReduce(reduce, rewriter, trace,
-                                   ProducerCloning::Replication);
-  }
-  FusionTrace &trace;
-};
-} // namespace
+#include "Rules/Replication.h.inc"
 
 void blockbuster::block::populateReplicationPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<ReplicateProducer, ReplicateProducerIntoReduce>(
-      patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  populateGeneratedPDLLPatterns(patterns);
+  registerFusionVocabulary(patterns.getPDLPatterns());
 }

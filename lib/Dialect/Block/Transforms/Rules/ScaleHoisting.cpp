@@ -15,6 +15,7 @@
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
@@ -73,7 +74,7 @@ bool blockbuster::block::isFactorAlongContraction(Value factor, Value x,
   return isWeightOperand(w) && !isWeightOperand(x);
 }
 
-Value blockbuster::block::relayoutLike(PatternRewriter &rewriter, Value value,
+Value blockbuster::block::relayoutLike(RewriterBase &rewriter, Value value,
                                        Operation *like) {
   Type wanted = like->getResult(0).getType();
   if (value.getType() == wanted)
@@ -83,83 +84,89 @@ Value blockbuster::block::relayoutLike(PatternRewriter &rewriter, Value value,
 
 #include "Rules/ScaleHoisting.h.inc"
 
-namespace {
+/// For term `index` of `reduce` (an add-combined product or quotient):
+/// whether the operand that stays in the loop is the left one; none when
+/// neither factor is defined outside the loop (a divisor must be the right
+/// operand).
+static std::optional<bool> getKeptOperandIsLhs(ReduceOp reduce,
+                                               unsigned index) {
+  Region &body = reduce.getBody();
+  auto isOutside = [&](Value value) {
+    return !body.isAncestor(value.getParentRegion());
+  };
+  Operation *def = reduce.getYield().getOperand(index).getDefiningOp();
+  if (!def || !isa<MulOp, DivOp>(def))
+    return std::nullopt;
+  if (isOutside(def->getOperand(1)))
+    return true;
+  if (isa<MulOp>(def) && isOutside(def->getOperand(0)))
+    return false;
+  return std::nullopt;
+}
+
+std::optional<unsigned>
+blockbuster::block::findScaleToHoistOutOfReduce(ReduceOp reduce,
+                                                RefusalFn refuse) {
+  std::optional<ArrayAttr> combiners = reduce.getCombiners();
+  if (!combiners) {
+    if (refuse)
+      refuse("has a combine region");
+    return std::nullopt;
+  }
+  for (unsigned index = 0, e = reduce.getNumResults(); index < e; ++index)
+    if (cast<CombinerKindAttr>((*combiners)[index]).getValue() ==
+            CombinerKind::Add &&
+        getKeptOperandIsLhs(reduce, index))
+      return index;
+  if (refuse)
+    refuse("no add-combined term is a product (or quotient) by a value "
+           "defined outside the loop");
+  return std::nullopt;
+}
+
 /// sum_j (u_j op s) = (sum_j u_j) op s for op in {*, /} when s is defined
 /// outside the reduce (it does not vary with j). The state is u_j's type,
 /// which may have fewer axes than the term (sum_j mu * c_j = mu * sum_j c_j
 /// with mu[M] and c_j[N]); the product after the loop keeps the term's
 /// operand order, hence its type.
-struct HoistScaleOutOfReduce : public OpRewritePattern<ReduceOp> {
-  HoistScaleOutOfReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("hoist-scale-out-of-reduce");
-  }
-
-  LogicalResult matchAndRewrite(ReduceOp reduce,
-                                PatternRewriter &rewriter) const override {
-    std::optional<ArrayAttr> combiners = reduce.getCombiners();
-    if (!combiners)
-      return failure();
-    Region &body = reduce.getBody();
-    YieldOp yield = reduce.getYield();
-    auto isOutside = [&](Value value) {
-      return !body.isAncestor(value.getParentRegion());
-    };
-    for (auto [index, term] : llvm::enumerate(yield.getOperands())) {
-      if (cast<CombinerKindAttr>((*combiners)[index]).getValue() !=
-          CombinerKind::Add)
-        continue;
-      Operation *def = term.getDefiningOp();
-      if (!def || !isa<MulOp, DivOp>(def))
-        continue;
-      Value lhs = def->getOperand(0), rhs = def->getOperand(1);
-      // Which operand stays in the loop: the scale is the other one.
-      bool keepLhs;
-      if (isOutside(rhs))
-        keepLhs = true;
-      else if (isa<MulOp>(def) && isOutside(lhs))
-        keepLhs = false;
-      else
-        continue;
-      Value kept = keepLhs ? lhs : rhs;
-      Value scale = keepLhs ? rhs : lhs;
-      Type stateType = kept.getType();
-      rewriter.setInsertionPoint(reduce);
-      SmallVector<Type> types(reduce->getResultTypes());
-      types[index] = stateType;
-      auto newReduce =
-          ReduceOp::create(rewriter, reduce.getLoc(), types,
-                           reduce.getAxisAttr(), *combiners, ValueRange{});
-      rewriter.inlineRegionBefore(body, newReduce.getBody(),
-                                  newReduce.getBody().end());
-      rewriter.modifyOpInPlace(yield,
-                               [&] { yield->setOperand(index, kept); });
-      Value result = newReduce.getResult(index);
-      rewriter.setInsertionPointAfter(newReduce);
-      Value lhsAfter = keepLhs ? result : scale;
-      Value rhsAfter = keepLhs ? scale : result;
-      Value scaled =
-          isa<MulOp>(def)
-              ? MulOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
-                    .getResult()
-              : DivOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
-                    .getResult();
-      SmallVector<Value> replacements(newReduce.getResults());
-      replacements[index] = scaled;
-      rewriter.replaceOp(reduce, replacements);
-      trace.message = std::string("moved a loop-invariant ") +
-                      (isa<MulOp>(def) ? "factor" : "divisor") +
-                      " out of the reduce over " + newReduce.getAxis().str();
-      return success();
-    }
-    return failure();
-  }
-  FusionTrace &trace;
-};
-} // namespace
+ReduceOp blockbuster::block::hoistScaleOutOfReduce(RewriterBase &rewriter,
+                                                   ReduceOp reduce,
+                                                   unsigned index) {
+  bool keepLhs = *getKeptOperandIsLhs(reduce, index);
+  ArrayAttr combiners = *reduce.getCombiners();
+  Region &body = reduce.getBody();
+  YieldOp yield = reduce.getYield();
+  Operation *def = yield.getOperand(index).getDefiningOp();
+  Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+  Value kept = keepLhs ? lhs : rhs;
+  Value scale = keepLhs ? rhs : lhs;
+  rewriter.setInsertionPoint(reduce);
+  SmallVector<Type> types(reduce->getResultTypes());
+  types[index] = kept.getType();
+  auto newReduce =
+      ReduceOp::create(rewriter, reduce.getLoc(), types, reduce.getAxisAttr(),
+                       combiners, ValueRange{});
+  rewriter.inlineRegionBefore(body, newReduce.getBody(),
+                              newReduce.getBody().end());
+  rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, kept); });
+  Value result = newReduce.getResult(index);
+  rewriter.setInsertionPointAfter(newReduce);
+  Value lhsAfter = keepLhs ? result : scale;
+  Value rhsAfter = keepLhs ? scale : result;
+  Value scaled =
+      isa<MulOp>(def)
+          ? MulOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
+                .getResult()
+          : DivOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
+                .getResult();
+  SmallVector<Value> replacements(newReduce.getResults());
+  replacements[index] = scaled;
+  rewriter.replaceOp(reduce, replacements);
+  return newReduce;
+}
 
 void blockbuster::block::populateScaleHoistingPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
+    RewritePatternSet &patterns) {
   populateGeneratedPDLLPatterns(patterns);
-  patterns.add<HoistScaleOutOfReduce>(patterns.getContext(), trace);
+  registerFusionVocabulary(patterns.getPDLPatterns());
 }

@@ -21,7 +21,7 @@ bool isFactorAlongContraction(mlir::Value factor, mlir::Value x, mlir::Value w,
 /// every axis of the product).
 bool isWeightOperand(mlir::Value value);
 /// `value`, relaid out (block.broadcast) to the type of `like`'s result.
-mlir::Value relayoutLike(mlir::PatternRewriter &rewriter, mlir::Value value,
+mlir::Value relayoutLike(mlir::RewriterBase &rewriter, mlir::Value value,
                          mlir::Operation *like);
 } // namespace blockbuster::block
 

@@ -27,6 +27,7 @@
 #include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
@@ -77,7 +78,7 @@ bool blockbuster::block::isCheaperDistribution(Value a, Value b, Value w,
   return losesAxis(aType, bType) || losesAxis(bType, aType);
 }
 
-Value blockbuster::block::createColumnSum(PatternRewriter &rewriter, Value w,
+Value blockbuster::block::createColumnSum(RewriterBase &rewriter, Value w,
                                           ArrayAttr contract, Operation *at) {
   return TileReduceOp::create(rewriter, at->getLoc(), CombinerKind::Add, w,
                               contract);
@@ -330,7 +331,7 @@ bool blockbuster::block::hasShiftPivot(Value x, ArrayAttr contract,
       PivotBuilder(axis, insertionPoint, /*builder=*/nullptr).get(x));
 }
 
-Value blockbuster::block::createShiftPivot(PatternRewriter &rewriter, Value x,
+Value blockbuster::block::createShiftPivot(RewriterBase &rewriter, Value x,
                                            ArrayAttr contract, Operation *at) {
   auto axis = cast<StringAttr>(contract[0]);
   Operation *insertionPoint = getPivotInsertionPoint(at, axis);
@@ -349,8 +350,8 @@ namespace {
 /// `term` and which accumulates `extra` with an add combiner as a last
 /// state element. The body is moved, not copied. Returns the new reduce;
 /// the old one is left for the caller to replace.
-ReduceOp appendAddTerm(PatternRewriter &rewriter, ReduceOp reduce,
-                       unsigned index, Value term, Value extra) {
+ReduceOp appendAddTerm(RewriterBase &rewriter, ReduceOp reduce, unsigned index,
+                       Value term, Value extra) {
   ArrayAttr combiners = *reduce.getCombiners();
   SmallVector<Type> types(reduce->getResultTypes());
   types[index] = term.getType();
@@ -373,54 +374,131 @@ ReduceOp appendAddTerm(PatternRewriter &rewriter, ReduceOp reduce,
   return newReduce;
 }
 
+} // namespace
+
+/// Whether term `index` of `reduce` is a sum or difference computed in the
+/// loop, with an add combiner (built-in combiners only).
+static bool isSplittableTerm(ReduceOp reduce, unsigned index) {
+  ArrayAttr combiners = *reduce.getCombiners();
+  if (cast<CombinerKindAttr>(combiners[index]).getValue() != CombinerKind::Add)
+    return false;
+  Operation *def = reduce.getYield().getOperand(index).getDefiningOp();
+  return def && isa<AddOp, SubOp>(def) &&
+         def->getParentRegion() == &reduce.getBody();
+}
+
+std::optional<unsigned>
+blockbuster::block::findLinearTermToSplit(ReduceOp reduce, RefusalFn refuse) {
+  if (!reduce.getCombiners()) {
+    if (refuse)
+      refuse("has a combine region");
+    return std::nullopt;
+  }
+  for (unsigned index = 0, e = reduce.getNumResults(); index < e; ++index)
+    if (isSplittableTerm(reduce, index))
+      return index;
+  if (refuse)
+    refuse("no add-combined term is a sum or difference computed in the "
+           "loop");
+  return std::nullopt;
+}
+
 /// The linear split: a term p +- q of an add-combined reduce becomes two
 /// accumulators, sum p and sum q, combined by the same op after the loop.
 /// Legal for any add combiner (sums commute and associate, exactly so up to
 /// floating-point reassociation); p and q have no axis the term lacks, so
 /// neither carries the reduced axis.
-struct SplitLinearTerm : public OpRewritePattern<ReduceOp> {
-  SplitLinearTerm(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("split-linear-term");
-  }
+ReduceOp blockbuster::block::splitLinearTerm(RewriterBase &rewriter,
+                                             ReduceOp reduce, unsigned index) {
+  Operation *def = reduce.getYield().getOperand(index).getDefiningOp();
+  Value p = def->getOperand(0), q = def->getOperand(1);
+  bool isSum = isa<AddOp>(def);
+  Location loc = def->getLoc();
+  ReduceOp newReduce = appendAddTerm(rewriter, reduce, index, p, q);
+  rewriter.setInsertionPointAfter(newReduce);
+  Value first = newReduce.getResult(index);
+  Value second = newReduce.getResults().back();
+  Value combined =
+      isSum ? AddOp::create(rewriter, loc, first, second).getResult()
+            : SubOp::create(rewriter, loc, first, second).getResult();
+  SmallVector<Value> replacements(newReduce.getResults().drop_back());
+  replacements[index] = combined;
+  rewriter.replaceOp(reduce, replacements);
+  return newReduce;
+}
 
-  LogicalResult matchAndRewrite(ReduceOp reduce,
-                                PatternRewriter &rewriter) const override {
-    std::optional<ArrayAttr> combiners = reduce.getCombiners();
-    if (!combiners)
-      return failure();
-    Region &body = reduce.getBody();
-    OperandRange terms = reduce.getYield().getOperands();
-    for (auto [index, term] : llvm::enumerate(terms)) {
-      if (cast<CombinerKindAttr>((*combiners)[index]).getValue() !=
-          CombinerKind::Add)
-        continue;
-      Operation *def = term.getDefiningOp();
-      if (!def || !isa<AddOp, SubOp>(def) || def->getParentRegion() != &body)
-        continue;
-      Value p = def->getOperand(0), q = def->getOperand(1);
-      bool isSum = isa<AddOp>(def);
-      Location loc = def->getLoc();
-      unsigned position = index;
-      ReduceOp newReduce = appendAddTerm(rewriter, reduce, position, p, q);
-      rewriter.setInsertionPointAfter(newReduce);
-      Value first = newReduce.getResult(position);
-      Value second = newReduce.getResults().back();
-      Value combined =
-          isSum ? AddOp::create(rewriter, loc, first, second).getResult()
-                : SubOp::create(rewriter, loc, first, second).getResult();
-      SmallVector<Value> replacements(newReduce.getResults().drop_back());
-      replacements[position] = combined;
-      rewriter.replaceOp(reduce, replacements);
-      trace.message = std::string("split a ") + (isSum ? "sum" : "difference") +
-                      " into two accumulators of the reduce over " +
-                      newReduce.getAxis().str();
-      return success();
-    }
-    return failure();
-  }
-  FusionTrace &trace;
+namespace {
+/// The parts of a shifted square: the difference x - u, the axes its
+/// square is summed over, and the op that squares and sums it.
+struct ShiftedSquare {
+  SubOp difference;
+  ArrayAttr reduced;
+  Operation *square;
 };
+} // namespace
+
+/// Term `index` of `reduce` as a shifted square that ExpandShiftedSquare
+/// rewrites, or none.
+static std::optional<ShiftedSquare> getShiftedSquare(ReduceOp reduce,
+                                                     unsigned index) {
+  ArrayAttr combiners = *reduce.getCombiners();
+  Region &body = reduce.getBody();
+  StringAttr axis = reduce.getAxisAttr();
+  auto isOutside = [&](Value value) {
+    return !body.isAncestor(value.getParentRegion());
+  };
+  if (cast<CombinerKindAttr>(combiners[index]).getValue() != CombinerKind::Add)
+    return std::nullopt;
+  Operation *def = reduce.getYield().getOperand(index).getDefiningOp();
+  if (!def || def->getParentRegion() != &body)
+    return std::nullopt;
+  Value difference;
+  ArrayAttr reduced;
+  if (auto dot = dyn_cast<DotOp>(def); dot && dot.getLhs() == dot.getRhs()) {
+    difference = dot.getLhs();
+    reduced = dot.getContract();
+  } else if (auto sum = dyn_cast<TileReduceOp>(def);
+             sum && sum.getKind() == CombinerKind::Add) {
+    auto square = sum.getOperand().getDefiningOp<MulOp>();
+    if (!square || square.getLhs() != square.getRhs())
+      return std::nullopt;
+    difference = square.getLhs();
+    reduced = sum.getReduced();
+  } else {
+    return std::nullopt;
+  }
+  auto sub = difference.getDefiningOp<SubOp>();
+  if (!sub || reduced.size() != 1 || reduced[0] != axis)
+    return std::nullopt;
+  Value x = sub.getLhs(), u = sub.getRhs();
+  if (!isOutside(u) || !isScaleOutsideContraction(u, x, reduced))
+    return std::nullopt;
+  if (!hasShiftPivot(x, reduced, def) || isShiftPivotOf(u, x, reduced))
+    return std::nullopt;
+  return ShiftedSquare{sub, reduced, def};
+}
+
+std::optional<unsigned>
+blockbuster::block::findShiftedSquare(ReduceOp reduce, RefusalFn refuse) {
+  if (!reduce.getCombiners()) {
+    if (refuse)
+      refuse("has a combine region");
+    return std::nullopt;
+  }
+  auto program = reduce->getParentOfType<ProgramOp>();
+  if (!program || !program.lookupAxis(reduce.getAxisAttr())) {
+    if (refuse)
+      refuse("its axis is not declared");
+    return std::nullopt;
+  }
+  for (unsigned index = 0, e = reduce.getNumResults(); index < e; ++index)
+    if (getShiftedSquare(reduce, index))
+      return index;
+  if (refuse)
+    refuse("no add-combined term is a square of x - u, with u defined "
+           "outside the loop, over its axis alone, and x with a pivot");
+  return std::nullopt;
+}
 
 /// The shifted square of a variance: in a reduce over K with an add
 /// combiner, a term dot(d, d) contract [K] or tile_reduce add (d * d) over
@@ -454,115 +532,59 @@ struct SplitLinearTerm : public OpRewritePattern<ReduceOp> {
 /// pivot is the same load at index 0 (or c) outside the loop. A difference
 /// whose u is already such a pivot (what this rewrite produces) is left
 /// alone: it is safe as it stands and reads nothing computed by a loop.
-struct ExpandShiftedSquare : public OpRewritePattern<ReduceOp> {
-  ExpandShiftedSquare(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("expand-shifted-square");
+ReduceOp blockbuster::block::expandShiftedSquare(RewriterBase &rewriter,
+                                                 ReduceOp reduce,
+                                                 unsigned index) {
+  ShiftedSquare square = *getShiftedSquare(reduce, index);
+  StringAttr axis = reduce.getAxisAttr();
+  AxisAttr axisInfo = reduce->getParentOfType<ProgramOp>().lookupAxis(axis);
+  Operation *def = square.square;
+  ArrayAttr reduced = square.reduced;
+  Value x = square.difference.getLhs(), u = square.difference.getRhs();
+
+  // The pivot p, once per instance, right before the loop.
+  Location loc = def->getLoc();
+  Value pivot = createShiftPivot(rewriter, x, reduced, def);
+
+  // The loop's new terms, where the square was: d' = x - p.
+  rewriter.setInsertionPoint(def);
+  Value shifted = SubOp::create(rewriter, loc, x, pivot);
+  Value squares;
+  if (isa<DotOp>(def)) {
+    squares = DotOp::create(rewriter, loc, shifted, shifted, reduced);
+  } else {
+    Value dd = MulOp::create(rewriter, loc, shifted, shifted);
+    squares =
+        TileReduceOp::create(rewriter, loc, CombinerKind::Add, dd, reduced);
   }
+  Value sums =
+      TileReduceOp::create(rewriter, loc, CombinerKind::Add, shifted, reduced);
+  ReduceOp newReduce = appendAddTerm(rewriter, reduce, index, squares, sums);
 
-  LogicalResult matchAndRewrite(ReduceOp reduce,
-                                PatternRewriter &rewriter) const override {
-    std::optional<ArrayAttr> combiners = reduce.getCombiners();
-    if (!combiners)
-      return failure();
-    Region &body = reduce.getBody();
-    StringAttr axis = reduce.getAxisAttr();
-    auto program = reduce->getParentOfType<ProgramOp>();
-    AxisAttr axisInfo = program ? program.lookupAxis(axis) : AxisAttr();
-    if (!axisInfo)
-      return failure();
-    auto isOutside = [&](Value value) {
-      return !body.isAncestor(value.getParentRegion());
-    };
-    OperandRange terms = reduce.getYield().getOperands();
-    for (auto [index, term] : llvm::enumerate(terms)) {
-      if (cast<CombinerKindAttr>((*combiners)[index]).getValue() !=
-          CombinerKind::Add)
-        continue;
-      Operation *def = term.getDefiningOp();
-      if (!def || def->getParentRegion() != &body)
-        continue;
-      Value difference;
-      ArrayAttr reduced;
-      if (auto dot = dyn_cast<DotOp>(def);
-          dot && dot.getLhs() == dot.getRhs()) {
-        difference = dot.getLhs();
-        reduced = dot.getContract();
-      } else if (auto sum = dyn_cast<TileReduceOp>(def);
-                 sum && sum.getKind() == CombinerKind::Add) {
-        auto square = sum.getOperand().getDefiningOp<MulOp>();
-        if (!square || square.getLhs() != square.getRhs())
-          continue;
-        difference = square.getLhs();
-        reduced = sum.getReduced();
-      } else {
-        continue;
-      }
-      auto sub = difference.getDefiningOp<SubOp>();
-      if (!sub || reduced.size() != 1 || reduced[0] != axis)
-        continue;
-      Value x = sub.getLhs(), u = sub.getRhs();
-      if (!isOutside(u) || !isScaleOutsideContraction(u, x, reduced))
-        continue;
-      if (!hasShiftPivot(x, reduced, def) || isShiftPivotOf(u, x, reduced))
-        continue;
-
-      // The pivot p, once per instance, right before the loop.
-      Location loc = def->getLoc();
-      Value pivot = createShiftPivot(rewriter, x, reduced, def);
-
-      // The loop's new terms, where the square was: d' = x - p.
-      rewriter.setInsertionPoint(def);
-      Value shifted = SubOp::create(rewriter, loc, x, pivot);
-      Value squares;
-      if (isa<DotOp>(def)) {
-        squares = DotOp::create(rewriter, loc, shifted, shifted, reduced);
-      } else {
-        Value dd = MulOp::create(rewriter, loc, shifted, shifted);
-        squares = TileReduceOp::create(rewriter, loc, CombinerKind::Add, dd,
-                                       reduced);
-      }
-      Value sums = TileReduceOp::create(rewriter, loc, CombinerKind::Add,
-                                        shifted, reduced);
-      ReduceOp newReduce =
-          appendAddTerm(rewriter, reduce, index, squares, sums);
-
-      // After the loop: S2 - (2 S1 - n e) * e, e = u - p.
-      rewriter.setInsertionPointAfter(newReduce);
-      Value s2 = newReduce.getResult(index);
-      Value s1 = newReduce.getResults().back();
-      auto f32 = rewriter.getF32Type();
-      Value two = ConstantOp::create(rewriter, loc, rewriter.getArrayAttr({}),
-                                     rewriter.getFloatAttr(f32, 2.0));
-      double extent = static_cast<double>(axisInfo.getExtent());
-      Value count =
-          ConstantOp::create(rewriter, loc, rewriter.getArrayAttr({}),
-                             rewriter.getFloatAttr(f32, extent));
-      Value e = SubOp::create(rewriter, loc, u, pivot);
-      Value twiceS1 = MulOp::create(rewriter, loc, s1, two);
-      Value countE = MulOp::create(rewriter, loc, e, count);
-      Value inner = SubOp::create(rewriter, loc, twiceS1, countE);
-      Value correction = MulOp::create(rewriter, loc, inner, e);
-      Value result = SubOp::create(rewriter, loc, s2, correction);
-      SmallVector<Value> replacements(newReduce.getResults().drop_back());
-      replacements[index] = result;
-      rewriter.replaceOp(reduce, replacements);
-      trace.message = "expanded a shifted square about the pivot p = x[" +
-                      axis.getValue().str() +
-                      " = first]: sum (x - u)^2 = sum (x - p)^2 - (u - p) "
-                      "(2 sum (x - p) - n (u - p)) out of the reduce over " +
-                      axis.getValue().str();
-      return success();
-    }
-    return failure();
-  }
-  FusionTrace &trace;
-};
-} // namespace
+  // After the loop: S2 - (2 S1 - n e) * e, e = u - p.
+  rewriter.setInsertionPointAfter(newReduce);
+  Value s2 = newReduce.getResult(index);
+  Value s1 = newReduce.getResults().back();
+  auto f32 = rewriter.getF32Type();
+  Value two = ConstantOp::create(rewriter, loc, rewriter.getArrayAttr({}),
+                                 rewriter.getFloatAttr(f32, 2.0));
+  double extent = static_cast<double>(axisInfo.getExtent());
+  Value count = ConstantOp::create(rewriter, loc, rewriter.getArrayAttr({}),
+                                   rewriter.getFloatAttr(f32, extent));
+  Value e = SubOp::create(rewriter, loc, u, pivot);
+  Value twiceS1 = MulOp::create(rewriter, loc, s1, two);
+  Value countE = MulOp::create(rewriter, loc, e, count);
+  Value inner = SubOp::create(rewriter, loc, twiceS1, countE);
+  Value correction = MulOp::create(rewriter, loc, inner, e);
+  Value result = SubOp::create(rewriter, loc, s2, correction);
+  SmallVector<Value> replacements(newReduce.getResults().drop_back());
+  replacements[index] = result;
+  rewriter.replaceOp(reduce, replacements);
+  return newReduce;
+}
 
 void blockbuster::block::populateShiftHoistingPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
+    RewritePatternSet &patterns) {
   populateGeneratedPDLLPatterns(patterns);
-  patterns.add<ExpandShiftedSquare, SplitLinearTerm>(patterns.getContext(),
-                                                     trace);
+  registerFusionVocabulary(patterns.getPDLPatterns());
 }

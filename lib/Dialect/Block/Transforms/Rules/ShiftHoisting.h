@@ -34,13 +34,13 @@ bool hasShiftPivot(mlir::Value x, mlir::ArrayAttr contract,
                    mlir::Operation *at);
 /// Creates that pivot, right before the reduce over the axis (or before
 /// `at` when there is none). Requires hasShiftPivot.
-mlir::Value createShiftPivot(mlir::PatternRewriter &rewriter, mlir::Value x,
+mlir::Value createShiftPivot(mlir::RewriterBase &rewriter, mlir::Value x,
                              mlir::ArrayAttr contract, mlir::Operation *at);
 /// True when `u` is x's pivot for `contract` (the same computation with the
 /// contracted axis' loads at a fixed index).
 bool isShiftPivotOf(mlir::Value u, mlir::Value x, mlir::ArrayAttr contract);
 /// `block.tile_reduce add w over contract`, at `at`'s location.
-mlir::Value createColumnSum(mlir::PatternRewriter &rewriter, mlir::Value w,
+mlir::Value createColumnSum(mlir::RewriterBase &rewriter, mlir::Value w,
                             mlir::ArrayAttr contract, mlir::Operation *at);
 } // namespace blockbuster::block
 

@@ -5,85 +5,60 @@
 // operand's own type, or of a broadcast, is folded. Each pattern removes an
 // op, so the rule terminates.
 //
+// The vocabulary (isSingleIterationReduce, inlineSingleIterationReduce) is
+// here; the patterns are StructureNormalization.pdll.
+//
 //===----------------------------------------------------------------------===//
 
-#include "../FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
+
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 using namespace blockbuster::block;
 
-namespace {
+bool blockbuster::block::isSingleIterationReduce(ReduceOp reduce) {
+  auto program = reduce->getParentOfType<ProgramOp>();
+  AxisAttr axis = program ? program.lookupAxis(reduce.getAxisAttr())
+                          : AxisAttr();
+  return axis && axis.isWhole();
+}
+
 /// A reduce over a whole axis has one iteration: its results are its terms
 /// folded once into the initial state.
-struct InlineSingleIterationReduce : public OpRewritePattern<ReduceOp> {
-  InlineSingleIterationReduce(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("inline-single-iteration-reduce");
+void blockbuster::block::inlineSingleIterationReduce(RewriterBase &rewriter,
+                                                     ReduceOp reduce) {
+  Block &body = reduce.getBody().front();
+  SmallVector<Value> terms(reduce.getYield().getOperands());
+  rewriter.eraseOp(reduce.getYield());
+  rewriter.inlineBlockBefore(&body, reduce);
+  SmallVector<Value> results = terms;
+  if (reduce.hasRegionCombiner()) {
+    // Fold the single term into the initial state.
+    Block &combine = reduce.getCombiner().front();
+    SmallVector<Value> arguments(reduce.getInits());
+    llvm::append_range(arguments, terms);
+    auto combineYield = cast<YieldOp>(combine.getTerminator());
+    SmallVector<Value> combined(combineYield.getOperands());
+    rewriter.eraseOp(combineYield);
+    // Values yielded straight from the arguments are remapped below.
+    for (Value &value : combined)
+      if (auto arg = dyn_cast<BlockArgument>(value);
+          arg && arg.getOwner() == &combine)
+        value = arguments[arg.getArgNumber()];
+    rewriter.inlineBlockBefore(&combine, reduce, arguments);
+    results = combined;
   }
-  LogicalResult matchAndRewrite(ReduceOp reduce,
-                                PatternRewriter &rewriter) const override {
-    auto program = reduce->getParentOfType<ProgramOp>();
-    AxisAttr axis = program.lookupAxis(reduce.getAxisAttr());
-    if (!axis || !axis.isWhole())
-      return failure();
-    Block &body = reduce.getBody().front();
-    SmallVector<Value> terms(reduce.getYield().getOperands());
-    rewriter.eraseOp(reduce.getYield());
-    rewriter.inlineBlockBefore(&body, reduce);
-    SmallVector<Value> results = terms;
-    if (reduce.hasRegionCombiner()) {
-      // Fold the single term into the initial state.
-      Block &combine = reduce.getCombiner().front();
-      SmallVector<Value> arguments(reduce.getInits());
-      llvm::append_range(arguments, terms);
-      auto combineYield = cast<YieldOp>(combine.getTerminator());
-      SmallVector<Value> combined(combineYield.getOperands());
-      rewriter.eraseOp(combineYield);
-      // Values yielded straight from the arguments are remapped below.
-      for (Value &value : combined)
-        if (auto arg = dyn_cast<BlockArgument>(value);
-            arg && arg.getOwner() == &combine)
-          value = arguments[arg.getArgNumber()];
-      rewriter.inlineBlockBefore(&combine, reduce, arguments);
-      results = combined;
-    }
-    trace.message = "inlined the single iteration of a reduce over whole "
-                    "axis " +
-                    reduce.getAxis().str();
-    rewriter.replaceOp(reduce, results);
-    return success();
-  }
-  FusionTrace &trace;
-};
+  rewriter.replaceOp(reduce, results);
+}
 
-/// broadcast(x) : T -> T is x; broadcast(broadcast(x)) is one broadcast.
-struct FoldBroadcast : public OpRewritePattern<BroadcastOp> {
-  FoldBroadcast(MLIRContext *context, FusionTrace &trace)
-      : OpRewritePattern(context), trace(trace) {
-    setDebugName("fold-broadcast");
-  }
-  LogicalResult matchAndRewrite(BroadcastOp op,
-                                PatternRewriter &rewriter) const override {
-    if (op.getOperand().getType() == op.getType()) {
-      trace.message = "folded a broadcast to its operand's own type";
-      rewriter.replaceOp(op, op.getOperand());
-      return success();
-    }
-    if (auto inner = op.getOperand().getDefiningOp<BroadcastOp>()) {
-      trace.message = "folded a broadcast of a broadcast";
-      rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(),
-                                               inner.getOperand());
-      return success();
-    }
-    return failure();
-  }
-  FusionTrace &trace;
-};
-} // namespace
+#include "Rules/StructureNormalization.h.inc"
 
 void blockbuster::block::populateStructureNormalizationPatterns(
-    RewritePatternSet &patterns, FusionTrace &trace) {
-  patterns.add<InlineSingleIterationReduce, FoldBroadcast>(
-      patterns.getContext(), trace);
+    RewritePatternSet &patterns) {
+  populateGeneratedPDLLPatterns(patterns);
+  registerFusionVocabulary(patterns.getPDLPatterns());
 }

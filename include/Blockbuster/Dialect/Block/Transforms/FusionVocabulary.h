@@ -1,0 +1,184 @@
+//===- FusionVocabulary.h - What fusion rules are written in ----*- C++ -*-===//
+//
+// The structural operations block-fuse's rules are written in, as upstream
+// Linalg writes elementwise fusion (areElementwiseOpsFusable /
+// fuseElementwiseOps): for each, a public precondition that says whether
+// (and with what) it applies, and a public transformation over a
+// RewriterBase that does it. The rule families' PDLL patterns
+// (lib/Dialect/Block/Transforms/Rules/*.pdll) state each rule's shape
+// over these, declared in Rules/Common.pdll; user rules loaded at run time
+// (block-fuse{rules=FILE}) use the same names.
+//
+// A precondition that refuses says why through `refuse` (when given): the
+// PDL constraints pass the reason on as a notifyMatchFailure, which
+// block-fuse{explain} prints.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_FUSIONVOCABULARY_H
+#define BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_FUSIONVOCABULARY_H
+
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace blockbuster::block {
+
+/// Receives the reason a precondition refused a candidate.
+using RefusalFn = llvm::function_ref<void(const llvm::Twine &)>;
+
+//===----------------------------------------------------------------------===//
+// Rule 1: producer-consumer map fusion.
+//===----------------------------------------------------------------------===//
+
+/// The producer to fuse into `consumer`: the first map (in program order of
+/// the loads) over the same tiled axes all of whose loads in `consumer`
+/// read exactly its blocks, with no other kernel on a path from it to
+/// `consumer`. Null when none.
+MapOp findProducerToFuse(MapOp consumer, RefusalFn refuse = {});
+
+/// Fuses `producer` into `consumer` (findProducerToFuse): one map running
+/// the producer's body first, the consumer using its tiles; the producer's
+/// results that another op reads stay results of the fused map. Returns the
+/// fused map.
+MapOp fuseProducerIntoConsumer(mlir::RewriterBase &rewriter, MapOp producer,
+                               MapOp consumer);
+
+//===----------------------------------------------------------------------===//
+// Rule 2: sibling map fusion.
+//===----------------------------------------------------------------------===//
+
+/// The earlier map to fuse `second` with: the first (in program order) over
+/// the same tiled axes that reads an array `second` reads and that
+/// `second` does not depend on. Null when none.
+MapOp findSiblingToFuse(MapOp second, RefusalFn refuse = {});
+
+/// Fuses sibling maps `first` and `second` (findSiblingToFuse) into one
+/// map, where `second` was, running both bodies. Returns the fused map.
+MapOp fuseSiblingMaps(mlir::RewriterBase &rewriter, MapOp first,
+                      MapOp second);
+
+//===----------------------------------------------------------------------===//
+// Rules 3 and 6: a producer map cloned into a reduce that loads its blocks.
+//===----------------------------------------------------------------------===//
+
+/// Decides whether the producer that `reduce` reads through `load` is
+/// cloned into it (a rule's profitability); says why not through `refuse`.
+using CloningControlFn = llvm::function_ref<bool(
+    LoadOp load, MapOp producer, ReduceOp reduce, RefusalFn refuse)>;
+
+/// Rule 3's control: the producer is cheap (no reduce of its own, at most
+/// one input as large as its output) or a contraction read only here over
+/// exactly the axes iterated here, and recomputing it here cannot leave
+/// the program moving more global bytes (docs/FusionRules.md, "Rule 3 in
+/// bytes"). Rule 6 (the extend step) clones the producers it refuses.
+bool isProfitableToFuseIntoReduce(LoadOp load, MapOp producer, ReduceOp reduce,
+                                  RefusalFn refuse = {});
+
+/// The producer to clone into `reduce`: the first map (in the order of the
+/// loads of the reduce's body) that iterates the reduce's axis, whose body
+/// names no axis iterated here and not by it, whose results the body's
+/// loads read at the current iteration's block, and that `control` takes.
+/// Null when none.
+MapOp findProducerToCloneIntoReduce(ReduceOp reduce, CloningControlFn control,
+                                    RefusalFn refuse = {});
+
+/// Clones the body of `producer` at the start of `reduce`'s body in place
+/// of its loads of the producer's results.
+void cloneProducerIntoReduce(mlir::RewriterBase &rewriter, MapOp producer,
+                             ReduceOp reduce);
+
+//===----------------------------------------------------------------------===//
+// Rules 4 and 5, the parts on reduces with built-in combiners.
+//===----------------------------------------------------------------------===//
+
+/// Rule 4: the first add-combined term of `reduce` that is a product (or
+/// quotient) by a value defined outside the loop.
+std::optional<unsigned> findScaleToHoistOutOfReduce(ReduceOp reduce,
+                                                    RefusalFn refuse = {});
+/// sum_j (u_j * s) = (sum_j u_j) * s (and / s) for term `index`
+/// (findScaleToHoistOutOfReduce). Returns the new reduce.
+ReduceOp hoistScaleOutOfReduce(mlir::RewriterBase &rewriter, ReduceOp reduce,
+                               unsigned index);
+
+/// Rule 5: the first add-combined term of `reduce` that is a sum or
+/// difference computed in the loop.
+std::optional<unsigned> findLinearTermToSplit(ReduceOp reduce,
+                                              RefusalFn refuse = {});
+/// Splits term `index` (findLinearTermToSplit) p +- q into two add
+/// accumulators combined after the loop. Returns the new reduce.
+ReduceOp splitLinearTerm(mlir::RewriterBase &rewriter, ReduceOp reduce,
+                         unsigned index);
+
+/// Rule 5: the first add-combined term of `reduce` that is the square of
+/// x - u, u defined outside the loop, summed over the reduce's axis alone,
+/// with x having a pivot p (and u not being it).
+std::optional<unsigned> findShiftedSquare(ReduceOp reduce,
+                                          RefusalFn refuse = {});
+/// sum (x - u)^2 = S2 - e (2 S1 - n e), e = u - p, for term `index`
+/// (findShiftedSquare): the loop accumulates S2 = sum (x - p)^2 and
+/// S1 = sum (x - p). Returns the new reduce.
+ReduceOp expandShiftedSquare(mlir::RewriterBase &rewriter, ReduceOp reduce,
+                             unsigned index);
+
+//===----------------------------------------------------------------------===//
+// Rule 6: replication (the extend step).
+//===----------------------------------------------------------------------===//
+
+/// The producer to replicate into `consumer`: the first map whose array a
+/// load directly in `consumer`'s body reads, over a proper subset of its
+/// axes, whose body names no axis `consumer` iterates and it does not, and
+/// whose blocks every such load reads exactly. Null when none.
+MapOp findProducerToReplicate(MapOp consumer, RefusalFn refuse = {});
+
+/// Runs `producer`'s body in `consumer` (findProducerToReplicate), once per
+/// instance, in place of the loads of its results.
+void replicateProducer(mlir::RewriterBase &rewriter, MapOp producer,
+                       MapOp consumer);
+
+//===----------------------------------------------------------------------===//
+// Rule 9: reduce-reduce fusion, online softmax.
+//===----------------------------------------------------------------------===//
+
+/// The earlier reduce (over the same axis, in the same block) to fuse
+/// `second` with, nearest first, and whether that is the online-softmax
+/// rewrite: `second` reads the earlier one's running maximum m only
+/// through exp(x - m). Null when none.
+ReduceOp findReduceToFuse(ReduceOp second, RefusalFn refuse = {});
+
+/// Fuses `first` and `second` (findReduceToFuse) into one reduce where
+/// `second` was, with a tuple state; with the online-softmax rewrite when
+/// `second` reads `first`'s maximum. Returns the fused reduce.
+ReduceOp fuseReduces(mlir::RewriterBase &rewriter, ReduceOp first,
+                     ReduceOp second);
+
+/// True when `second` reads a result of `first` (the fusion is then the
+/// online-softmax rewrite).
+bool readsRunningMaximum(ReduceOp first, ReduceOp second);
+
+//===----------------------------------------------------------------------===//
+// Rule 8: structure normalisation.
+//===----------------------------------------------------------------------===//
+
+/// True when `reduce` runs once: its axis is whole.
+bool isSingleIterationReduce(ReduceOp reduce);
+
+/// Replaces a single-iteration reduce by its body, its terms folded once
+/// into the initial state by its combine region (if it has one).
+void inlineSingleIterationReduce(mlir::RewriterBase &rewriter,
+                                 ReduceOp reduce);
+
+//===----------------------------------------------------------------------===//
+// PDL.
+//===----------------------------------------------------------------------===//
+
+/// Registers the vocabulary in `module` under the names Rules/Common.pdll
+/// declares (a constraint Has...X and a rewrite X per operation, with
+/// RelayoutLike(value, like) -> value and Describe(what), what the rewrite
+/// did, for block-fuse{trace}).
+void registerFusionVocabulary(mlir::PDLPatternModule &module);
+
+} // namespace blockbuster::block
+
+#endif // BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_FUSIONVOCABULARY_H

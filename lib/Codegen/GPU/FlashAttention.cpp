@@ -1,0 +1,1330 @@
+//===- FlashAttention.cpp - Attention blocks with their tiles in registers ===//
+//
+// The FlashAttention-2 schedule of a fused attention block
+// (docs/design/06-fast-kernels.md, section 3, shape 2). After bufferization
+// such a block is a sequence of tile ops on workgroup buffers: per key tile
+// of its reduce loops, S = Q K^T into a zero-filled tile, elementwise ops
+// (the scale, a mask, exp(S - m), the division by l, the bf16 rounding),
+// row reductions (max, sum), the update of the loop's state (copies into
+// the state buffers), O += P V, and after the loops the cast and the copy
+// of O to global memory. The generic path stages every tile in shared
+// memory with a barrier after each op; here every tile lives in registers.
+//
+// Each warp owns 16 of the block's query rows (at most 16 per warp: 64 at
+// the pipeline's 128 threads). A tile of the block (`Tile`: query rows x C
+// columns, C a multiple of 8) is held in the layout of the m16n8k16
+// mma.sync accumulator: lane l of warp w holds register 4 j + q at row
+// 16 w + l / 4 + 8 (q / 2) and column 8 j + 2 (l % 4) + q % 2. A row vector
+// (`Rows`: one value per query row, the softmax statistics or the query
+// positions) is two registers per lane, rows 16 w + l / 4 and + 8, the same
+// in the four lanes of a quad.
+//
+// The ops become:
+//  - `linalg.fill`, `linalg.copy` between buffers: register moves;
+//  - an elementwise `linalg.generic`: its body cloned per register, a row
+//    vector input read at the register's row, `linalg.index` the register's
+//    row or column in the tile;
+//  - a row reduction (a row vector from a tile, combined by add, mul, max
+//    or min): each lane folds its registers in the body, the four lanes of a
+//    quad combine theirs with two xor shuffles, then the initial value;
+//  - a contraction `C[m, n] += A[m, k] * B[n, k]` or `B[k, n]` with 16-bit
+//    operands and an f32 C: `nvvm.mma.sync` m16n8k16 on the registers of C.
+//    A is a tile of a global array (Q: its fragments loaded from global
+//    memory once, where the array's view is made) or a 16-bit tile of the
+//    block (P: the registers of two adjacent n8 tiles are the A fragment of
+//    one k16 step, columns past the tile's end zeroed). B is a tile of a
+//    global array in shared memory (rows padded by 16 bytes against bank
+//    conflicts, rows past the end zero), read with ldmatrix.x4 (`.trans`
+//    when its rows are the contracted axis: V). In a loop whose iteration
+//    makes B's view, the view is recomputed for the next iteration and its
+//    tile copied ahead with cp.async into the other of two slots (one copy
+//    group per such operand, so a wait for all but the newest group finds
+//    this iteration's tile); otherwise it is staged where it is used;
+//  - a contraction whose tile has one reader that keeps it only through
+//    `select(c, f(S), g)`, where c compares a column position with a row
+//    position (index sums growing with linalg.index: a causal mask), runs
+//    only if c holds at the first column and the last row of the block;
+//  - an `scf.for` (a reduce over key tiles): the buffers it updates that
+//    live across iterations become loop-carried registers;
+//  - a `memref.copy` of a tile to a global array: two adjacent columns per
+//    store, rows and columns bounds-checked at partial edge blocks.
+// Columns past a partial key tile's end take part in no reduction and
+// contribute zero to P V.
+//
+// The pass rebuilds the block in a new `scf.forall` while interpreting the
+// old one; anything it does not know (another op, a column broadcast, a
+// tile read through a view, more rows than its warps hold) drops the new
+// block and the old one goes on to the generic path unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+#include "RowCombiners.h"
+#include "TileBounds.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpu-flash-attention"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_GPUFLASHATTENTION
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+using namespace blockbuster;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32, kRowsPerWarp = 16;
+// mma.sync m16n8k16: n8 tiles, k16 steps.
+constexpr int64_t kTileN = 8, kStepK = 16;
+// Staged rows are padded by 16 bytes: ldmatrix's 8 row addresses fall into
+// different banks.
+constexpr int64_t kRowPad = 8;
+// Elements of one 16-byte copy.
+constexpr int64_t kChunk = 8;
+
+bool isWorkgroup(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace());
+}
+
+/// The registers of one buffer of the block.
+struct Fragment {
+  // Tile: 4 registers per n8 tile of `columns`; Rows: 2 registers.
+  SmallVector<Value> values;
+};
+
+/// A workgroup buffer of the block: a tile or a row vector.
+struct BufferShape {
+  bool isTile = false;
+  // The dimension of the query rows; every other one but a tile's last
+  // (its columns) is 1.
+  int64_t rowDim = 0;
+  // Columns (a multiple of 8, at least the buffer's extent) of a tile.
+  int64_t columns = 0;
+  // The tile's column count when it may be less than `columns`.
+  Value validColumns;
+  // The buffer's row count.
+  Value validRows;
+};
+
+/// How an op reads one of its operands: per register of the op's output,
+/// or at the register's row (a row vector along a tile).
+enum class Access { Elementwise, AtRow };
+
+LogicalResult fail(Operation *op, const Twine &reason) {
+  LLVM_DEBUG(llvm::dbgs() << "no flash attention: " << reason << ": " << *op
+                          << "\n");
+  return failure();
+}
+
+/// Rebuilds one block grid with its tiles in registers.
+class FlashAttentionBuilder {
+public:
+  FlashAttentionBuilder(RewriterBase &rewriter, scf::ForallOp grid,
+                        int64_t tileRank, int64_t warps)
+      : rewriter(rewriter), oldGrid(grid), loc(grid.getLoc()),
+        ctx(grid.getContext()), tileRank(tileRank), warps(warps) {}
+
+  /// The new grid, or failure (nothing left behind).
+  FailureOr<scf::ForallOp> build();
+
+private:
+  // Helpers for index arithmetic.
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  Value add(Value a, Value b) {
+    return rewriter.createOrFold<arith::AddIOp>(loc, a, b);
+  }
+  Value add(Value a, int64_t b) { return b ? add(a, index(b)) : a; }
+  Value mul(Value a, int64_t b) {
+    return rewriter.createOrFold<arith::MulIOp>(loc, a, index(b));
+  }
+  Value div(Value a, int64_t b) {
+    return rewriter.createOrFold<arith::DivUIOp>(loc, a, index(b));
+  }
+  Value rem(Value a, int64_t b) {
+    return rewriter.createOrFold<arith::RemUIOp>(loc, a, index(b));
+  }
+  Value below(Value a, Value b) {
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, a,
+                                 b);
+  }
+  Value dim(Value memref, int64_t d) {
+    return rewriter.createOrFold<memref::DimOp>(loc, memref, d);
+  }
+
+  /// Row of register q (tile) or h (row vector, q = 2 h) in the tile.
+  Value rowOf(int64_t q) { return add(rowBase, 8 * (q / 2)); }
+  /// Column of register 4 j + q of a tile.
+  Value columnOf(int64_t reg) {
+    return add(columnBase, kTileN * (reg / 4) + reg % 2);
+  }
+
+  LogicalResult interpretBlock(Block &block);
+  LogicalResult interpretOp(Operation *op);
+  LogicalResult interpretAlloc(memref::AllocOp alloc);
+  LogicalResult interpretGeneric(linalg::GenericOp op);
+  LogicalResult interpretElementwise(linalg::GenericOp op);
+  LogicalResult interpretRowReduction(linalg::GenericOp op);
+  LogicalResult interpretContraction(linalg::GenericOp op);
+  LogicalResult interpretLoop(scf::ForOp loop);
+  LogicalResult interpretStore(memref::CopyOp copy);
+
+  /// `body` applied to `args` (block arguments in order), `linalg.index`
+  /// d giving `indices[d]`; values from outside through `mapping`.
+  Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices);
+  /// The A fragments (4 x i32 per k16 step) of global tile `a` [.., m, k].
+  SmallVector<Value> globalFragmentsA(Value oldA, int64_t steps);
+  /// Stages global tile `oldB` (rows x columns) into shared memory.
+  FailureOr<Value> stage(Value oldB, int64_t rows, int64_t columns);
+  Value pack(Value lo, Value hi);
+
+  /// A B operand of a dot in a loop whose view depends on the loop's
+  /// induction variable: its tiles are copied one iteration ahead
+  /// (cp.async) into two slots of one shared-memory buffer.
+  struct Prefetched {
+    // The view's computation in the old loop body, in order.
+    SmallVector<Operation *> slice;
+    Value buffer;
+    int64_t rows = 0, columns = 0;
+  };
+  /// The B operands of `loop` that can be prefetched, in the order of their
+  /// dots.
+  SmallVector<std::pair<Value, Prefetched>> findPrefetched(scf::ForOp loop);
+  /// Starts the copies of B's tile at iteration `iv` into slot `slot`.
+  void issueCopies(Value oldB, const Prefetched &p, Value oldIv, Value iv,
+                   Value slot);
+
+  RewriterBase &rewriter;
+  scf::ForallOp oldGrid;
+  Location loc;
+  MLIRContext *ctx;
+  // Rank of a tile; a row vector has one dimension less.
+  int64_t tileRank;
+  // Warps of the block, 16 query rows each.
+  int64_t warps;
+  IRMapping mapping;
+  DenseMap<Value, BufferShape> shapes;
+  DenseMap<Value, Fragment> fragments;
+  DenseMap<Value, SmallVector<Value>> aFragments;
+  Block *newBody = nullptr;
+  Value thread, lane, rowBase, columnBase, quadLane;
+  // The loop being built: its old and new induction variables, bounds,
+  // and the first copy group of its prefetched operands.
+  struct LoopState {
+    scf::ForOp oldLoop;
+    Value upperBound, step, lowerBound, firstGroup;
+    DenseMap<Value, Prefetched> prefetched;
+  };
+  SmallVector<LoopState> loops;
+  // Row vectors made by an elementwise op from the row index alone, and
+  // that index's loop.
+  DenseMap<Value, std::pair<linalg::GenericOp, int64_t>> rowFunctions;
+
+  /// The condition under which the dot into `out` must run: false when its
+  /// tile's one reader is a mask that discards every element of it (see
+  /// maskedTileKept); null when the dot always runs.
+  Value dotNeeded(Value out);
+  /// `value` of `op`'s body (an index built by addi from linalg.index,
+  /// row-vector inputs made by rowFunctions and values from outside) with
+  /// the column index `column` and the row index `row`.
+  FailureOr<Value> evaluateIndex(linalg::GenericOp op, Value value,
+                                 int64_t rowLoop, int64_t columnLoop, Value row,
+                                 Value column);
+};
+
+Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
+                                       ArrayRef<Value> indices) {
+  IRMapping local;
+  for (auto [arg, value] : llvm::zip(body->getArguments(), args))
+    if (value)
+      local.map(arg, value);
+  for (Operation &inner : body->without_terminator()) {
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
+      local.map(indexOp.getResult(), indices[indexOp.getDim()]);
+      continue;
+    }
+    for (Value operand : inner.getOperands())
+      if (!local.contains(operand) && mapping.contains(operand))
+        local.map(operand, mapping.lookup(operand));
+    rewriter.clone(inner, local);
+  }
+  Value result = body->getTerminator()->getOperand(0);
+  if (!local.contains(result) && mapping.contains(result))
+    return mapping.lookup(result);
+  return local.lookupOrDefault(result);
+}
+
+Value FlashAttentionBuilder::pack(Value lo, Value hi) {
+  auto pair = VectorType::get({2}, lo.getType());
+  Value elements[2] = {lo, hi};
+  Value vector = vector::FromElementsOp::create(rewriter, loc, pair, elements);
+  return LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), vector);
+}
+
+LogicalResult FlashAttentionBuilder::interpretAlloc(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  int64_t rank = type.getRank();
+  BufferShape shape;
+  if (rank == tileRank) {
+    shape.isTile = true;
+    shape.rowDim = rank - 2;
+  } else {
+    // A row vector: [.., 1, rows] of one rank less than a tile, or any
+    // shape with one dimension other than 1 (a vector of row indices).
+    shape.rowDim = tileRank - 2;
+    if (rank != tileRank - 1) {
+      SmallVector<int64_t> other;
+      for (int64_t d = 0; d < rank; ++d)
+        if (type.getDimSize(d) != 1)
+          other.push_back(d);
+      if (other.size() != 1)
+        return fail(alloc, "neither a tile nor a row vector");
+      shape.rowDim = other.front();
+    }
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != shape.rowDim && !(shape.isTile && d == rank - 1) &&
+        type.getDimSize(d) != 1)
+      return fail(alloc, "a leading dimension is not 1");
+  std::optional<int64_t> rows =
+      constantUpperBound(alloc.getResult(), shape.rowDim);
+  if (!rows || *rows > warps * kRowsPerWarp)
+    return fail(alloc, "more rows than 16 per warp");
+  if (shape.isTile) {
+    std::optional<int64_t> columns =
+        constantUpperBound(alloc.getResult(), rank - 1);
+    if (!columns)
+      return fail(alloc, "columns without a bound");
+    shape.columns = llvm::alignTo(*columns, kTileN);
+    if (type.isDynamicDim(rank - 1))
+      shape.validColumns = mapping.lookup(
+          alloc.getDynamicSizes()[type.getDynamicDimIndex(rank - 1)]);
+    else if (*columns != shape.columns)
+      shape.validColumns = index(*columns);
+  }
+  shape.validRows =
+      type.isDynamicDim(shape.rowDim)
+          ? mapping.lookup(
+                alloc.getDynamicSizes()[type.getDynamicDimIndex(shape.rowDim)])
+          : index(type.getDimSize(shape.rowDim));
+  shapes[alloc.getResult()] = shape;
+  return success();
+}
+
+/// The loops of `op` that run along the rows and (for a tile) the columns
+/// of `buffer` read or written through `map`; failure if another loop of
+/// nonunit extent indexes it.
+static LogicalResult rowAndColumnLoops(linalg::GenericOp op, AffineMap map,
+                                       const BufferShape &shape,
+                                       int64_t &rowLoop, int64_t &columnLoop) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+    auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+    if (int64_t(d) == shape.rowDim ||
+        (shape.isTile && d + 1 == map.getNumResults())) {
+      if (!dimExpr)
+        return failure();
+      (int64_t(d) == shape.rowDim ? rowLoop : columnLoop) =
+          dimExpr.getPosition();
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!(constant && constant.getValue() == 0) &&
+        !(dimExpr && ranges[dimExpr.getPosition()] == 1))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult FlashAttentionBuilder::interpretGeneric(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumResults() != 0)
+    return fail(op, "not one output buffer");
+  Value out = op.getDpsInits()[0];
+  if (!shapes.count(out))
+    return fail(op, "the output is not a buffer of the block");
+  if (op.getNumParallelLoops() == op.getNumLoops())
+    return interpretElementwise(op);
+  if (linalg::isaContractionOpInterface(op))
+    return interpretContraction(op);
+  return interpretRowReduction(op);
+}
+
+LogicalResult
+FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
+  Value out = op.getDpsInits()[0];
+  const BufferShape &outShape = shapes[out];
+  int64_t rank = op.getNumLoops();
+  int64_t rowLoop = -1, columnLoop = -1;
+  if (failed(rowAndColumnLoops(
+          op, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), outShape,
+          rowLoop, columnLoop)))
+    return fail(op, "the output is not written along its rows and columns");
+  // Each input: a buffer of the output's shape read elementwise, or a row
+  // vector read at the row.
+  SmallVector<Fragment *> inputs;
+  SmallVector<Access> accesses;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto it = fragments.find(input->get());
+    if (it == fragments.end())
+      return fail(op, "an input is not a computed buffer of the block");
+    const BufferShape &inShape = shapes[input->get()];
+    int64_t inRow = -1, inColumn = -1;
+    if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(input), inShape,
+                                 inRow, inColumn)) ||
+        inRow != rowLoop || (inShape.isTile && inColumn != columnLoop))
+      return fail(op, "an input is not read along the output's rows");
+    if (inShape.isTile != outShape.isTile && !outShape.isTile)
+      return fail(op, "a tile read into a row vector");
+    if (inShape.isTile && inShape.columns != outShape.columns)
+      return fail(op, "tiles of different widths");
+    accesses.push_back(inShape.isTile == outShape.isTile ? Access::Elementwise
+                                                         : Access::AtRow);
+    inputs.push_back(&it->second);
+  }
+  Block *body = op.getBody();
+  bool readsOut = !body->getArguments().back().use_empty();
+  Fragment *old = nullptr;
+  if (readsOut) {
+    auto it = fragments.find(out);
+    if (it == fragments.end())
+      return fail(op, "reads an output that holds nothing yet");
+    old = &it->second;
+  }
+  for (Operation &inner : body->without_terminator())
+    if (!isPure(&inner) || inner.getNumRegions())
+      return fail(op, "the body has effects or regions");
+
+  int64_t registers = outShape.isTile ? outShape.columns / kTileN * 4 : 2;
+  Fragment result;
+  for (int64_t reg = 0; reg < registers; ++reg) {
+    int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
+    SmallVector<Value> args;
+    for (auto [fragment, access] : llvm::zip(inputs, accesses))
+      args.push_back(fragment->values[access == Access::AtRow ? q / 2 : reg]);
+    args.push_back(old ? old->values[reg] : Value());
+    SmallVector<Value> indices(rank, index(0));
+    indices[rowLoop] = rowOf(q);
+    if (outShape.isTile)
+      indices[columnLoop] = columnOf(reg);
+    result.values.push_back(applyBody(body, args, indices));
+  }
+  fragments[out] = std::move(result);
+  // A row vector computed from its row index alone (the query positions of
+  // a mask) can be evaluated at any row.
+  if (!outShape.isTile && op.getNumDpsInputs() == 0 && !readsOut)
+    rowFunctions[out] = {op, rowLoop};
+  else
+    rowFunctions.erase(out);
+  return success();
+}
+
+LogicalResult
+FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
+  Value out = op.getDpsInits()[0];
+  int64_t rank = op.getNumLoops();
+  if (shapes[out].isTile || op.getNumReductionLoops() != 1)
+    return fail(op, "not a reduction of a tile's rows");
+  int64_t rowLoop = -1, columnLoop = -1;
+  if (failed(rowAndColumnLoops(
+          op, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), shapes[out],
+          rowLoop, columnLoop)))
+    return fail(op, "the output is not a row vector");
+  auto outIt = fragments.find(out);
+  if (outIt == fragments.end())
+    return fail(op, "the reduction has no initial value");
+  SmallVector<Fragment *> inputs;
+  SmallVector<Access> accesses;
+  const BufferShape *tileShape = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto it = fragments.find(input->get());
+    if (it == fragments.end())
+      return fail(op, "an input is not a computed buffer of the block");
+    const BufferShape &shape = shapes[input->get()];
+    int64_t inRow = -1, inColumn = -1;
+    if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(input), shape,
+                                 inRow, inColumn)) ||
+        inRow != rowLoop)
+      return fail(op, "an input is not read along the rows");
+    if (shape.isTile) {
+      if (tileShape &&
+          (tileShape->columns != shape.columns || inColumn != columnLoop))
+        return fail(op, "tiles of different widths");
+      tileShape = &shape;
+      columnLoop = inColumn;
+      accesses.push_back(Access::Elementwise);
+    } else {
+      accesses.push_back(Access::AtRow);
+    }
+    inputs.push_back(&it->second);
+  }
+  if (!tileShape ||
+      op.getIteratorTypesArray()[columnLoop] != utils::IteratorType::reduction)
+    return fail(op, "no tile is reduced along its columns");
+  // The combiner: the yielded op, the only reader of the output.
+  Block *body = op.getBody();
+  BlockArgument outArg = body->getArguments().back();
+  Operation *combiner = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!combiner || !outArg.hasOneUse() || *outArg.user_begin() != combiner ||
+      combiner->getNumOperands() != 2 || !combinerIdentity(combiner) ||
+      !outArg.getType().isF32())
+    return fail(op, "the body is not term-then-combine");
+  for (Operation &inner : body->without_terminator())
+    if (!isPure(&inner) || inner.getNumRegions())
+      return fail(op, "the body has effects or regions");
+
+  Value identity = arith::ConstantOp::create(
+      rewriter, loc,
+      rewriter.getF32FloatAttr(combinerIdentity(combiner)->convertToFloat()));
+  int64_t registers = tileShape->columns / kTileN * 4;
+  Fragment result;
+  for (int64_t h = 0; h < 2; ++h) {
+    Value acc = identity;
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      int64_t q = reg % 4;
+      if (q / 2 != h)
+        continue;
+      SmallVector<Value> args;
+      for (auto [fragment, access] : llvm::zip(inputs, accesses))
+        args.push_back(fragment->values[access == Access::AtRow ? h : reg]);
+      args.push_back(acc);
+      SmallVector<Value> indices(rank, index(0));
+      indices[rowLoop] = rowOf(q);
+      indices[columnLoop] = columnOf(reg);
+      Value next = applyBody(body, args, indices);
+      if (tileShape->validColumns)
+        next = arith::SelectOp::create(
+            rewriter, loc, below(indices[columnLoop], tileShape->validColumns),
+            next, acc);
+      acc = next;
+    }
+    // The quad's four lanes hold the row's columns.
+    Value width = arith::ConstantIntOp::create(rewriter, loc, kWarpSize, 32);
+    for (int64_t offset : {1, 2}) {
+      Value offsetValue =
+          arith::ConstantIntOp::create(rewriter, loc, offset, 32);
+      auto shuffle = gpu::ShuffleOp::create(rewriter, loc, acc, offsetValue,
+                                            width, gpu::ShuffleMode::XOR);
+      acc = combine(rewriter, loc, combiner, acc, shuffle.getResult(0));
+    }
+    result.values.push_back(
+        combine(rewriter, loc, combiner, outIt->second.values[h], acc));
+  }
+  fragments[out] = std::move(result);
+  return success();
+}
+
+SmallVector<Value> FlashAttentionBuilder::globalFragmentsA(Value oldA,
+                                                           int64_t steps) {
+  auto it = aFragments.find(oldA);
+  if (it != aFragments.end())
+    return it->second;
+  // Loaded where the view is made (or, for a view made outside the block,
+  // at its start): once per block, not per key tile.
+  Value a = mapping.lookupOrDefault(oldA);
+  OpBuilder::InsertionGuard guard(rewriter);
+  Operation *def = a.getDefiningOp();
+  if (def && def->getBlock() == newBody)
+    rewriter.setInsertionPointAfter(def);
+  else
+    rewriter.setInsertionPointAfter(columnBase.getDefiningOp());
+  auto type = cast<MemRefType>(a.getType());
+  int64_t rank = type.getRank();
+  // Rows past the tile's end read its last row (their results are never
+  // stored).
+  Value lastRow =
+      arith::SubIOp::create(rewriter, loc, dim(a, rank - 2), index(1));
+  auto pair = VectorType::get({2}, type.getElementType());
+  SmallVector<Value> registers;
+  for (int64_t step = 0; step < steps; ++step) {
+    for (int64_t i = 0; i < 4; ++i) {
+      // a0: (row g, k 2t), a1: (row g + 8), a2: (k + 8), a3: both.
+      Value row =
+          arith::MinUIOp::create(rewriter, loc, rowOf(2 * (i % 2)), lastRow);
+      Value column = add(mul(quadLane, 2), step * kStepK + 8 * (i / 2));
+      SmallVector<Value> indices(rank, index(0));
+      indices[rank - 2] = row;
+      indices[rank - 1] = column;
+      Value loaded = vector::LoadOp::create(rewriter, loc, pair, a, indices);
+      registers.push_back(LLVM::BitcastOp::create(
+          rewriter, loc, rewriter.getI32Type(), loaded));
+    }
+  }
+  aFragments[oldA] = registers;
+  return registers;
+}
+
+FailureOr<Value> FlashAttentionBuilder::stage(Value oldB, int64_t rows,
+                                              int64_t columns) {
+  Value b = mapping.lookup(oldB);
+  auto type = cast<MemRefType>(b.getType());
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  Value buffer;
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(newBody);
+    auto bufferType = MemRefType::get(
+        {rows, columns + kRowPad}, element, MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    buffer = memref::AllocOp::create(rewriter, loc, bufferType,
+                                     rewriter.getI64IntegerAttr(16));
+  }
+  // Every warp is past its reads of the previous tile.
+  gpu::BarrierOp::create(rewriter, loc);
+  Value validRows = dim(b, rank - 2);
+  auto chunkType = VectorType::get({kChunk}, element);
+  int64_t chunksPerRow = columns / kChunk;
+  int64_t total = rows * chunksPerRow;
+  Value zero = arith::ConstantOp::create(
+      rewriter, loc, chunkType,
+      DenseElementsAttr::get(chunkType, rewriter.getZeroAttr(element)));
+  for (int64_t first = 0; first < total; first += warps * kWarpSize) {
+    Value chunk = add(thread, first);
+    Value row = div(chunk, chunksPerRow);
+    Value column = mul(rem(chunk, chunksPerRow), kChunk);
+    auto load = scf::IfOp::create(rewriter, loc, TypeRange{chunkType},
+                                  below(row, validRows), true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(load.thenBlock());
+      SmallVector<Value> indices(rank, index(0));
+      indices[rank - 2] = row;
+      indices[rank - 1] = column;
+      Value loaded =
+          vector::LoadOp::create(rewriter, loc, chunkType, b, indices);
+      scf::YieldOp::create(rewriter, loc, loaded);
+      rewriter.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(rewriter, loc, zero);
+    }
+    vector::StoreOp::create(rewriter, loc, load.getResult(0), buffer,
+                            ValueRange{row, column});
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  return buffer;
+}
+
+LogicalResult
+FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  int64_t rank = op.getNumLoops();
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || op.getNumDpsInputs() != 2)
+    return fail(op, "not one m, n and k");
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  // The body: out + ext(a) * ext(b).
+  Block *body = op.getBody();
+  auto addOp = dyn_cast_or_null<arith::AddFOp>(
+      body->getTerminator()->getOperand(0).getDefiningOp());
+  if (!addOp || body->getOperations().size() > 5)
+    return fail(op, "the body is not a multiply-add");
+  Value outArg = body->getArgument(2);
+  Value product = addOp.getLhs() == outArg ? addOp.getRhs() : addOp.getLhs();
+  auto mulOp = product.getDefiningOp<arith::MulFOp>();
+  auto widened = [](Value v) -> Value {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn();
+    return v;
+  };
+  if (!mulOp || (addOp.getLhs() != outArg && addOp.getRhs() != outArg) ||
+      widened(mulOp.getLhs()) != body->getArgument(0) ||
+      widened(mulOp.getRhs()) != body->getArgument(1))
+    return fail(op, "the body is not out + ext(a) * ext(b)");
+
+  Value oldA = op.getDpsInputs()[0], oldB = op.getDpsInputs()[1];
+  Value out = op.getDpsInits()[0];
+  Type aType = getElementTypeOrSelf(oldA.getType());
+  Type bType = getElementTypeOrSelf(oldB.getType());
+  if (aType != bType || !(aType.isBF16() || aType.isF16()))
+    return fail(op, "operands are not both bf16 or both f16");
+  auto outIt = fragments.find(out);
+  if (outIt == fragments.end() || !shapes[out].isTile ||
+      !getElementTypeOrSelf(out.getType()).isF32())
+    return fail(op, "the accumulator is not an f32 tile of the block");
+  for (unsigned batch : dims->batch)
+    if (op.getStaticLoopRanges()[batch] != 1)
+      return fail(op, "a batch dimension is not 1");
+  MLIRContext *c = ctx;
+  auto expr = [&](unsigned d) { return getAffineDimExpr(d, c); };
+  auto lastTwo = [](AffineMap map) { return map.getResults().take_back(2); };
+  if (m != tileRank - 2 || n != tileRank - 1 || k != rank - 1 ||
+      lastTwo(op.getIndexingMapsArray()[2]) !=
+          ArrayRef<AffineExpr>{expr(m), expr(n)})
+    return fail(op, "C is not [.., m, n] with k innermost");
+  // A: [.., m, k].
+  if (lastTwo(op.getIndexingMapsArray()[0]) !=
+      ArrayRef<AffineExpr>{expr(m), expr(k)})
+    return fail(op, "A is not [.., m, k]");
+  std::optional<int64_t> kBound =
+      constantUpperBound(oldA, cast<MemRefType>(oldA.getType()).getRank() - 1);
+  std::optional<int64_t> nBound = shapes[out].columns;
+  if (!kBound || *kBound % kStepK || *nBound % (2 * kTileN))
+    return fail(op, "k or n is not a multiple of 16");
+  int64_t steps = *kBound / kStepK;
+
+  // A's registers.
+  SmallVector<Value> aRegisters;
+  if (isWorkgroup(oldA)) {
+    auto it = fragments.find(oldA);
+    const BufferShape &shape = shapes[oldA];
+    if (it == fragments.end() || !shape.isTile || shape.columns < *kBound)
+      return fail(op, "A is not a computed tile of the block");
+    Value zero = arith::ConstantOp::create(rewriter, loc, aType,
+                                           rewriter.getZeroAttr(aType));
+    SmallVector<Value> values = it->second.values;
+    if (shape.validColumns)
+      for (int64_t reg = 0; reg < int64_t(values.size()); ++reg)
+        values[reg] = arith::SelectOp::create(
+            rewriter, loc, below(columnOf(reg), shape.validColumns),
+            values[reg], zero);
+    // Accumulator tiles 2 s and 2 s + 1 are A's k16 step s.
+    for (int64_t step = 0; step < steps; ++step) {
+      int64_t lo = 8 * step, hi = 8 * step + 4;
+      aRegisters.push_back(pack(values[lo], values[lo + 1]));
+      aRegisters.push_back(pack(values[lo + 2], values[lo + 3]));
+      aRegisters.push_back(pack(values[hi], values[hi + 1]));
+      aRegisters.push_back(pack(values[hi + 2], values[hi + 3]));
+    }
+  } else {
+    auto aType2 = cast<MemRefType>(oldA.getType());
+    if (!aType2.getLayout().isIdentity() &&
+        !oldA.getDefiningOp<memref::SubViewOp>())
+      return fail(op, "A is not a view of a global array");
+    Operation *view = oldA.getDefiningOp();
+    if (view && view->getBlock() != oldGrid.getBody() &&
+        oldGrid->isAncestor(view))
+      return fail(op, "A's view changes inside the block's loops");
+    if (aType2.getShape().back() != *kBound)
+      return fail(op, "A's rows are not whole");
+    aRegisters = globalFragmentsA(oldA, steps);
+  }
+
+  // B: a global tile [.., n, k] (K) or [.., k, n] (V).
+  if (isWorkgroup(oldB))
+    return fail(op, "B is a tile of the block");
+  ArrayRef<AffineExpr> bMap = lastTwo(op.getIndexingMapsArray()[1]);
+  bool transposed;
+  if (bMap == ArrayRef<AffineExpr>{expr(n), expr(k)})
+    transposed = false;
+  else if (bMap == ArrayRef<AffineExpr>{expr(k), expr(n)})
+    transposed = true;
+  else
+    return fail(op, "B is not [.., n, k] or [.., k, n]");
+  auto bMemref = cast<MemRefType>(oldB.getType());
+  int64_t bRank = bMemref.getRank();
+  std::optional<int64_t> bRows = constantUpperBound(oldB, bRank - 2);
+  int64_t bColumns = bMemref.getShape().back();
+  if (!bRows || ShapedType::isDynamic(bColumns) || bColumns % kChunk ||
+      bColumns != (transposed ? *nBound : *kBound))
+    return fail(op, "B's rows are not whole");
+  int64_t paddedRows = llvm::alignTo(*bRows, 2 * kTileN);
+  if (paddedRows != (transposed ? *kBound : *nBound))
+    return fail(op, "B's rows are not the dot's n or k");
+  for (int64_t d = 0; d < bRank - 2; ++d)
+    if (bMemref.getDimSize(d) != 1)
+      return fail(op, "B has a leading dimension that is not 1");
+  Value staged;
+  Value slotRow = index(0);
+  const Prefetched *prefetched = nullptr;
+  if (!loops.empty()) {
+    auto it = loops.back().prefetched.find(oldB);
+    if (it != loops.back().prefetched.end())
+      prefetched = &it->second;
+  }
+  if (prefetched && prefetched->rows == paddedRows &&
+      prefetched->columns == bColumns) {
+    // This iteration's tile has landed (only the copies issued after it,
+    // one group per prefetched operand, may still be in flight) and every
+    // warp is past its reads of the other slot: refill that one with the
+    // next iteration's tile.
+    LoopState &state = loops.back();
+    int64_t groups = state.prefetched.size();
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, state.firstGroup,
+                                     rewriter.getI32IntegerAttr(groups - 1));
+    gpu::BarrierOp::create(rewriter, loc);
+    Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+    Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+        loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+        state.step);
+    Value slot = rem(iteration, 2);
+    Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
+    auto more = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, next,
+                              state.upperBound));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(more.thenBlock());
+      issueCopies(oldB, *prefetched, state.oldLoop.getInductionVar(), next,
+                  arith::SubIOp::create(rewriter, loc, index(1), slot));
+    }
+    // A group even when nothing was copied: the waits count groups.
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(ctx), ValueRange{});
+    staged = prefetched->buffer;
+    slotRow = mul(slot, paddedRows);
+  } else {
+    FailureOr<Value> synchronous = stage(oldB, paddedRows, bColumns);
+    if (failed(synchronous))
+      return failure();
+    staged = *synchronous;
+  }
+
+  // A tile the mask discards whole (a causal mask's tiles above the
+  // diagonal) needs no product: the mask's result does not depend on it.
+  SmallVector<Value> acc = outIt->second.values;
+  scf::IfOp needed;
+  if (Value condition = dotNeeded(out)) {
+    SmallVector<Type> types(acc.size(), rewriter.getF32Type());
+    needed = scf::IfOp::create(rewriter, loc, types, condition, true);
+    rewriter.setInsertionPointToStart(needed.elseBlock());
+    scf::YieldOp::create(rewriter, loc, acc);
+    rewriter.setInsertionPointToStart(needed.thenBlock());
+  }
+  // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
+  Value matrix = div(lane, 8), row8 = rem(lane, 8);
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(4, rewriter.getF32Type()));
+  NVVM::MMATypes ptxType =
+      aType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  auto fragmentType = VectorType::get({4, 2}, aType);
+  for (int64_t step = 0; step < steps; ++step) {
+    ArrayRef<Value> a = ArrayRef<Value>(aRegisters).slice(4 * step, 4);
+    for (int64_t pair = 0; pair < *nBound / (2 * kTileN); ++pair) {
+      // Matrices: (n tile 2 p, k low), (2 p, k high), (2 p + 1, k low),
+      // (2 p + 1, k high).
+      Value nOffset = add(mul(div(matrix, 2), kTileN), 2 * kTileN * pair);
+      Value kOffset = add(mul(rem(matrix, 2), 8), kStepK * step);
+      Value row, column;
+      if (transposed) {
+        row = add(kOffset, row8);
+        column = nOffset;
+      } else {
+        row = add(nOffset, row8);
+        column = kOffset;
+      }
+      row = add(row, slotRow);
+      Value fragment = nvgpu::LdMatrixOp::create(
+          rewriter, loc, fragmentType, staged, ValueRange{row, column},
+          rewriter.getBoolAttr(transposed), rewriter.getI32IntegerAttr(4));
+      SmallVector<Value> b;
+      for (int64_t i = 0; i < 4; ++i)
+        b.push_back(LLVM::BitcastOp::create(
+            rewriter, loc, rewriter.getI32Type(),
+            vector::ExtractOp::create(rewriter, loc, fragment, i)));
+      for (int64_t half = 0; half < 2; ++half) {
+        int64_t tile = 2 * pair + half;
+        ArrayRef<Value> c = ArrayRef<Value>(acc).slice(4 * tile, 4);
+        Value bRegs[2] = {b[2 * half], b[2 * half + 1]};
+        auto mma = NVVM::MmaOp::create(
+            rewriter, loc, accType, a, bRegs, c,
+            ArrayRef<int64_t>{kRowsPerWarp, kTileN, kStepK}, std::nullopt,
+            std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t q = 0; q < 4; ++q)
+          acc[4 * tile + q] =
+              LLVM::ExtractValueOp::create(rewriter, loc, mma, q);
+      }
+    }
+  }
+  if (needed) {
+    scf::YieldOp::create(rewriter, loc, acc);
+    rewriter.setInsertionPointAfter(needed);
+    acc.assign(needed.getResults().begin(), needed.getResults().end());
+  }
+  fragments[out].values = std::move(acc);
+  return success();
+}
+
+FailureOr<Value> FlashAttentionBuilder::evaluateIndex(linalg::GenericOp op,
+                                                      Value value,
+                                                      int64_t rowLoop,
+                                                      int64_t columnLoop,
+                                                      Value row, Value column) {
+  Block *body = op.getBody();
+  if (value.getParentBlock() != body)
+    return mapping.lookupOrDefault(value);
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A row vector that a row function made: that function at `row`.
+    if (arg.getArgNumber() >= op.getNumDpsInputs())
+      return failure();
+    auto it = rowFunctions.find(op.getDpsInputs()[arg.getArgNumber()]);
+    if (it == rowFunctions.end() ||
+        shapes[op.getDpsInputs()[arg.getArgNumber()]].isTile)
+      return failure();
+    auto [producer, producerRow] = it->second;
+    Value result = producer.getBody()->getTerminator()->getOperand(0);
+    return evaluateIndex(producer, result, producerRow, -1, row, Value());
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+    if (int64_t(index.getDim()) == rowLoop && row)
+      return row;
+    if (int64_t(index.getDim()) == columnLoop && column)
+      return column;
+    return failure();
+  }
+  if (auto sum = dyn_cast<arith::AddIOp>(def)) {
+    FailureOr<Value> lhs =
+        evaluateIndex(op, sum.getLhs(), rowLoop, columnLoop, row, column);
+    FailureOr<Value> rhs =
+        evaluateIndex(op, sum.getRhs(), rowLoop, columnLoop, row, column);
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    return arith::AddIOp::create(rewriter, loc, *lhs, *rhs).getResult();
+  }
+  return failure();
+}
+
+/// True if `value` of `op`'s body depends on the linalg.index of `dim`.
+static bool dependsOn(linalg::GenericOp op, Value value, int64_t dim) {
+  SmallVector<Value> worklist = {value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second || v.getParentBlock() != op.getBody())
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(def);
+        index && int64_t(index.getDim()) == dim)
+      return true;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+Value FlashAttentionBuilder::dotNeeded(Value out) {
+  // The tile's readers: its fill, the dot, and one elementwise op.
+  linalg::GenericOp mask;
+  for (Operation *user : out.getUsers()) {
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || llvm::is_contained(generic.getDpsInits(), out))
+      continue;
+    // (The mask's output is allocated after the dot: no shape yet.)
+    if (mask || generic.getNumParallelLoops() != generic.getNumLoops() ||
+        generic.getNumDpsInits() != 1 ||
+        cast<MemRefType>(generic.getDpsInits()[0].getType()).getRank() !=
+            tileRank)
+      return Value();
+    mask = generic;
+  }
+  if (!mask)
+    return Value();
+  OpOperand *input = nullptr;
+  for (OpOperand *operand : mask.getDpsInputOperands())
+    if (operand->get() == out) {
+      if (input)
+        return Value();
+      input = operand;
+    }
+  int64_t rowLoop = -1, columnLoop = -1;
+  if (failed(rowAndColumnLoops(mask, mask.getMatchingIndexingMap(input),
+                               shapes[out], rowLoop, columnLoop)))
+    return Value();
+  // The tile's values reach the result only as the kept value of one
+  // select: `select(c, f(s), g)` with c and g free of s.
+  Block *body = mask.getBody();
+  arith::SelectOp select;
+  SmallVector<Value> worklist = {body->getArgument(input->getOperandNumber())};
+  DenseSet<Operation *> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto s = dyn_cast<arith::SelectOp>(user)) {
+        if (use.getOperandNumber() != 1 || (select && select != s))
+          return Value();
+        select = s;
+        continue;
+      }
+      if (isa<linalg::YieldOp>(user) || !isPure(user) || user->getNumRegions())
+        return Value();
+      if (seen.insert(user).second)
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  auto compare = select ? select.getCondition().getDefiningOp<arith::CmpIOp>()
+                        : arith::CmpIOp();
+  if (!compare)
+    return Value();
+  // c = cmpi(p, column side, row side), both sides growing with their index:
+  // some element is kept iff p holds between the first column and the last
+  // row.
+  Value lhs = compare.getLhs(), rhs = compare.getRhs();
+  bool columnLeft =
+      dependsOn(mask, lhs, columnLoop) && !dependsOn(mask, lhs, rowLoop);
+  bool columnRight =
+      dependsOn(mask, rhs, columnLoop) && !dependsOn(mask, rhs, rowLoop);
+  using P = arith::CmpIPredicate;
+  P predicate = compare.getPredicate();
+  bool below = llvm::is_contained({P::sle, P::slt, P::ule, P::ult}, predicate);
+  bool above = llvm::is_contained({P::sge, P::sgt, P::uge, P::ugt}, predicate);
+  if (!((columnLeft && below && !dependsOn(mask, rhs, columnLoop)) ||
+        (columnRight && above && !dependsOn(mask, lhs, columnLoop))))
+    return Value();
+  Value lastRow =
+      arith::SubIOp::create(rewriter, loc, shapes[out].validRows, index(1));
+  auto side = [&](Value value) {
+    return evaluateIndex(mask, value, rowLoop, columnLoop, lastRow, index(0));
+  };
+  FailureOr<Value> left = side(lhs), right = side(rhs);
+  if (failed(left) || failed(right))
+    return Value();
+  return arith::CmpIOp::create(rewriter, loc, predicate, *left, *right);
+}
+
+SmallVector<std::pair<Value, FlashAttentionBuilder::Prefetched>>
+FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
+  SmallVector<std::pair<Value, Prefetched>> found;
+  Block *body = loop.getBody();
+  for (auto dot : body->getOps<linalg::GenericOp>()) {
+    if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
+      continue;
+    Value b = dot.getDpsInputs()[1];
+    auto view = b.getDefiningOp<memref::SubViewOp>();
+    auto type = cast<MemRefType>(b.getType());
+    int64_t rank = type.getRank();
+    std::optional<int64_t> rows =
+        rank >= 2 ? constantUpperBound(b, rank - 2) : std::nullopt;
+    if (!view || view->getBlock() != body || isWorkgroup(b) || !rows ||
+        ShapedType::isDynamic(type.getShape().back()) ||
+        type.getShape().back() % kChunk ||
+        llvm::any_of(found, [&](auto &entry) { return entry.first == b; }))
+      continue;
+    // The view's computation inside the loop: pure ops only.
+    Prefetched p;
+    p.rows = llvm::alignTo(*rows, 2 * kTileN);
+    p.columns = type.getShape().back();
+    SetVector<Operation *> slice;
+    SmallVector<Operation *> worklist = {view};
+    bool pure = true;
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!slice.insert(op))
+        continue;
+      pure &= isPure(op) && op->getNumRegions() == 0;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && def->getBlock() == body)
+          worklist.push_back(def);
+    }
+    if (!pure)
+      continue;
+    p.slice = slice.takeVector();
+    llvm::sort(p.slice, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    found.push_back({b, std::move(p)});
+  }
+  return found;
+}
+
+void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
+                                        Value oldIv, Value iv, Value slot) {
+  IRMapping local;
+  local.map(oldIv, iv);
+  for (Operation *op : p.slice) {
+    for (Value operand : op->getOperands())
+      if (!local.contains(operand) && mapping.contains(operand))
+        local.map(operand, mapping.lookup(operand));
+    rewriter.clone(*op, local);
+  }
+  Value b = local.lookup(oldB);
+  int64_t rank = cast<MemRefType>(b.getType()).getRank();
+  Value validRows = dim(b, rank - 2);
+  Value lastRow = arith::SubIOp::create(rewriter, loc, validRows, index(1));
+  Value firstRow = mul(slot, p.rows);
+  int64_t chunksPerRow = p.columns / kChunk;
+  for (int64_t first = 0; first < p.rows * chunksPerRow;
+       first += warps * kWarpSize) {
+    Value chunk = add(thread, first);
+    Value row = div(chunk, chunksPerRow);
+    Value column = mul(rem(chunk, chunksPerRow), kChunk);
+    // Rows past the tile's end: zeros (no bytes read from a clamped row).
+    Value inside = below(row, validRows);
+    Value sourceRow = arith::MinUIOp::create(rewriter, loc, row, lastRow);
+    Value elements =
+        arith::SelectOp::create(rewriter, loc, inside, index(kChunk), index(0));
+    SmallVector<Value> indices(rank, index(0));
+    indices[rank - 2] = sourceRow;
+    indices[rank - 1] = column;
+    nvgpu::DeviceAsyncCopyOp::create(
+        rewriter, loc, p.buffer, ValueRange{add(firstRow, row), column}, b,
+        indices, rewriter.getIndexAttr(kChunk), elements,
+        /*bypassL1=*/rewriter.getUnitAttr());
+  }
+}
+
+LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
+  if (!loop.getInitArgs().empty())
+    return fail(loop, "a loop with results");
+  // The buffers of the block the loop writes and that live across it.
+  SmallVector<Value> carried;
+  WalkResult walk = loop.getBody()->walk([&](Operation *inner) {
+    SmallVector<Value> written;
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(inner))
+      for (Value init : dps.getDpsInits())
+        written.push_back(init);
+    for (Value buffer : written) {
+      if (!shapes.count(buffer) || loop->isAncestor(buffer.getDefiningOp()))
+        continue;
+      if (!fragments.count(buffer))
+        return WalkResult::interrupt();
+      if (!llvm::is_contained(carried, buffer))
+        carried.push_back(buffer);
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return fail(loop, "the loop writes a buffer that holds nothing yet");
+  SmallVector<Value> inits;
+  for (Value buffer : carried)
+    llvm::append_range(inits, fragments[buffer].values);
+  LoopState state;
+  state.oldLoop = loop;
+  state.lowerBound = mapping.lookupOrDefault(loop.getLowerBound());
+  state.upperBound = mapping.lookupOrDefault(loop.getUpperBound());
+  state.step = mapping.lookupOrDefault(loop.getStep());
+  // The first iteration's tiles of the prefetched operands, one copy group
+  // each, in the order of their dots. The barrier first: the buffers may
+  // reuse the bytes of an earlier loop's, which a warp may still read.
+  SmallVector<std::pair<Value, Prefetched>> prefetched = findPrefetched(loop);
+  if (!prefetched.empty())
+    gpu::BarrierOp::create(rewriter, loc);
+  for (auto &[oldB, p] : prefetched) {
+    auto bufferType = MemRefType::get(
+        {2 * p.rows, p.columns + kRowPad}, getElementTypeOrSelf(oldB.getType()),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    p.buffer = memref::AllocOp::create(rewriter, loc, bufferType,
+                                       rewriter.getI64IntegerAttr(16));
+    issueCopies(oldB, p, loop.getInductionVar(), state.lowerBound, index(0));
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(ctx), ValueRange{});
+    if (!state.firstGroup)
+      state.firstGroup = group;
+    state.prefetched[oldB] = p;
+  }
+  auto newLoop = scf::ForOp::create(rewriter, loc, state.lowerBound,
+                                    state.upperBound, state.step, inits);
+  loops.push_back(state);
+  auto assign = [&](ValueRange values) {
+    for (Value buffer : carried) {
+      size_t count = fragments[buffer].values.size();
+      fragments[buffer].values.assign(values.begin(), values.begin() + count);
+      values = values.drop_front(count);
+    }
+  };
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    // The builder's own yield (a loop without iter_args) goes: ours ends
+    // the body.
+    if (newLoop.getBody()->mightHaveTerminator())
+      rewriter.eraseOp(newLoop.getBody()->getTerminator());
+    rewriter.setInsertionPointToEnd(newLoop.getBody());
+    mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
+    assign(newLoop.getRegionIterArgs());
+    if (failed(interpretBlock(*loop.getBody())))
+      return failure();
+    SmallVector<Value> yielded;
+    for (Value buffer : carried) {
+      llvm::append_range(yielded, fragments[buffer].values);
+    }
+    if (yielded.size() != inits.size() ||
+        llvm::any_of(llvm::zip(yielded, inits), [](auto pair) {
+          return std::get<0>(pair).getType() != std::get<1>(pair).getType();
+        }))
+      return fail(loop, "a carried buffer changed its registers");
+    scf::YieldOp::create(rewriter, loc, yielded);
+  }
+  loops.pop_back();
+  assign(newLoop.getResults());
+  return success();
+}
+
+LogicalResult FlashAttentionBuilder::interpretStore(memref::CopyOp copy) {
+  Value source = copy.getSource(), oldTarget = copy.getTarget();
+  auto it = fragments.find(source);
+  if (it == fragments.end() || !shapes[source].isTile || isWorkgroup(oldTarget))
+    return fail(copy, "not a copy of a tile to global memory");
+  Value target = mapping.lookupOrDefault(oldTarget);
+  auto type = cast<MemRefType>(target.getType());
+  int64_t rank = type.getRank();
+  if (rank != tileRank ||
+      type.getElementType() != it->second.values.front().getType())
+    return fail(copy, "the target is not a tile of the same type");
+  Value rows = dim(target, rank - 2), columns = dim(target, rank - 1);
+  auto pairType = VectorType::get({2}, type.getElementType());
+  const SmallVector<Value> &values = it->second.values;
+  for (int64_t reg = 0; reg < int64_t(values.size()); reg += 2) {
+    Value row = rowOf(reg % 4), column = columnOf(reg);
+    Value inside = arith::AndIOp::create(rewriter, loc, below(row, rows),
+                                         below(column, columns));
+    auto store = scf::IfOp::create(rewriter, loc, inside);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(store.thenBlock());
+    Value elements[2] = {values[reg], values[reg + 1]};
+    Value pair =
+        vector::FromElementsOp::create(rewriter, loc, pairType, elements);
+    SmallVector<Value> indices(rank, index(0));
+    indices[rank - 2] = row;
+    indices[rank - 1] = column;
+    vector::StoreOp::create(rewriter, loc, pair, target, indices);
+  }
+  return success();
+}
+
+LogicalResult FlashAttentionBuilder::interpretOp(Operation *op) {
+  if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+    if (!isWorkgroup(alloc.getResult()))
+      return fail(op, "an allocation outside shared memory");
+    return interpretAlloc(alloc);
+  }
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    Value out = fill.getOutputs()[0];
+    if (!shapes.count(out) || !fill.hasPureBufferSemantics())
+      return fail(op, "a fill of something else than a buffer");
+    const BufferShape &shape = shapes[out];
+    Value value = mapping.lookupOrDefault(fill.getInputs()[0]);
+    int64_t registers = shape.isTile ? shape.columns / kTileN * 4 : 2;
+    fragments[out].values.assign(registers, value);
+    return success();
+  }
+  if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
+    Value in = copy.getInputs()[0], out = copy.getOutputs()[0];
+    auto it = fragments.find(in);
+    if (it == fragments.end() || !shapes.count(out) ||
+        shapes[in].isTile != shapes[out].isTile ||
+        shapes[in].columns != shapes[out].columns ||
+        shapes[in].validColumns != shapes[out].validColumns)
+      return fail(op, "a copy between buffers of different shapes");
+    Fragment copied = it->second;
+    fragments[out] = std::move(copied);
+    return success();
+  }
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    return interpretGeneric(generic);
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return interpretLoop(loop);
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return interpretStore(copy);
+  if (isa<scf::YieldOp, scf::InParallelOp>(op))
+    return success();
+  // Index arithmetic and views of global arrays.
+  if (isPure(op) && op->getNumRegions() == 0 &&
+      llvm::none_of(op->getOperands(), isWorkgroup)) {
+    rewriter.clone(*op, mapping);
+    return success();
+  }
+  return fail(op, "an op the schedule does not know");
+}
+
+LogicalResult FlashAttentionBuilder::interpretBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(interpretOp(&op)))
+      return failure();
+  return success();
+}
+
+FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
+  rewriter.setInsertionPoint(oldGrid);
+  auto grid = scf::ForallOp::create(
+      rewriter, loc, oldGrid.getMixedLowerBound(), oldGrid.getMixedUpperBound(),
+      oldGrid.getMixedStep(), ValueRange{}, oldGrid.getMapping());
+  newBody = grid.getBody();
+  rewriter.setInsertionPointToStart(newBody);
+  for (auto [oldIv, newIv] :
+       llvm::zip(oldGrid.getInductionVars(), grid.getInductionVars()))
+    mapping.map(oldIv, newIv);
+  thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value warp = div(thread, kWarpSize);
+  lane = rem(thread, kWarpSize);
+  quadLane = rem(lane, 4);
+  rowBase = add(mul(warp, kRowsPerWarp), div(lane, 4));
+  columnBase = mul(quadLane, 2);
+  if (failed(interpretBlock(*oldGrid.getBody()))) {
+    rewriter.eraseOp(grid);
+    return failure();
+  }
+  return grid;
+}
+
+/// The rank of the block's tiles: that of the output of the first dot whose
+/// operands are both views of global arrays (S = Q K^T); none if the block
+/// has no such dot or no loop.
+std::optional<int64_t> attentionTileRank(scf::ForallOp grid) {
+  std::optional<int64_t> rank;
+  bool hasLoop = false;
+  grid.getBody()->walk([&](Operation *op) {
+    hasLoop |= isa<scf::ForOp>(op);
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (rank || !generic || !linalg::isaContractionOpInterface(generic) ||
+        generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+      return;
+    if (isWorkgroup(generic.getDpsInputs()[0]) ||
+        isWorkgroup(generic.getDpsInputs()[1]))
+      return;
+    // And some dot reads a tile of the block as A (P V).
+    rank = cast<MemRefType>(generic.getDpsInits()[0].getType()).getRank();
+  });
+  bool hasTileDot = false;
+  grid.getBody()->walk([&](linalg::GenericOp generic) {
+    hasTileDot |= linalg::isaContractionOpInterface(generic) &&
+                  generic.getNumDpsInputs() == 2 &&
+                  isWorkgroup(generic.getDpsInputs()[0]);
+  });
+  if (!hasLoop || !hasTileDot || !rank || *rank < 2)
+    return std::nullopt;
+  return rank;
+}
+
+struct GPUFlashAttention
+    : blockbuster::impl::GPUFlashAttentionBase<GPUFlashAttention> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (threads <= 0 || threads % kWarpSize)
+      return;
+    SmallVector<scf::ForallOp> grids;
+    getOperation().walk([&](scf::ForallOp grid) {
+      if (grid.getMapping() &&
+          grid->getParentOfType<scf::ForallOp>() == nullptr)
+        grids.push_back(grid);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp grid : grids) {
+      std::optional<int64_t> rank = attentionTileRank(grid);
+      if (!rank)
+        continue;
+      FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize);
+      if (succeeded(builder.build()))
+        rewriter.eraseOp(grid);
+    }
+  }
+};
+
+} // namespace

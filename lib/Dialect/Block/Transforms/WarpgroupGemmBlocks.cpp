@@ -1,0 +1,155 @@
+//===- WarpgroupGemmBlocks.cpp - 128 x 256 blocks for Hopper GEMMs --------===//
+//
+// On sm_90a a plain GEMM kernel runs as gpu-warpgroup-matmul's TMA ring and
+// wgmma mainloop, fastest with blocks of 128 x 256 output elements (two
+// consumer warpgroups, one m64n256k16 each per k16: docs/performance.md).
+// The cost model does not know that schedule: its blocks stop at 128 on
+// every axis, and it counts the tiles of the mma.sync lowering. This pass
+// writes the schedule's block sizes into the axis table of each program
+// that is one such kernel, before block-select (which keeps sizes already
+// in the table, and still chooses for every other program).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+#include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "block-warpgroup-gemm-blocks"
+
+namespace blockbuster::block {
+#define GEN_PASS_DEF_BLOCKWARPGROUPGEMMBLOCKS
+#include "Blockbuster/Dialect/Block/Transforms/Passes.h.inc"
+} // namespace blockbuster::block
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+namespace {
+
+// The schedule's block: 128 rows, 256 columns, k steps of 64.
+constexpr int64_t kBlockM = 128, kBlockN = 256, kBlockK = 64;
+// The offset of a load index that is an axis without a slice (as in
+// BlockOps.cpp and BlockToLinalg.cpp).
+constexpr int64_t kExactIndex = -1;
+
+LogicalResult fail(Operation *op, const Twine &reason) {
+  LLVM_DEBUG(llvm::dbgs() << "not a warpgroup GEMM program: " << reason
+                          << ": " << *op << "\n");
+  return failure();
+}
+
+/// A load of a whole 16-bit program argument of rank 2 along `axes`, whose
+/// rows are 16-byte aligned (TMA's rule for global strides).
+bool isTmaOperand(Value tile, ArrayRef<StringRef> axes) {
+  auto load = tile.getDefiningOp<LoadOp>();
+  if (!load || !isa<BlockArgument>(load.getSource()))
+    return false;
+  auto array = cast<ArrayType>(load.getSource().getType());
+  Type element = array.getElementType();
+  if (array.getRank() != 2 || !(element.isBF16() || element.isF16()) ||
+      (array.getShape()[1] * 2) % 16 != 0)
+    return false;
+  SmallVector<StringRef> indexAxes;
+  for (Attribute axis : load.getIndexAxes())
+    indexAxes.push_back(cast<StringAttr>(axis).getValue());
+  return ArrayRef<StringRef>(indexAxes) == axes &&
+         llvm::all_of(load.getOffsets(),
+                      [](int64_t o) { return o == kExactIndex; });
+}
+
+/// The precondition: `program` is one kernel whose only reduction is
+/// C[m, n] = sum over k of A[m, k] * B[k, n] of whole 16-bit arguments (any
+/// elementwise epilogue after it). Returns the axes m, n, k.
+FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
+  auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
+  if (maps.size() != 1)
+    return fail(program, "not one kernel");
+  MapOp map = maps.front();
+  if (map.getAxes().size() != 2)
+    return fail(map, "not a grid over two axes");
+  SmallVector<ReduceOp> reduces;
+  SmallVector<DotOp> dots;
+  int64_t rowReductions = 0;
+  map.walk([&](ReduceOp reduce) { reduces.push_back(reduce); });
+  map.walk([&](DotOp dot) { dots.push_back(dot); });
+  map.walk([&](TileReduceOp) { ++rowReductions; });
+  if (reduces.size() != 1 || dots.size() != 1 || rowReductions ||
+      reduces.front()->getParentOp() != map)
+    return fail(map, "not one reduce of one dot and elementwise work");
+  ReduceOp reduce = reduces.front();
+  DotOp dot = dots.front();
+  // The reduce's body: the two loads, the dot and its yield.
+  if (dot->getParentOp() != reduce ||
+      llvm::range_size(reduce.getBody().front().getOperations()) != 4)
+    return fail(reduce, "the reduce does more than one dot of two loads");
+  StringRef m = cast<StringAttr>(map.getAxes()[0]).getValue();
+  StringRef n = cast<StringAttr>(map.getAxes()[1]).getValue();
+  StringRef k = reduce.getAxis();
+  if (!isTmaOperand(dot.getLhs(), {m, k}) ||
+      !isTmaOperand(dot.getRhs(), {k, n}))
+    return fail(dot, "the operands are not A[m, k] and B[k, n] of 16-bit "
+                     "arguments with 16-byte aligned rows");
+  return std::array<StringRef, 3>{m, n, k};
+}
+
+struct BlockWarpgroupGemmBlocks
+    : blockbuster::block::impl::BlockWarpgroupGemmBlocksBase<
+          BlockWarpgroupGemmBlocks> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    const TargetDescription *targetDesc = lookupTargetDescription(target);
+    if (!targetDesc) {
+      getOperation().emitError()
+          << "block-warpgroup-gemm-blocks: unknown target '" << target << "'";
+      return signalPassFailure();
+    }
+    for (ProgramOp program : getOperation().getOps<ProgramOp>()) {
+      FailureOr<std::array<StringRef, 3>> axes = matchGemmProgram(program);
+      if (failed(axes))
+        continue;
+      llvm::StringMap<int64_t> sizes = {{(*axes)[0], kBlockM},
+                                        {(*axes)[1], kBlockN},
+                                        {(*axes)[2], kBlockK}};
+      llvm::StringMap<AxisAttr> byName;
+      for (AxisAttr axis : program.getAxisTable())
+        byName[axis.getName().getValue()] = axis;
+      // Only where every axis is still open, long enough for whole blocks
+      // of m and n, and the blocks fill every SM at least once: one 128 x
+      // 256 block takes an SM's shared memory (4 ring slots), so fewer
+      // blocks than SMs leave SMs idle that 128 x 128 blocks would use.
+      // And more than one k step: with one, the reduce folds away and the
+      // block keeps an f32 tile besides the schedule's own (two of 128 KB
+      // next to the ring do not fit).
+      AxisAttr mAxis = byName.lookup((*axes)[0]);
+      AxisAttr nAxis = byName.lookup((*axes)[1]);
+      AxisAttr kAxis = byName.lookup((*axes)[2]);
+      bool open = llvm::all_of(sizes, [&](const auto &entry) {
+        AxisAttr axis = byName.lookup(entry.getKey());
+        return axis && axis.isTiled() && !axis.getBlockSize();
+      });
+      if (!open || mAxis.getExtent() < kBlockM ||
+          nAxis.getExtent() < kBlockN || kAxis.getExtent() <= kBlockK ||
+          llvm::divideCeil(mAxis.getExtent(), kBlockM) *
+                  llvm::divideCeil(nAxis.getExtent(), kBlockN) <
+              targetDesc->numProcessors)
+        continue;
+      SmallVector<Attribute> table;
+      for (AxisAttr axis : program.getAxisTable()) {
+        auto it = sizes.find(axis.getName().getValue());
+        table.push_back(it == sizes.end()
+                            ? axis
+                            : AxisAttr::get(axis.getContext(), axis.getName(),
+                                            axis.getExtent(), axis.getKind(),
+                                            it->second));
+      }
+      program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
+    }
+  }
+};
+
+} // namespace

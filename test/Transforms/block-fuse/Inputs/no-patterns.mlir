@@ -1,0 +1,2 @@
+// A module without pdl.pattern.
+module {}

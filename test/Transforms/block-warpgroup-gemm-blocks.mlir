@@ -1,0 +1,150 @@
+// Tests of --block-warpgroup-gemm-blocks (bb-compile runs it before
+// block-select for sm_90a): a program that is one plain GEMM kernel of
+// 16-bit arguments gets blocks of 128 x 256 x 64 in its axis table, the tile
+// of gpu-warpgroup-matmul's two-warpgroup schedule; every other program is
+// left to block-select.
+//
+// RUN: bb-opt %s --split-input-file --block-warpgroup-gemm-blocks | FileCheck %s
+
+// The GEMM with its bf16 cast, 4096^3: 32 x 16 blocks.
+// CHECK-LABEL: block.program @gemm axes(m = 4096 tiled block 128, n = 4096 tiled block 256, k = 4096 tiled block 64)
+block.program @gemm axes(m = 4096 tiled, n = 4096 tiled, k = 4096 tiled) (%a: !block.array<4096x4096xbf16>, %b: !block.array<4096x4096xbf16>) -> !block.array<4096x4096xbf16> {
+  %0 = block.map [m, n] -> !block.array<4096x4096xbf16> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<4096x4096xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<4096x4096xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    %2 = block.cast %1 : !block.tile<[m, n], f32> to !block.tile<[m, n], bf16>
+    block.yield %2 : !block.tile<[m, n], bf16>
+  }
+  block.return %0 : !block.array<4096x4096xbf16>
+}
+
+// -----
+
+// Partial tiles along every axis are fine (TMA fills zeros): 4000 x 4040 x
+// 4056 has rows of 8080 and 8112 bytes, 16-byte aligned.
+// CHECK-LABEL: block.program @partial axes(m = 4000 tiled block 128, n = 4056 tiled block 256, k = 4040 tiled block 64)
+block.program @partial axes(m = 4000 tiled, n = 4056 tiled, k = 4040 tiled) (%a: !block.array<4000x4040xbf16>, %b: !block.array<4040x4056xbf16>) -> !block.array<4000x4056xf32> {
+  %0 = block.map [m, n] -> !block.array<4000x4056xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<4000x4040xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<4040x4056xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<4000x4056xf32>
+}
+
+// -----
+
+// Fewer 128 x 256 blocks (8 x 4) than the H100's 132 SMs: left open.
+// CHECK-LABEL: block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled)
+block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled) (%a: !block.array<1024x1024xbf16>, %b: !block.array<1024x1024xbf16>) -> !block.array<1024x1024xf32> {
+  %0 = block.map [m, n] -> !block.array<1024x1024xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<1024x1024xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<1024x1024xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<1024x1024xf32>
+}
+
+// -----
+
+// One k step (K = 64): left open.
+// CHECK-LABEL: block.program @onestep axes(m = 8192 tiled, n = 8192 tiled, k = 64 tiled)
+block.program @onestep axes(m = 8192 tiled, n = 8192 tiled, k = 64 tiled) (%a: !block.array<8192x64xbf16>, %b: !block.array<64x8192xbf16>) -> !block.array<8192x8192xf32> {
+  %0 = block.map [m, n] -> !block.array<8192x8192xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<8192x64xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<64x8192xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<8192x8192xf32>
+}
+
+// -----
+
+// Rows of B of 4100 bf16 (8200 bytes) are not 16-byte aligned: no TMA, so
+// mma.sync, whose blocks block-select chooses.
+// CHECK-LABEL: block.program @unaligned axes(m = 4096 tiled, n = 4100 tiled, k = 4096 tiled)
+block.program @unaligned axes(m = 4096 tiled, n = 4100 tiled, k = 4096 tiled) (%a: !block.array<4096x4096xbf16>, %b: !block.array<4096x4100xbf16>) -> !block.array<4096x4100xf32> {
+  %0 = block.map [m, n] -> !block.array<4096x4100xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<4096x4096xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<4096x4100xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<4096x4100xf32>
+}
+
+// -----
+
+// f32 operands: no wgmma schedule for them.
+// CHECK-LABEL: block.program @f32 axes(m = 4096 tiled, n = 4096 tiled, k = 4096 tiled)
+block.program @f32 axes(m = 4096 tiled, n = 4096 tiled, k = 4096 tiled) (%a: !block.array<4096x4096xf32>, %b: !block.array<4096x4096xf32>) -> !block.array<4096x4096xf32> {
+  %0 = block.map [m, n] -> !block.array<4096x4096xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<4096x4096xf32> -> !block.tile<[m, k], f32>
+      %4 = block.load %b [k, n] : !block.array<4096x4096xf32> -> !block.tile<[k, n], f32>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], f32>, !block.tile<[k, n], f32>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<4096x4096xf32>
+}
+
+// -----
+
+// A size already in the table (here the user's): the program is left alone.
+// CHECK-LABEL: block.program @bound axes(m = 4096 tiled block 64, n = 4096 tiled, k = 4096 tiled)
+block.program @bound axes(m = 4096 tiled block 64, n = 4096 tiled, k = 4096 tiled) (%a: !block.array<4096x4096xbf16>, %b: !block.array<4096x4096xbf16>) -> !block.array<4096x4096xf32> {
+  %0 = block.map [m, n] -> !block.array<4096x4096xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<4096x4096xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<4096x4096xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<4096x4096xf32>
+}
+
+// -----
+
+// RMSNorm + matmul: its reduce also squares and sums the rows of A (the
+// prologue in the block): not a plain GEMM.
+// CHECK-LABEL: block.program @rmsnorm_matmul axes(m = 4096 tiled, n = 4096 tiled, k = 4096 tiled)
+block.program @rmsnorm_matmul axes(m = 4096 tiled, n = 4096 tiled, k = 4096 tiled) (%a: !block.array<4096x4096xbf16>, %b: !block.array<4096x4096xbf16>) -> !block.array<4096x4096xf32> {
+  %0 = block.map [m, n] -> !block.array<4096x4096xf32> {
+    %1, %2 = block.reduce k combiners [add, add] -> !block.tile<[m, n], f32>, !block.tile<[m], f32> {
+      %3 = block.load %a [m, k] : !block.array<4096x4096xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<4096x4096xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      %6 = block.cast %3 : !block.tile<[m, k], bf16> to !block.tile<[m, k], f32>
+      %7 = block.mul %6, %6 : !block.tile<[m, k], f32>, !block.tile<[m, k], f32>
+      %8 = block.tile_reduce add %7 over [k] : !block.tile<[m, k], f32>
+      block.yield %5, %8 : !block.tile<[m, n], f32>, !block.tile<[m], f32>
+    }
+    %9 = block.rsqrt %2 : !block.tile<[m], f32>
+    %10 = block.mul %1, %9 : !block.tile<[m, n], f32>, !block.tile<[m], f32>
+    block.yield %10 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<4096x4096xf32>
+}
