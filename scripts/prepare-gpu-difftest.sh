@@ -9,6 +9,9 @@
 #
 #   scripts/prepare-gpu-difftest.sh OUT [SEED=7] [COUNT=100] [START=0]
 #   scripts/prepare-gpu-difftest.sh OUT PROGRAMS    (e.g. gen-mma-programs.py's)
+#
+# BB_COMPILE_FLAGS adds bb-compile flags (e.g. "--chip sm_90a": the Hopper
+# wgmma and TMA schedules).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${BUILD_DIR:-$root/build}/bin"
@@ -18,7 +21,9 @@ mkdir -p "$out"; : > "$out/refused.txt"
 # prepare NAME: compiles and runs $out/NAME/program.mlir.
 prepare() {
   local dir="$out/$1"
-  if ! "$bin/bb-compile" "$dir/program.mlir" -o "$dir" 2> "$dir/compile.log"; then
+  # shellcheck disable=SC2086 # BB_COMPILE_FLAGS: extra bb-compile flags
+  if ! "$bin/bb-compile" "$dir/program.mlir" -o "$dir" ${BB_COMPILE_FLAGS:-} \
+      2> "$dir/compile.log"; then
     echo "$1: $(grep -a -m1 -o 'error: .*' "$dir/compile.log")" >> "$out/refused.txt"
     rm -rf "$dir"; return
   fi
