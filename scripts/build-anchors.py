@@ -5,6 +5,7 @@ Linalg programs and compiles each with bb-compile (host side; no GPU).
     python3 scripts/build-anchors.py ART [--bb-compile build/bin/bb-compile]
                                          [--only SUBSTRING ...] [--list]
                                          [--chip sm_90a] [--gemm MxKxN ...]
+                                         [--norm-matmul MxKxN ...]
                                          [--variant NAME=FLAGS ...]
 
 Every workload is bf16 storage with f32 arithmetic, written the way a
@@ -26,7 +27,8 @@ select, GPU lowering to PTX; ptxas runs on the device when the PTX is
 loaded) and, for a workload that does not compile, the first `error:` line
 of bb-compile's output. The chip defaults to sm_90a, the H100's
 architecture-specific target (wgmma and TMA kernels for GEMM blocks);
-`--gemm` adds plain GEMMs at other shapes (partial edge tiles).
+`--gemm` adds plain GEMMs at other shapes (partial edge tiles),
+`--norm-matmul` LayerNorm+matmul and RMSNorm+matmul at other shapes.
 `--variant NAME=FLAGS` compiles every selected workload once more with
 extra bb-compile flags (e.g. `--variant tile128="--block-sizes
 a0=128,a1=128,a2=128"`), as WORKLOAD__NAME: schedule variants checked and
@@ -533,6 +535,8 @@ def main():
                              "threads)")
     parser.add_argument("--gemm", nargs="*", default=[], metavar="MxKxN",
                         help="also plain GEMMs of these shapes")
+    parser.add_argument("--norm-matmul", nargs="*", default=[], metavar="MxKxN",
+                        help="also LayerNorm+matmul and RMSNorm+matmul of these shapes")
     parser.add_argument("--variant", action="append", default=[],
                         metavar="NAME=FLAGS",
                         help="also compile each workload with these extra "
@@ -547,6 +551,10 @@ def main():
     for shape in args.gemm:
         m, k, n = (int(x) for x in shape.split("x"))
         workloads.append(("gemm_m%d_k%d_n%d" % (m, k, n), "gemm", dict(M=m, K=k, N=n)))
+    for shape in args.norm_matmul:
+        m, k, n = (int(x) for x in shape.split("x"))
+        for kind in ("layernorm_matmul", "rmsnorm_matmul"):
+            workloads.append(("%s_m%d_k%d_n%d" % (kind, m, k, n), kind, dict(M=m, K=k, N=n)))
     selected = [w for w in workloads
                 if args.only is None or any(s in w[0] for s in args.only)]
     if args.list:

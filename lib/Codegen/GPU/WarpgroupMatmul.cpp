@@ -48,10 +48,17 @@
 // Partial edge tiles need no other special case: TMA fills the
 // out-of-bounds part of a box with zeros, and the epilogue only reads or
 // writes the tile's valid corner.
+// An A tile that a 128 x 128 block computes elementwise from a tile of a
+// global array (the normalised rows of LayerNorm/RMSNorm + matmul) takes
+// the same schedule with a prologue (WarpgroupPrologue.h): TMA stages the
+// raw tile, the warpgroup rewrites each slot's A part in place before its
+// wgmma, and the mainloop then waits for the previous wgmma group and
+// synchronises before refilling its slot (no release mbarriers: the
+// barrier already orders the refill after every warp's wgmma).
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
-// dots, operands staged in shared memory (a normalised A), operands whose
-// rows are not 16-byte aligned (TMA needs 16-byte global strides).
+// dots, A tiles staged or computed otherwise, operands whose rows are not
+// 16-byte aligned (TMA needs 16-byte global strides).
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +66,7 @@
 #include "QuadTranspose.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
+#include "WarpgroupPrologue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -122,6 +130,8 @@ struct WarpgroupGemm {
   // The tile's columns: 128 (one warpgroup) or 256 (two).
   int64_t tileN = 128;
   int64_t warpgroups() const { return tileN / 128; }
+  // The op that computes A in the block, if A is not read from memory.
+  std::optional<WarpgroupPrologue> prologue;
 };
 
 /// `value` as `base[offsets] [sizes]` if it is a unit-stride subview of a
@@ -190,7 +200,17 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   gemm.fold = findAccumulationFold(dot);
   // The k loop: the dot's parent when that is a loop directly in the grid.
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-  if (loop && loop->getParentOp() == grid) {
+  bool inLoop = loop && loop->getParentOp() == grid;
+  if (FailureOr<WarpgroupPrologue> prologue = matchWarpgroupPrologue(
+          dot, inLoop ? loop.getOperation() : dot.getOperation());
+      succeeded(prologue))
+    gemm.prologue = *prologue;
+  auto isPrologue = [&](Operation *op) {
+    return gemm.prologue &&
+           (op == gemm.prologue->op.getOperation() ||
+            op == gemm.prologue->op.getDpsInits()[0].getDefiningOp());
+  };
+  if (inLoop) {
     if (!gemm.fold)
       return fail(dot, "a k loop whose dot does not accumulate a tile");
     gemm.reduce = loop;
@@ -200,7 +220,8 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (&op == dot.getOperation() || &op == gemm.fold->fill ||
           &op == gemm.fold->add ||
-          &op == dot.getDpsInits()[0].getDefiningOp() || isPure(&op))
+          &op == dot.getDpsInits()[0].getDefiningOp() || isPrologue(&op) ||
+          isPure(&op))
         continue;
       return fail(&op, "the k loop does more than one dot");
     }
@@ -240,7 +261,9 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
 
   // The operands: tiles [m0 : m0 + 128, k : k + kStep] of A and [k : k +
   // kStep, n0 : n0 + 128] of B read straight from global memory.
-  memref::SubViewOp aTile = unitStrideSubview(dot.getDpsInputs()[0]);
+  memref::SubViewOp aTile = gemm.prologue
+                                ? gemm.prologue->raw
+                                : unitStrideSubview(dot.getDpsInputs()[0]);
   memref::SubViewOp bTile = unitStrideSubview(dot.getDpsInputs()[1]);
   if (!aTile || !bTile)
     return fail(dot, "operands are not tiles of global arrays");
@@ -257,6 +280,11 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   std::optional<int64_t> stepK = constantUpperBound(aTile.getResult(), 1);
   if (tileM != kTileM || (tileN != 128 && tileN != 256) || !stepK)
     return fail(dot, "the block is not a 128 x 128 or 128 x 256 tile");
+  // The prologue's thread mapping is one warpgroup's (WarpgroupPrologue.h);
+  // block-warpgroup-gemm-blocks gives 128 x 256 to plain GEMMs only.
+  if (gemm.prologue && tileN != 128)
+    return fail(dot, "an A tile computed in the block needs a 128 x 128 "
+                     "tile");
   gemm.tileN = *tileN;
   Value iv = loop && gemm.reduce == loop.getOperation() ? loop.getInductionVar()
                                                         : Value();
@@ -460,6 +488,7 @@ private:
   int64_t stages;
   gpu::AddressSpaceAttr workgroup;
   Value descA, descB, ring, barriers;
+  std::optional<WarpgroupPrologueLowering> prologue;
 };
 
 Value WarpgroupMatmulLowering::createDescriptor(Value source,
@@ -862,6 +891,10 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // Prologue: the first stages - 1 steps in flight.
   for (int64_t step = 0; step < std::min(stages - 1, steps); ++step)
     issueCopies(index(step), leader);
+  if (g.prologue) {
+    prologue.emplace(rewriter, *g.prologue, g.reduce, kTileM, kStepK, kTotal);
+    prologue->emitRowValues();
+  }
 
   // Mainloop.
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
@@ -898,6 +931,34 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     Value bTile =
         ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
                  {kStepK, g.tileN});
+    // Thread 0 refills the slot step i - 1 read with step i + stages - 1
+    // (with two warpgroups once both released it). A branch, not a
+    // predicate: the last steps' condition folds to a constant, which the
+    // PTX of a predicated copy cannot take.
+    auto refillPrevious = [&] {
+      Value next =
+          arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
+      Value inRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+      if (released)
+        releaseSlots(released, step, thread);
+      auto refill = scf::IfOp::create(rewriter, loc, inRange);
+      rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
+      if (released)
+        awaitRelease(released, step, leader);
+      issueCopies(next, leader);
+      rewriter.setInsertionPointAfter(refill);
+    };
+    if (prologue) {
+      // The A part rewritten in place while step i - 1's wgmma runs; then
+      // every warp is past that wgmma (so its slot may be refilled) and
+      // every rewritten chunk is visible to this step's. One warpgroup:
+      // its A view is the slot's whole A part.
+      prologue->emitSlot(aTile, step);
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+      gpu::BarrierOp::create(rewriter, loc);
+      refillPrevious();
+    }
     auto descriptorType = [&](Value tile) {
       return nvgpu::WarpgroupMatrixDescriptorType::get(
           ctx, cast<MemRefType>(tile.getType()));
@@ -912,19 +973,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         rewriter, loc, accType, aDesc, bDesc, rewriter.getI64IntegerAttr(1),
         /*transposeA=*/UnitAttr(), /*transposeB=*/rewriter.getUnitAttr(),
         loop.getRegionIterArg(0));
-    // A branch, not a predicate: the last steps' condition folds to a
-    // constant, which the PTX of a predicated copy cannot take.
-    Value next = arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
-    Value inRange = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
-    if (released)
-      releaseSlots(released, step, thread);
-    auto refill = scf::IfOp::create(rewriter, loc, inRange);
-    rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
-    if (released)
-      awaitRelease(released, step, leader);
-    issueCopies(next, leader);
-    rewriter.setInsertionPointAfter(refill);
+    if (!prologue)
+      refillPrevious();
     scf::YieldOp::create(rewriter, loc, acc);
   }
 
@@ -944,6 +994,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     if (epilogue->corner)
       rewriter.eraseOp(epilogue->corner);
     rewriter.eraseOp(g.reduce);
+    if (prologue)
+      prologue->eraseLeftovers();
     rewriter.eraseOp(g.accFill);
     rewriter.eraseOp(g.acc.getDefiningOp());
     return;
@@ -964,6 +1016,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         oldAcc.getMixedSizes(),
         SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
   rewriter.eraseOp(g.reduce);
+  if (prologue)
+    prologue->eraseLeftovers();
   rewriter.eraseOp(g.accFill);
   rewriter.replaceAllUsesWith(oldAcc.getResult(), replacement);
   rewriter.eraseOp(oldAcc);

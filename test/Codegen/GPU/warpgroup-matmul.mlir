@@ -678,3 +678,302 @@
 // CHECK-NOT:     vector.store
 // CHECK:         gpu.barrier
 // CHECK:         linalg.generic {{.*}} ins(%[[RESULT]] :
+
+// -----
+
+// LayerNorm + matmul: the block computes its A tile in every k step from the
+// raw X tile, the row statistics (global arrays of the statistics kernel,
+// read at the block's rows) and gamma, beta (read at the step's columns),
+// rounded to bf16. TMA stages the raw X tile; before the slot's wgmma the
+// warpgroup rewrites it in place: thread t owns the 16-byte chunk t % 8 of
+// rows t / 8 + 16 j (swizzled to chunk (t % 8) ^ ((t / 8) % 8)), the row
+// part of the body (rsqrt of the variance) runs once per row before the
+// loop, gamma and beta are one 16-byte load each per step, the element part
+// runs on registers; then fence.proxy.async, the previous wgmma group
+// waited for, a barrier, and only then the refill of the previous slot.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d0)>
+#map5 = affine_map<(d0, d1) -> (d1)>
+  func.func @norm(%x: memref<256x256xbf16>, %gamma: memref<256xbf16>, %beta: memref<256xbf16>, %w: memref<256x384xbf16>, %out: memref<256x384xbf16>, %mean: memref<256xf32>, %var: memref<256xf32>) attributes {blockbuster.num_inputs = 4 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %n = arith.constant 2.560000e+02 : f32
+    %eps = arith.constant 9.99999974E-6 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 3) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c128 : index
+      %mu = memref.subview %mean[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %ss = memref.subview %var[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %xt = memref.subview %x[%0, %2] [128, 64] [1, 1] : memref<256x256xbf16> to memref<128x64xbf16, strided<[256, 1], offset: ?>>
+        %gt = memref.subview %gamma[%2] [64] [1] : memref<256xbf16> to memref<64xbf16, strided<[1], offset: ?>>
+        %bt = memref.subview %beta[%2] [64] [1] : memref<256xbf16> to memref<64xbf16, strided<[1], offset: ?>>
+        %xn = memref.alloc() {alignment = 64 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map3, #map4, #map4, #map5, #map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%xt, %mu, %ss, %gt, %bt : memref<128x64xbf16, strided<[256, 1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>, memref<64xbf16, strided<[1], offset: ?>>, memref<64xbf16, strided<[1], offset: ?>>) outs(%xn : memref<128x64xbf16, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %m: f32, %s: f32, %g: bf16, %b: bf16, %o: bf16):
+          %3 = arith.extf %b : bf16 to f32
+          %4 = arith.extf %g : bf16 to f32
+          %5 = arith.divf %s, %n : f32
+          %6 = arith.addf %5, %eps : f32
+          %7 = math.rsqrt %6 : f32
+          %8 = arith.extf %in : bf16 to f32
+          %9 = arith.subf %8, %m : f32
+          %10 = arith.mulf %9, %7 : f32
+          %11 = arith.mulf %10, %4 : f32
+          %12 = arith.addf %11, %3 : f32
+          %13 = arith.truncf %12 : f32 to bf16
+          linalg.yield %13 : bf16
+        }
+        %wt = memref.subview %w[%2, %1] [64, 128] [1, 1] : memref<256x384xbf16> to memref<64x128xbf16, strided<[384, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xn, %wt : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, strided<[384, 1], offset: ?>>) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %o: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %o, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %o: f32):
+          %3 = arith.addf %o, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<128x128xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<128x128xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %out[%0, %1] [128, 128] [1, 1] : memref<256x384xbf16> to memref<128x128xbf16, strided<[384, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<128x128xbf16, #gpu.address_space<workgroup>> to memref<128x128xbf16, strided<[384, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @norm
+// The raw X is the TMA source of A.
+// CHECK:      %[[X:.*]] = memref.cast %arg0 : memref<256x256xbf16> to memref<*xbf16>
+// CHECK:      %[[DA:.*]] = nvgpu.tma.create.descriptor %[[X]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:      scf.forall
+// CHECK:        %[[MU:.*]] = memref.subview %arg5
+// CHECK:        %[[SS:.*]] = memref.subview %arg6
+// CHECK-NOT:    linalg.fill
+// CHECK:        %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<98304xi8, #gpu.address_space<workgroup>>
+// CHECK:        gpu.barrier
+// CHECK-COUNT-6: nvgpu.tma.async.load
+// The thread's chunk, first row and swizzled chunk; its 8 rows' statistics.
+// CHECK:        %[[TID:.*]] = gpu.thread_id  x
+// CHECK:        %[[CHUNK:.*]] = arith.remui %[[TID]], %c8{{[_0-9]*}}
+// CHECK:        %[[ROW:.*]] = arith.divui %[[TID]], %c8{{[_0-9]*}}
+// CHECK:        %[[PHASE:.*]] = arith.remui %[[ROW]], %c8{{[_0-9]*}}
+// CHECK:        %[[SWZ:.*]] = arith.xori %[[CHUNK]], %[[PHASE]]
+// CHECK:        %[[R0:.*]] = arith.addi %[[ROW]], %c0{{[_0-9]*}}
+// CHECK:        %[[M0:.*]] = memref.load %[[MU]][%[[R0]]]
+// CHECK:        %[[S0:.*]] = memref.load %[[SS]][%[[R0]]]
+// CHECK:        arith.divf %[[S0]]
+// CHECK:        arith.addf
+// CHECK:        %[[RSTD0:.*]] = math.rsqrt
+// CHECK-COUNT-7: math.rsqrt
+// CHECK-NOT:    math.rsqrt
+// CHECK:        scf.for %[[STEP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:          nvgpu.mbarrier.try_wait.parity
+// CHECK:          %[[SLOTA:.*]] = memref.view %[[RING]][%{{.*}}][] : memref<98304xi8, #gpu.address_space<workgroup>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+// Gamma and beta: one vector of the thread's 8 columns each, widened once.
+// CHECK:          %[[K0:.*]] = arith.muli %[[STEP]], %c64
+// CHECK:          %[[C0:.*]] = arith.muli %[[CHUNK]], %c8
+// CHECK:          %[[COL:.*]] = arith.addi %[[K0]], %[[C0]]
+// CHECK:          %[[G:.*]] = vector.load %arg1[%[[COL]]] {alignment = 16 : i64} : memref<256xbf16>, vector<8xbf16>
+// CHECK:          %[[B:.*]] = vector.load %arg2[%[[COL]]] {alignment = 16 : i64} : memref<256xbf16>, vector<8xbf16>
+// CHECK-COUNT-16: arith.extf {{.*}} : bf16 to f32
+// Row 0 of the thread: its swizzled chunk loaded, normalised, stored back.
+// CHECK:          %[[SC:.*]] = arith.muli %[[SWZ]], %c8
+// CHECK:          %[[RAW:.*]] = vector.load %[[SLOTA]][%{{.*}}, %[[SC]]] {alignment = 16 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:          %[[E0:.*]] = vector.extract %[[RAW]][0]
+// CHECK:          %[[XF:.*]] = arith.extf %[[E0]] : bf16 to f32
+// CHECK:          %[[D:.*]] = arith.subf %[[XF]], %[[M0]]
+// CHECK:          arith.mulf %[[D]], %[[RSTD0]]
+// CHECK:          arith.truncf
+// CHECK-NOT:      math.rsqrt
+// CHECK:          vector.from_elements {{.*}} : vector<8xbf16>
+// CHECK:          vector.store %{{.*}}, %[[SLOTA]][%{{.*}}, %[[SC]]] {alignment = 16 : i64}
+// CHECK-COUNT-7:  vector.store %{{.*}}, %[[SLOTA]]
+// CHECK:          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:     nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:     gpu.barrier
+// CHECK:          scf.if
+// CHECK-COUNT-3:    nvgpu.tma.async.load
+// CHECK:          nvgpu.warpgroup.generate.descriptor %[[SLOTA]], %[[DA]]
+// CHECK:          nvgpu.warpgroup.mma
+// CHECK-NOT:      nvgpu.tma.async.load
+// CHECK:          scf.yield
+// CHECK-NOT:    linalg.generic {{.*}} ins(%{{.*}}, %[[MU]]
+// CHECK:        nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:        builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+
+// The prologue and the register epilogue together.
+// FRAG-LABEL: func.func @norm
+// FRAG:         nvvm.fence.proxy
+// FRAG:         nvgpu.warpgroup.mma
+// FRAG-NOT:     nvgpu.warpgroup.mma.store
+// FRAG:         vector.store {{.*}} : memref<128x128xbf16, strided<[384, 1], offset: ?>>, vector<8xbf16>
+
+// -----
+
+// The A tile computed from an f32 X: TMA cannot stage the raw tile in the
+// 16-bit slot, so the block stays with mma.sync.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d0)>
+  func.func @negative_norm_f32(%x: memref<256x256xf32>, %w: memref<256x384xbf16>, %out: memref<256x384xf32>, %rstd: memref<256xf32>) attributes {blockbuster.num_inputs = 2 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %c128 = arith.constant 128 : index
+    scf.forall (%arg3, %arg4) in (2, 3) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c128 : index
+      %r = memref.subview %rstd[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %xt = memref.subview %x[%0, %2] [128, 64] [1, 1] : memref<256x256xf32> to memref<128x64xf32, strided<[256, 1], offset: ?>>
+        %xn = memref.alloc() {alignment = 64 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map3, #map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%xt, %r : memref<128x64xf32, strided<[256, 1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>) outs(%xn : memref<128x64xbf16, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %s: f32, %o: bf16):
+          %3 = arith.mulf %in, %s : f32
+          %4 = arith.truncf %3 : f32 to bf16
+          linalg.yield %4 : bf16
+        }
+        %wt = memref.subview %w[%2, %1] [64, 128] [1, 1] : memref<256x384xbf16> to memref<64x128xbf16, strided<[384, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xn, %wt : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, strided<[384, 1], offset: ?>>) outs(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %o: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %o, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %o: f32):
+          %3 = arith.addf %o, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %subview = memref.subview %out[%0, %1] [128, 128] [1, 1] : memref<256x384xf32> to memref<128x128xf32, strided<[384, 1], offset: ?>>
+      memref.copy %alloc, %subview : memref<128x128xf32, #gpu.address_space<workgroup>> to memref<128x128xf32, strided<[384, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @negative_norm_f32
+// CHECK-NOT:   nvgpu
+// CHECK:       linalg.generic
+// FRAG-LABEL:  func.func @negative_norm_f32
+// FRAG-NOT:    nvgpu
+
+// -----
+
+// The same LayerNorm + matmul in a block of 128 x 256: the prologue's
+// thread mapping is one warpgroup's, so the block stays with mma.sync
+// (block-warpgroup-gemm-blocks gives 128 x 256 to plain GEMMs only).
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d0)>
+#map5 = affine_map<(d0, d1) -> (d1)>
+  func.func @negative_norm_wide(%x: memref<256x256xbf16>, %gamma: memref<256xbf16>, %beta: memref<256xbf16>, %w: memref<256x512xbf16>, %out: memref<256x512xbf16>, %mean: memref<256xf32>, %var: memref<256xf32>) attributes {blockbuster.num_inputs = 4 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %n = arith.constant 2.560000e+02 : f32
+    %eps = arith.constant 9.99999974E-6 : f32
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c256 : index
+      %mu = memref.subview %mean[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %ss = memref.subview %var[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %xt = memref.subview %x[%0, %2] [128, 64] [1, 1] : memref<256x256xbf16> to memref<128x64xbf16, strided<[256, 1], offset: ?>>
+        %gt = memref.subview %gamma[%2] [64] [1] : memref<256xbf16> to memref<64xbf16, strided<[1], offset: ?>>
+        %bt = memref.subview %beta[%2] [64] [1] : memref<256xbf16> to memref<64xbf16, strided<[1], offset: ?>>
+        %xn = memref.alloc() {alignment = 64 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map3, #map4, #map4, #map5, #map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%xt, %mu, %ss, %gt, %bt : memref<128x64xbf16, strided<[256, 1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>, memref<64xbf16, strided<[1], offset: ?>>, memref<64xbf16, strided<[1], offset: ?>>) outs(%xn : memref<128x64xbf16, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %m: f32, %s: f32, %g: bf16, %b: bf16, %o: bf16):
+          %3 = arith.extf %b : bf16 to f32
+          %4 = arith.extf %g : bf16 to f32
+          %5 = arith.divf %s, %n : f32
+          %6 = arith.addf %5, %eps : f32
+          %7 = math.rsqrt %6 : f32
+          %8 = arith.extf %in : bf16 to f32
+          %9 = arith.subf %8, %m : f32
+          %10 = arith.mulf %9, %7 : f32
+          %11 = arith.mulf %10, %4 : f32
+          %12 = arith.addf %11, %3 : f32
+          %13 = arith.truncf %12 : f32 to bf16
+          linalg.yield %13 : bf16
+        }
+        %wt = memref.subview %w[%2, %1] [64, 256] [1, 1] : memref<256x512xbf16> to memref<64x256xbf16, strided<[512, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xn, %wt : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, strided<[512, 1], offset: ?>>) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %o: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %o, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %o: f32):
+          %3 = arith.addf %o, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<128x256xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<128x256xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %out[%0, %1] [128, 256] [1, 1] : memref<256x512xbf16> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<128x256xbf16, #gpu.address_space<workgroup>> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// CHECK-LABEL: func.func @negative_norm_wide
+// CHECK-NOT:   nvgpu
+// CHECK:       linalg.generic
+// FRAG-LABEL:  func.func @negative_norm_wide
+// FRAG-NOT:    nvgpu

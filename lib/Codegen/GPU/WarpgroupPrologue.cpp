@@ -1,0 +1,337 @@
+//===- WarpgroupPrologue.cpp - A tiles a warpgroup GEMM computes ----------===//
+//
+// The normalised A tile of a norm + matmul block, kept exact on the Hopper
+// GEMM schedule (WarpgroupPrologue.h). The block program rounds the
+// normalised rows to 16 bits before the dot (as PyTorch materialises them),
+// so the dot's operand is that tile, not the raw X: the epilogue correction
+// of rules 4/5 (r * (X W - mu colsum(W))) computes another function
+// whenever the program says to round first. What this file adds to the
+// schedule instead costs no extra global traffic: the raw X tile arrives in
+// the ring by TMA as a plain A operand would, and before the slot's wgmma
+// the warpgroup applies the op's body to it in place, in registers, with
+// each row's statistics computed once per block instead of once per
+// element and each column's weights once per k step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpgroupPrologue.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpu-warpgroup-matmul"
+
+using namespace mlir;
+using namespace blockbuster;
+
+namespace {
+
+// The layout of a slot's A part: 16-byte chunks of 8 elements, 8 chunks per
+// 128-byte swizzled row, 128 threads.
+constexpr int64_t kChunkElements = 8, kChunksPerRow = 8, kThreads = 128;
+constexpr int64_t kRowsPerPass = kThreads / kChunksPerRow;
+
+LogicalResult fail(Operation *op, const Twine &reason) {
+  LLVM_DEBUG(llvm::dbgs() << "no warpgroup prologue: " << reason << ": "
+                          << *op << "\n");
+  return failure();
+}
+
+/// True if `value` is defined outside `op` (not in its regions).
+bool definedOutside(Value value, Operation *op) {
+  return !op->isAncestor(value.getParentBlock()->getParentOp());
+}
+
+/// A rank-`rank` memref of global memory, static shape and identity layout.
+bool isWholeGlobalArray(Value value, int64_t rank) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.getRank() == rank && type.hasStaticShape() &&
+         type.getLayout().isIdentity() && !type.getMemorySpace();
+}
+
+/// `value` as a unit-stride view of a whole global array of rank `rank`.
+memref::SubViewOp globalView(Value value, int64_t rank) {
+  auto view = value.getDefiningOp<memref::SubViewOp>();
+  if (!view || view.getType().getRank() != rank ||
+      !isWholeGlobalArray(view.getSource(), rank) ||
+      !llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; }))
+    return nullptr;
+  return view;
+}
+
+} // namespace
+
+FailureOr<WarpgroupPrologue>
+blockbuster::matchWarpgroupPrologue(linalg::GenericOp dot,
+                                    Operation *reduce) {
+  Value aOperand = dot.getDpsInputs()[0];
+  auto tile = aOperand.getDefiningOp<memref::AllocOp>();
+  if (!tile || tile.getType().getRank() != 2 ||
+      !isa_and_nonnull<gpu::AddressSpaceAttr>(tile.getType().getMemorySpace()))
+    return fail(dot, "A is not a workgroup tile of the block");
+  Type element = tile.getType().getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return fail(dot, "A is not a 16-bit tile");
+
+  WarpgroupPrologue p;
+  for (Operation *user : aOperand.getUsers()) {
+    if (user == dot.getOperation())
+      continue;
+    auto writer = dyn_cast<linalg::GenericOp>(user);
+    if (!writer || p.op || writer.getNumDpsInits() != 1 ||
+        writer.getDpsInits()[0] != aOperand)
+      return fail(user, "the A tile has another user than one writer");
+    p.op = writer;
+  }
+  if (!p.op)
+    return fail(dot, "no op writes the A tile");
+  linalg::GenericOp op = p.op;
+  if (op->getBlock() != dot->getBlock() || !op->isBeforeInBlock(dot))
+    return fail(op, "the A tile is not written just before the dot");
+  if (op.getNumLoops() != 2 || op.getNumParallelLoops() != 2 ||
+      !op.getIndexingMapsArray().back().isIdentity())
+    return fail(op, "not an elementwise op over the tile");
+
+  // Pure scalar work of the inputs alone: no indices, no old output value,
+  // nothing captured from inside the reduce (which the schedule erases).
+  Block *body = op.getBody();
+  if (!body->getArgument(body->getNumArguments() - 1).use_empty())
+    return fail(op, "the body reads the tile's old value");
+  for (Operation &inner : body->without_terminator())
+    if (!isPure(&inner) || isa<linalg::IndexOp>(inner) ||
+        inner.getNumRegions() != 0)
+      return fail(&inner, "the body is not pure scalar work");
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op.getRegion(), captured);
+  for (Value value : captured)
+    if (!definedOutside(value, reduce))
+      return fail(op, "the body captures a value of the reduce");
+
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), k = getAffineDimExpr(1, ctx);
+  SmallVector<OpOperand *> columns;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    ArrayRef<AffineExpr> results =
+        op.getMatchingIndexingMap(input).getResults();
+    if (results == ArrayRef<AffineExpr>{m, k}) {
+      memref::SubViewOp raw = globalView(input->get(), 2);
+      if (!raw || p.raw || raw.getSourceType().getElementType() != element)
+        return fail(op, "the tile is not computed from one tile of a "
+                        "global array of its element type");
+      p.raw = raw;
+      p.rawInput = input;
+    } else if (results == ArrayRef<AffineExpr>{m}) {
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      if (!type || type.getRank() != 1 ||
+          !definedOutside(input->get(), reduce))
+        return fail(op, "a row input is not a loop-invariant vector");
+      p.rowInputs.push_back(input);
+    } else if (results == ArrayRef<AffineExpr>{k}) {
+      if (!globalView(input->get(), 1))
+        return fail(op, "a column input is not a view of a global vector");
+      columns.push_back(input);
+    } else {
+      return fail(op, "an input is not read at (m, k), (m) or (k)");
+    }
+  }
+  if (!p.raw)
+    return fail(op, "the tile reads no raw tile");
+  // The column inputs follow the raw tile's k offset: the lowering reads
+  // them at the global k of the slot.
+  OpFoldResult kOffset = p.raw.getMixedOffsets()[1];
+  for (OpOperand *input : columns) {
+    auto view = input->get().getDefiningOp<memref::SubViewOp>();
+    if (!isEqualConstantIntOrValue(view.getMixedOffsets()[0], kOffset) ||
+        !definedOutside(view.getSource(), reduce))
+      return fail(op, "a column input is not at the raw tile's k offset");
+    p.columnInputs.push_back(input);
+  }
+  return p;
+}
+
+WarpgroupPrologueLowering::WarpgroupPrologueLowering(
+    RewriterBase &rewriter, const WarpgroupPrologue &prologue,
+    Operation *reduce, int64_t tileRows, int64_t stepK, int64_t kTotal)
+    : rewriter(rewriter), p(prologue), loc(p.op.getLoc()),
+      tileRows(tileRows), stepK(stepK), kTotal(kTotal),
+      tileAlloc(p.op.getDpsInits()[0].getDefiningOp()),
+      opOutsideReduce(!reduce->isAncestor(p.op)) {
+  // Each body op by what it reads: the row inputs alone (once per row), the
+  // column inputs alone (once per column and step), or the element; ops of
+  // neither (constants) once per block.
+  Block *body = p.op.getBody();
+  DenseMap<Value, Part> argParts;
+  for (OpOperand *input : p.rowInputs)
+    argParts[body->getArgument(input->getOperandNumber())] = Part::Row;
+  for (OpOperand *input : p.columnInputs)
+    argParts[body->getArgument(input->getOperandNumber())] = Part::Column;
+  argParts[body->getArgument(p.rawInput->getOperandNumber())] = Part::Element;
+  for (Operation &inner : body->without_terminator()) {
+    bool row = false, column = false, element = false;
+    for (Value operand : inner.getOperands()) {
+      Part part = Part::Invariant;
+      if (auto it = argParts.find(operand); it != argParts.end())
+        part = it->second;
+      else if (Operation *def = operand.getDefiningOp();
+               def && def->getBlock() == body)
+        part = parts.lookup(def);
+      row |= part == Part::Row;
+      column |= part == Part::Column;
+      element |= part == Part::Element;
+    }
+    parts[&inner] = element || (row && column) ? Part::Element
+                    : row                      ? Part::Row
+                    : column                   ? Part::Column
+                                               : Part::Invariant;
+  }
+}
+
+Value WarpgroupPrologueLowering::index(int64_t value) {
+  return arith::ConstantIndexOp::create(rewriter, loc, value);
+}
+
+void WarpgroupPrologueLowering::cloneBody(Part part, IRMapping &mapping) {
+  for (Operation &inner : p.op.getBody()->without_terminator())
+    if (parts.lookup(&inner) == part)
+      rewriter.clone(inner, mapping);
+}
+
+void WarpgroupPrologueLowering::emitRowValues() {
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  chunk = arith::RemUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
+  firstRow =
+      arith::DivUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
+  // Rows r of one thread share r % 8 (they are 16 apart): one swizzled
+  // chunk for all of them.
+  Value phase = arith::RemUIOp::create(rewriter, loc, firstRow, index(8));
+  swizzledChunk = arith::XOrIOp::create(rewriter, loc, chunk, phase);
+  cloneBody(Part::Invariant, invariant);
+
+  Block *body = p.op.getBody();
+  for (int64_t j = 0; j < tileRows / kRowsPerPass; ++j) {
+    IRMapping mapping = invariant;
+    Value row = arith::AddIOp::create(rewriter, loc, firstRow,
+                                      index(j * kRowsPerPass));
+    for (OpOperand *input : p.rowInputs) {
+      // At a partial edge block the rows past the array's end read row 0:
+      // their products are never stored.
+      Value source = input->get();
+      Value at = row;
+      if (cast<MemRefType>(source.getType()).getDimSize(0) < tileRows) {
+        Value rows = memref::DimOp::create(rewriter, loc, source, 0);
+        Value inside = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, row, rows);
+        at = arith::SelectOp::create(rewriter, loc, inside, row, index(0));
+      }
+      mapping.map(body->getArgument(input->getOperandNumber()),
+                  memref::LoadOp::create(rewriter, loc, source, at));
+    }
+    cloneBody(Part::Row, mapping);
+    rows.push_back(std::move(mapping));
+  }
+}
+
+void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
+  Block *body = p.op.getBody();
+  bool partialK = kTotal % stepK != 0;
+  Value stepStart = arith::MulIOp::create(rewriter, loc, step, index(stepK));
+  Value chunkStart =
+      arith::MulIOp::create(rewriter, loc, chunk, index(kChunkElements));
+  Value firstColumn =
+      arith::AddIOp::create(rewriter, loc, stepStart, chunkStart);
+
+  // The column values of the thread's 8 columns, each loaded once per step:
+  // one 16-byte load per input where every column is inside K, else clamped
+  // scalar loads (the columns past K are zeroed below).
+  std::vector<IRMapping> columns(kChunkElements, invariant);
+  SmallVector<Value> inside(kChunkElements);
+  SmallVector<Value> global(kChunkElements);
+  for (int64_t e = 0; e < kChunkElements; ++e) {
+    global[e] = arith::AddIOp::create(rewriter, loc, firstColumn, index(e));
+    if (partialK)
+      inside[e] = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, global[e], index(kTotal));
+  }
+  for (OpOperand *input : p.columnInputs) {
+    Value source =
+        input->get().getDefiningOp<memref::SubViewOp>().getSource();
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    Type type = arg.getType();
+    if (!partialK) {
+      int64_t bytes = kChunkElements * type.getIntOrFloatBitWidth() / 8;
+      Value values = vector::LoadOp::create(
+          rewriter, loc, VectorType::get({kChunkElements}, type), source,
+          ValueRange{firstColumn}, /*nontemporal=*/false,
+          llvm::MaybeAlign(std::min<int64_t>(bytes, 16)));
+      for (int64_t e = 0; e < kChunkElements; ++e)
+        columns[e].map(arg,
+                       vector::ExtractOp::create(rewriter, loc, values, e));
+      continue;
+    }
+    for (int64_t e = 0; e < kChunkElements; ++e) {
+      Value at = arith::MinUIOp::create(rewriter, loc, global[e],
+                                        index(kTotal - 1));
+      columns[e].map(arg, memref::LoadOp::create(rewriter, loc, source, at));
+    }
+  }
+  for (int64_t e = 0; e < kChunkElements; ++e)
+    cloneBody(Part::Column, columns[e]);
+
+  // Each of the thread's rows: one 16-byte load of its chunk, the body per
+  // element, one 16-byte store back.
+  auto slotType = cast<MemRefType>(slot.getType());
+  Type element = slotType.getElementType();
+  auto chunkType = VectorType::get({kChunkElements}, element);
+  llvm::MaybeAlign chunkAlign(16);
+  Value chunkColumn = arith::MulIOp::create(rewriter, loc, swizzledChunk,
+                                            index(kChunkElements));
+  Value yielded = body->getTerminator()->getOperand(0);
+  Value zero = arith::ConstantOp::create(
+      rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
+  BlockArgument rawArg = body->getArgument(p.rawInput->getOperandNumber());
+  for (int64_t j = 0; j < tileRows / kRowsPerPass; ++j) {
+    Value row = arith::AddIOp::create(rewriter, loc, firstRow,
+                                      index(j * kRowsPerPass));
+    Value raw = vector::LoadOp::create(rewriter, loc, chunkType, slot,
+                                       ValueRange{row, chunkColumn},
+                                       /*nontemporal=*/false, chunkAlign);
+    SmallVector<Value> results;
+    for (int64_t e = 0; e < kChunkElements; ++e) {
+      IRMapping mapping = rows[j];
+      for (auto [from, to] : columns[e].getValueMap())
+        mapping.map(from, to);
+      mapping.map(rawArg, vector::ExtractOp::create(rewriter, loc, raw, e));
+      cloneBody(Part::Element, mapping);
+      Value result = mapping.lookupOrDefault(yielded);
+      if (partialK)
+        result =
+            arith::SelectOp::create(rewriter, loc, inside[e], result, zero);
+      results.push_back(result);
+    }
+    Value packed =
+        vector::FromElementsOp::create(rewriter, loc, chunkType, results);
+    vector::StoreOp::create(rewriter, loc, packed, slot,
+                            ValueRange{row, chunkColumn},
+                            /*nontemporal=*/false, chunkAlign);
+  }
+  // The stores are generic-proxy writes that wgmma reads through the async
+  // proxy (and that a later TMA copy overwrites).
+  NVVM::FenceProxyOp::create(
+      rewriter, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
+void WarpgroupPrologueLowering::eraseLeftovers() {
+  if (!opOutsideReduce)
+    return;
+  rewriter.eraseOp(p.op);
+  rewriter.eraseOp(tileAlloc);
+}
