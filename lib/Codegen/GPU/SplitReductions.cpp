@@ -33,7 +33,9 @@
 //
 // S is a power of two up to `max-splits` that divides T, leaves at least
 // `min-iterations` per split and keeps the grid within `max-blocks`; among
-// those (and 1: no split) the one of least estimated time, in loop
+// those (and 1: no split) the one of least estimated time (the rule of
+// Blockbuster/Support/SplitFactor.h, which block-select's cost model
+// applies to the same kernel before code generation), in loop
 // iterations of one block times waves: every split still runs the body's
 // other loops whole (a norm's statistics, P iterations), so a block costs
 // P + T / S (+ 1 for the combine), and the grid takes
@@ -46,6 +48,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
+
+#include "Blockbuster/Support/SplitFactor.h"
 
 #include "LinearForalls.h"
 #include "TileContractions.h"
@@ -246,21 +250,10 @@ struct GPUSplitReductions
                              ? llvm::divideCeil(*ub - *lb, *step)
                              : p.tripCount;
     }
-    int64_t perWave = sms * blocksPerSM(p);
-    auto estimate = [&](int64_t s) {
-      int64_t waves = llvm::divideCeil(p.blocks * s, perWave);
-      return waves * (otherIterations + p.tripCount / s + (s > 1 ? 1 : 0));
-    };
-    int64_t best = estimate(1);
-    for (int64_t s = 2; s <= maxSplits; s *= 2) {
-      if (p.tripCount % s || p.tripCount / s < minIterations ||
-          p.blocks * s > maxBlocks)
-        break;
-      if (int64_t cost = estimate(s); cost < best) {
-        best = cost;
-        p.splits = s;
-      }
-    }
+    // The rule block-select's cost model applies too (SplitFactor.h).
+    p.splits = blockbuster::chooseSplitFactor(
+        {p.blocks, p.tripCount, otherIterations, sms * blocksPerSM(p)},
+        {minBlocks, maxBlocks, maxSplits, minIterations});
     if (p.splits == 1)
       return std::nullopt;
     return p;

@@ -4,7 +4,10 @@
 //
 //   blocks per processor k = min(block slots, threads, shared memory,
 //                                registers) of one instance, at least 1
-//   waves W = ceil(instances B / (processors P x k))
+//   splits S = chooseSplitFactor (SplitFactor.h) when the instances B are
+//            fewer than the processors P and the body has top-level sums
+//            of dots: reported, not yet part of the time
+//   waves W = ceil(B / (P x k))
 //   occupancy = B / (W x P x min(k, ceil(B / P)))
 //   memory = bytes / bandwidth, or, when the arrays the kernel reads fit in
 //            L2, max(first reads and writes / bandwidth, bytes / L2 rate)
@@ -22,6 +25,8 @@
 
 #include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
 
+#include "Blockbuster/Support/SplitFactor.h"
+
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
@@ -31,9 +36,12 @@ using namespace blockbuster::block;
 /// ceil(a / b) for a >= 0, b > 0.
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// Instances of `kernel` that one processor of `target` holds at once.
+/// Instances of `kernel` that one processor of `target` holds at once; with
+/// `countRegisters` false, by block slots, threads and shared memory alone,
+/// as gpu-split-reductions counts them (its waves decide the split).
 static int64_t getBlocksPerProcessor(const KernelReport &kernel,
-                                     const TargetDescription &target) {
+                                     const TargetDescription &target,
+                                     bool countRegisters = true) {
   int64_t blocks = target.maxBlocksPerProcessor;
   int64_t threads = target.threadsPerInstance;
   blocks = std::min(blocks, target.maxThreadsPerProcessor / threads);
@@ -42,7 +50,7 @@ static int64_t getBlocksPerProcessor(const KernelReport &kernel,
   int64_t shared = kernel.localBytesPeak + target.sharedBytesReservedPerBlock;
   if (shared > 0)
     blocks = std::min(blocks, target.sharedBytesPerProcessor / shared);
-  if (target.registersPerSM > 0) {
+  if (countRegisters && target.registersPerSM > 0) {
     // Reduce states spread over the threads, on top of the registers every
     // thread needs; allocated in units of 8 per thread.
     int64_t stateRegisters =
@@ -61,6 +69,15 @@ KernelEstimate blockbuster::block::estimateKernel(
   estimate.blocksPerProcessor = getBlocksPerProcessor(kernel, target);
   int64_t instances = std::max<int64_t>(kernel.instances, 1);
   int64_t processors = target.numProcessors;
+  // The splits gpu-split-reductions will give the kernel's reduce loop
+  // (SplitFactor.h), reported; the time below is still that of the unsplit
+  // grid (docs/FusionReport.md, "Estimates": with the split in the time,
+  // block-select chose blocks up to 3x slower on the H100).
+  estimate.splits = chooseSplitFactor(
+      {instances, kernel.splitTripCount, kernel.splitOtherIterations,
+       processors * getBlocksPerProcessor(kernel, target,
+                                          /*countRegisters=*/false)},
+      {processors, target.splitMaxBlocks});
   estimate.waves =
       ceilDiv(instances, processors * estimate.blocksPerProcessor);
   // The busiest processor of a wave holds min(k, ceil(B / P)) instances.

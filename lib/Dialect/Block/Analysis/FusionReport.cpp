@@ -300,6 +300,62 @@ static std::string printType(Type type) {
   return text;
 }
 
+/// True if `reduce` is a sum of products: built-in add combiners (on the
+/// GPU, zero-filled f32 accumulators each iteration adds to) and a dot of
+/// two different tiles in its body, which the GPU lowering makes a
+/// contraction. gpu-split-reductions splits such a loop across blocks. A
+/// dot of a tile with itself (a norm's sum of squares) becomes a one-input
+/// reduction there, not a contraction: its loop runs whole in every split.
+static bool isSplittableSum(ReduceOp reduce) {
+  std::optional<ArrayAttr> combiners = reduce.getCombiners();
+  if (reduce.hasRegionCombiner() || !combiners || combiners->empty())
+    return false;
+  for (Attribute kind : *combiners)
+    if (cast<CombinerKindAttr>(kind).getValue() != CombinerKind::Add)
+      return false;
+  return reduce.getBody()
+      .walk([](DotOp dot) {
+        return dot.getLhs() != dot.getRhs() ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Fills the split figures of `kernel` (`map`'s): the model of what
+/// gpu-split-reductions finds in the kernel's block body, its top-level
+/// loops.
+static void countSplitCandidate(MapOp map, const BlockSizes &sizes,
+                                KernelReport &kernel) {
+  Block &body = map.getBody().front();
+  SmallVector<ReduceOp> sums;
+  int64_t tripCount = 0, otherIterations = 0;
+  for (auto reduce : body.getOps<ReduceOp>()) {
+    int64_t blocks = sizes.getNumBlocks(reduce.getAxisAttr());
+    if (!isSplittableSum(reduce)) {
+      otherIterations += blocks;
+      continue;
+    }
+    if (tripCount && tripCount != blocks)
+      return; // The split pass needs one trip count.
+    tripCount = blocks;
+    sums.push_back(reduce);
+  }
+  if (sums.empty())
+    return;
+  // The pass splits only accumulators of a static shape: a grid axis with
+  // a partial edge block gives the tile a dynamic size.
+  for (ReduceOp sum : sums) {
+    SmallVector<StringAttr> iterated = getIteratedAxes(sum);
+    for (Type type : sum.getResultTypes())
+      for (StringAttr axis : cast<TileType>(type).getAxes())
+        if (llvm::is_contained(iterated, axis) &&
+            sizes.getExtent(axis) % sizes.getBlockSize(axis) != 0)
+          return;
+  }
+  kernel.splitTripCount = tripCount;
+  kernel.splitOtherIterations = otherIterations;
+}
+
 FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
                                                      const BlockSizes &sizes) {
   Counter counter(sizes);
@@ -350,6 +406,7 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
     kernel.registerBytesPeak =
         counter.countPeakBytes(body, Storage::Registers);
     kernel.sharedBytesPeak = counter.countPeakBytes(body, Storage::Shared);
+    countSplitCandidate(map, sizes, kernel);
 
     report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
     report.flops += kernel.flops;
@@ -451,6 +508,7 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           KernelEstimate estimate = estimateKernel(kernel, *target);
           json.attributeObject("estimate", [&] {
             json.attribute("blocks_per_sm", estimate.blocksPerProcessor);
+            json.attribute("splits", estimate.splits);
             json.attribute("waves", estimate.waves);
             json.attribute("memory_ns", toNanoseconds(estimate.memorySeconds));
             json.attribute("compute_ns",

@@ -39,6 +39,9 @@ using namespace blockbuster::block;
 // kernels use; the other registers (32 or more: addresses, operand fragments,
 // loop temporaries) count against the blocks that fit an SM.
 //
+// Split reductions: gpu-split-reductions' limit, 8 blocks per SM (the
+// bb-compile default); the CPU pipeline does not split.
+//
 // For the CPU: one core (instances run one after the other), the L2 cache of
 // one core of a current server part, which the tiles of one map instance
 // should fit in to stay out of DRAM, and round figures for its rates.
@@ -63,7 +66,8 @@ static constexpr TargetDescription kTargets[] = {
      /*l2BytesPerSecond=*/4.4e12,
      /*matrixFlopsPerSecond=*/7.0e14,
      /*vectorFlopsPerSecond=*/6.7e13,
-     /*kernelOverheadSeconds=*/4.0e-6},
+     /*kernelOverheadSeconds=*/4.0e-6,
+     /*splitMaxBlocks=*/1056},
     {/*name=*/"h200",
      /*summary=*/"NVIDIA H200 (sm_90): 132 SMs, 228 KB shared memory and 64K "
                  "32-bit registers per SM, 4.3 TB/s",
@@ -84,7 +88,8 @@ static constexpr TargetDescription kTargets[] = {
      /*l2BytesPerSecond=*/4.4e12,
      /*matrixFlopsPerSecond=*/7.9e14,
      /*vectorFlopsPerSecond=*/6.7e13,
-     /*kernelOverheadSeconds=*/4.0e-6},
+     /*kernelOverheadSeconds=*/4.0e-6,
+     /*splitMaxBlocks=*/1056},
     {/*name=*/"cpu",
      /*summary=*/"host CPU: one core, 2 MB of L2 cache",
      /*localMemoryBytes=*/2 * 1024 * 1024,
@@ -104,7 +109,8 @@ static constexpr TargetDescription kTargets[] = {
      /*l2BytesPerSecond=*/0,
      /*matrixFlopsPerSecond=*/5.0e10,
      /*vectorFlopsPerSecond=*/5.0e10,
-     /*kernelOverheadSeconds=*/1.0e-7},
+     /*kernelOverheadSeconds=*/1.0e-7,
+     /*splitMaxBlocks=*/0},
 };
 
 // The state budget must fit the hardware: a thread may hold at most

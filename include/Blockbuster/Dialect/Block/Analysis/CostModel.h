@@ -24,6 +24,10 @@ struct KernelEstimate {
   /// Instances one processor holds at once: the least of what its shared
   /// memory, registers, threads and block slots allow (at least 1).
   int64_t blocksPerProcessor = 1;
+  /// The splits of the kernel's reduce loop that gpu-split-reductions
+  /// will choose (SplitFactor.h; 1: none). Not yet part of the time: the
+  /// figures below are the unsplit grid's (docs/FusionReport.md).
+  int64_t splits = 1;
   /// ceil(instances / (processors x blocksPerProcessor)).
   int64_t waves = 1;
   /// The share of the processors' time the instances keep busy: instances

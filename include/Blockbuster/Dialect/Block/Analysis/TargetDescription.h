@@ -69,6 +69,10 @@ struct TargetDescription {
   double vectorFlopsPerSecond;
   /// The fixed cost of one kernel (launch and tail), in seconds.
   double kernelOverheadSeconds;
+  /// The most blocks a grid smaller than the processors may have once
+  /// gpu-split-reductions splits its reduce loop across blocks
+  /// (SplitFactor.h; bb-compile --split-max-blocks); 0: no split.
+  int64_t splitMaxBlocks;
 };
 
 /// Bytes of reduce state (the fusion report's `register_bytes_peak`) one map
