@@ -61,6 +61,7 @@ DTYPES = {
     "i32": ("int32", "int32", "<i4"),
     "i64": ("int64", "int64", "<i8"),
 }
+_TORCH_DTYPE_NAMES = {"torch." + v[1]: k for k, v in DTYPES.items()}
 _TYPESTR_TO_DTYPE = {v[2]: k for k, v in DTYPES.items() if v[2]}
 _TYPESTR_TO_DTYPE.update({"<u1": "i8", "|u1": "i8", "<i1": "i8", "<b1": "i1",
                           "<u2": "i16", "<u4": "i32", "<u8": "i64"})
@@ -334,8 +335,7 @@ def _view(obj):
         return _View(obj.ptr, obj.shape, obj.dtype, True, obj.device, "DeviceArray")
     if type(obj).__module__.startswith("torch") and hasattr(obj, "data_ptr"):
         # torch first: its __cuda_array_interface__ cannot express bf16.
-        name = str(obj.dtype).replace("torch.", "")
-        dtype = {v[1]: k for k, v in DTYPES.items()}.get(name)
+        dtype = _TORCH_DTYPE_NAMES.get(str(obj.dtype))
         if dtype is None:
             raise TensorError("torch dtype %s has no artifact dtype" % obj.dtype)
         if not obj.is_cuda:
@@ -388,6 +388,12 @@ def _pointer_device(ptr):
 
 def check_tensor(view, buffer, device, role):
     """Raises TensorError unless ``view`` matches ``buffer`` exactly."""
+    if (view.shape == buffer.shape and view.dtype == buffer.dtype
+            and view.contiguous and
+            (buffer.nbytes == 0 or
+             (view.ptr and view.ptr % POINTER_ALIGNMENT == 0 and
+              view.device == device))):
+        return   # the common case, without formatting a label (launch cost)
     label = "%s %d ('%s')" % (role, buffer.position, buffer.name)
     if view.shape != buffer.shape:
         raise TensorError("%s: shape %s, but the artifact expects %s"
@@ -424,12 +430,24 @@ def check_tensor(view, buffer, device, role):
 def _check_no_overlap(bound):
     """Outputs must not overlap inputs or each other: a kernel would read
     what another block already overwrote."""
-    spans = sorted((v.ptr, v.ptr + b.nbytes, b, role) for v, b, role in bound
-                   if b.nbytes)
+    spans = sorted(((v.ptr, v.ptr + b.nbytes, b, role) for v, b, role in bound
+                    if b.nbytes), key=lambda span: span[:2])
     for (s0, e0, b0, r0), (s1, e1, b1, r1) in zip(spans, spans[1:]):
         if s1 < e0 and "output" in (r0, r1):
             raise TensorError("%s '%s' and %s '%s' overlap in device memory"
                               % (r0, b0.name, r1, b1.name))
+
+
+def _torch_current_stream(device):
+    """PyTorch's current CUstream on ``device``. The raw-handle query that
+    Inductor's generated code calls costs a fraction of building a
+    torch.cuda.Stream (launch cost, docs/Python.md); the public call where
+    a PyTorch build lacks it."""
+    import torch
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device)
+    return torch.cuda.current_stream(device).cuda_stream
 
 
 def _stream_handle(stream, views):
@@ -613,8 +631,7 @@ class Program:
         if stream is None:
             torch_stream = None
             if inputs and type(inputs[0]).__module__.startswith("torch"):
-                import torch
-                torch_stream = torch.cuda.current_stream(self.device).cuda_stream
+                torch_stream = _torch_current_stream(self.device)
             stream = torch_stream
         handle = _stream_handle(stream, bound)
         self.launch(pointers, handle, poison=poison, sync_each=sync_each)
@@ -654,9 +671,9 @@ class Program:
                 self._packed.pop(next(iter(self._packed)))
             self._packed[key] = packed
         launch_kernel = d.cuLaunchKernel
-        for index, (launch, fn, args) in enumerate(packed):
-            code = launch_kernel(fn, *launch.grid, *launch.block,
-                                 launch.dynamic_smem, stream, args, None)
+        stream = ctypes.c_void_p(stream)
+        for index, (launch, head, args) in enumerate(packed):
+            code = launch_kernel(*head, stream, args, None)
             doing = "failed"
             if code == CUDA_SUCCESS and sync_each:
                 code = d.cuStreamSynchronize(stream)
@@ -693,7 +710,11 @@ class Program:
             args = (ctypes.c_void_p * max(1, len(holders)))(
                 *[ctypes.addressof(h) for h in holders])
             args._holders = holders
-            packed.append((launch, fn, args))
+            # cuLaunchKernel's arguments before the stream, as the ctypes
+            # values its argtypes would convert them to on every call.
+            head = (fn, *[ctypes.c_uint(n) for n in (*launch.grid, *launch.block,
+                                                     launch.dynamic_smem)])
+            packed.append((launch, head, args))
         return packed
 
     def _tensor_map(self, launch, param, tensor_map, address):
