@@ -16,6 +16,7 @@
 // RUN: bb-opt %s --block-fuse='order=7 extend=true' -o %t
 // RUN: bb-run %t --entry replicate_row_factor --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry negative_producer_names_consumer_axis --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry replicate_renaming_reduced_axis --check --reference %s --block-sizes=M=64,N=128 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
 // r = rsqrt(v) over [M], read by a map over [M, N]: the producer's body is
@@ -215,4 +216,43 @@ block.program @negative_fixed_index axes(M = 10 tiled, N = 7 tiled)
     block.yield %y : !block.tile<[M, N], f32>
   }
   block.return %Y : !block.array<10x7xf32>
+}
+
+// -----
+
+// The extend step's second phase (ReplicationOptions::renameReducedAxes):
+// E over [M] sums each row of A in a reduce over N and a map over [M, N]
+// reads the sums (a LayerNorm's statistics and its normalisation, the last
+// kernels of nn.TransformerEncoderLayer). E names N only inside its reduce
+// over N, so its copy in the consumer reduces over a fresh axis N_1 of N's
+// extent, and each instance sums whole rows: one kernel.
+
+// CHECK-LABEL: block.program @replicate_renaming_reduced_axis axes(M = 256 tiled, N = 512 tiled, N_1 = 512 tiled)
+// CHECK-NEXT:    block.map [M, N] -> !block.array<256x512xf32> {
+// CHECK-NEXT:      block.reduce N_1 combiners [add] -> !block.tile<[M], f32> {
+// CHECK-NEXT:        block.load %{{.*}} [M, N_1] : !block.array<256x512xf32> -> !block.tile<[M, N_1], f32>
+// CHECK-NEXT:        block.tile_reduce add %{{.*}} over [N_1]
+// CHECK:           block.load %{{.*}} [M, N] : !block.array<256x512xf32> -> !block.tile<[M, N], f32>
+// CHECK:         block.return
+// NOEXT-LABEL: block.program @replicate_renaming_reduced_axis axes(M = 256 tiled, N = 512 tiled)
+// NOEXT:         block.map [M] -> !block.array<256xf32>
+
+// TRACE: step 1: rule 6 at rule6-replication.mlir:[[@LINE+11]]:8: ReplicateProducer: replicated map at rule6-replication.mlir:[[@LINE+3]]:8 into a map over more axes
+block.program @replicate_renaming_reduced_axis axes(M = 256 tiled, N = 512 tiled)
+    (%A: !block.array<256x512xf32>) -> !block.array<256x512xf32> {
+  %E = block.map [M] -> !block.array<256xf32> {
+    %e = block.reduce N combiners [add] -> !block.tile<[M], f32> {
+      %a = block.load %A[M, N] : !block.array<256x512xf32> -> !block.tile<[M, N], f32>
+      %s = block.tile_reduce add %a over [N] : !block.tile<[M, N], f32>
+      block.yield %s : !block.tile<[M], f32>
+    }
+    block.yield %e : !block.tile<[M], f32>
+  }
+  %Y = block.map [M, N] -> !block.array<256x512xf32> {
+    %a = block.load %A[M, N] : !block.array<256x512xf32> -> !block.tile<[M, N], f32>
+    %e = block.load %E[M] : !block.array<256xf32> -> !block.tile<[M], f32>
+    %y = block.sub %a, %e : !block.tile<[M, N], f32>, !block.tile<[M], f32>
+    block.yield %y : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<256x512xf32>
 }

@@ -324,6 +324,11 @@ struct BlockFusePass
     nameGeneratedPatterns(replication);
     extendRootKinds = getRootKinds(replication);
     extendRule = FrozenRewritePatternSet(std::move(replication));
+    RewritePatternSet renaming(context);
+    populateReplicationPatterns(renaming,
+                                ReplicationOptions{/*renameReducedAxes=*/true});
+    nameGeneratedPatterns(renaming);
+    extendRenamingRule = FrozenRewritePatternSet(std::move(renaming));
     return success();
   }
 
@@ -489,8 +494,10 @@ struct BlockFusePass
       mainApplicators.push_back(std::make_shared<PatternApplicator>(patterns));
       mainApplicators.back()->applyDefaultCostModel();
     }
-    PatternApplicator extendApplicator(extendRule);
-    extendApplicator.applyDefaultCostModel();
+    PatternApplicator plainApplicator(extendRule);
+    plainApplicator.applyDefaultCostModel();
+    PatternApplicator renamingApplicator(extendRenamingRule);
+    renamingApplicator.applyDefaultCostModel();
     FusionRewriter rewriter(&getContext());
     FailureReasons reasons(worklist);
     rewriter.setListener(&reasons);
@@ -539,6 +546,11 @@ struct BlockFusePass
       // back try restores the order, so positions stay valid until the
       // next kept step recomputes them.
       std::deque<size_t> retry;
+      // Two phases: replication of producers whose bodies the consumer can
+      // run as they are, then, from the first candidate again, also of
+      // producers whose reduces iterate an axis the consumer iterates
+      // (ReplicationOptions::renameReducedAxes).
+      PatternApplicator *extendApplicator = &plainApplicator;
       while (extend) {
         unsigned stepsBefore = steps;
         bool retrying = !retry.empty();
@@ -550,10 +562,16 @@ struct BlockFusePass
             ++index;
         };
         Operation *candidate = candidates.at(position);
+        if (!candidate && extendApplicator == &plainApplicator) {
+          extendApplicator = &renamingApplicator;
+          index = 0;
+          retry.clear();
+          continue;
+        }
         if (!candidate)
           break;
         std::array<unsigned, kNumRules + 1> applicationsBefore = applications;
-        if (!tryRuleAt(6, extendApplicator, extendRootKinds, candidate,
+        if (!tryRuleAt(6, *extendApplicator, extendRootKinds, candidate,
                        rewriter)) {
           advance();
           continue;
@@ -662,7 +680,9 @@ struct BlockFusePass
   /// (Shared pointers only so the pass stays copyable: each run makes its
   /// own.)
   SmallVector<std::shared_ptr<PatternApplicator>> mainApplicators;
-  FrozenRewritePatternSet extendRule;
+  /// Rule 6 for the extend step's first phase, and for its second
+  /// (ReplicationOptions::renameReducedAxes).
+  FrozenRewritePatternSet extendRule, extendRenamingRule;
   unsigned steps = 0;
   const TargetDescription *targetDescription = nullptr;
 };

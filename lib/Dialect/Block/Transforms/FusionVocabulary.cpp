@@ -113,31 +113,38 @@ static void moveProducerIntoReduce(PatternRewriter &rewriter, Operation *op) {
 }
 
 static LogicalResult hasProducerToReplicate(PatternRewriter &rewriter,
-                                            Operation *op) {
+                                            Operation *op,
+                                            ReplicationOptions options) {
   auto consumer = dyn_cast<MapOp>(op);
   if (!consumer)
     return rewriter.notifyMatchFailure(op, "HasProducerToReplicate: not a map");
-  return success(
-      findProducerToReplicate(
-          consumer, Refusals{rewriter, "HasProducerToReplicate", op}.get()) !=
-      nullptr);
+  return success(findProducerToReplicate(
+                     consumer,
+                     Refusals{rewriter, "HasProducerToReplicate", op}.get(),
+                     options) != nullptr);
 }
 
-static void replicateIntoMap(PatternRewriter &rewriter, Operation *op) {
+static void replicateIntoMap(PatternRewriter &rewriter, Operation *op,
+                             ReplicationOptions options) {
   auto consumer = cast<MapOp>(op);
-  MapOp producer = findProducerToReplicate(consumer);
+  MapOp producer = findProducerToReplicate(consumer, {}, options);
   replicateProducer(rewriter, producer, consumer);
   describeRewrite(rewriter, "replicated map at " +
                                 describeLocation(producer.getLoc()) +
                                 " into a map over more axes");
 }
 
-static LogicalResult hasProducerToReplicateIntoReduce(PatternRewriter &rewriter,
-                                                      Operation *op) {
+static LogicalResult
+hasProducerToReplicateIntoReduce(PatternRewriter &rewriter, Operation *op,
+                                 ReplicationOptions options) {
   auto reduce = dyn_cast<ReduceOp>(op);
   if (!reduce)
     return rewriter.notifyMatchFailure(
         op, "HasProducerToReplicateIntoReduce: not a reduce");
+  if (options.renameReducedAxes)
+    return rewriter.notifyMatchFailure(
+        op, "HasProducerToReplicateIntoReduce: renaming replications are "
+            "into maps only");
   return success(
       findProducerToCloneIntoReduce(
           reduce, isLeftToReplication,
@@ -270,7 +277,8 @@ static void inlineSingleIteration(PatternRewriter &rewriter, Operation *op) {
   inlineSingleIterationReduce(rewriter, reduce);
 }
 
-void blockbuster::block::registerFusionVocabulary(PDLPatternModule &module) {
+void blockbuster::block::registerFusionVocabulary(
+    PDLPatternModule &module, ReplicationOptions replication) {
   module.registerConstraintFunction("HasProducerToFuse", hasProducerToFuse);
   module.registerRewriteFunction("FuseProducer", fuseProducer);
   module.registerConstraintFunction("HasSiblingToFuse", hasSiblingToFuse);
@@ -289,11 +297,21 @@ void blockbuster::block::registerFusionVocabulary(PDLPatternModule &module) {
   module.registerConstraintFunction("HasShiftedSquare", hasShiftedSquare);
   module.registerRewriteFunction("ExpandShiftedSquare",
                                  expandShiftedSquareInLoop);
-  module.registerConstraintFunction("HasProducerToReplicate",
-                                    hasProducerToReplicate);
-  module.registerRewriteFunction("ReplicateIntoMap", replicateIntoMap);
-  module.registerConstraintFunction("HasProducerToReplicateIntoReduce",
-                                    hasProducerToReplicateIntoReduce);
+  module.registerConstraintFunction(
+      "HasProducerToReplicate", [replication](PatternRewriter &rewriter,
+                                              Operation *op) {
+        return hasProducerToReplicate(rewriter, op, replication);
+      });
+  module.registerRewriteFunction(
+      "ReplicateIntoMap",
+      [replication](PatternRewriter &rewriter, Operation *op) {
+        replicateIntoMap(rewriter, op, replication);
+      });
+  module.registerConstraintFunction(
+      "HasProducerToReplicateIntoReduce",
+      [replication](PatternRewriter &rewriter, Operation *op) {
+        return hasProducerToReplicateIntoReduce(rewriter, op, replication);
+      });
   module.registerRewriteFunction("ReplicateIntoReduce", replicateIntoReduce);
   module.registerConstraintFunction("HasReduceToFuse", hasReduceToFuse);
   module.registerRewriteFunction("FuseWithReduce", fuseWithReduce);

@@ -121,6 +121,8 @@ static bool replaceUnits(ArrayRef<Operation *> olds,
 }
 
 void ProgramShadow::sync(ProgramOp live, const FusionWorklist::Changes &changes) {
+  // Replication adds axes to the table (renamed copies of reduced axes).
+  (*shadow).setAxesAttr(live.getAxesAttr());
   Block &liveTop = live.getBody().front();
   Block &shadowTop = shadow->getBody().front();
   // Shadow units of units that changed or went.
@@ -220,5 +222,7 @@ ProgramOp ProgramShadow::restore(ProgramOp live,
     forget(copy);
     worklist.addSettledUnit(copy);
   }
+  // The axes a rolled-back replication added go too.
+  live.setAxesAttr((*shadow).getAxesAttr());
   return live;
 }

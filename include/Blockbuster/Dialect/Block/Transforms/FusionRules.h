@@ -12,6 +12,8 @@
 #ifndef BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_FUSIONRULES_H
 #define BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_FUSIONRULES_H
 
+#include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 namespace blockbuster::block {
@@ -30,6 +32,8 @@ void populateScaleHoistingPatterns(mlir::RewritePatternSet &patterns);
 void populateShiftHoistingPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 6: replication of a producer into a consumer with more tiled axes.
 void populateReplicationPatterns(mlir::RewritePatternSet &patterns);
+void populateReplicationPatterns(mlir::RewritePatternSet &patterns,
+                                 ReplicationOptions options);
 /// Rule 7: cleanup (common subexpressions, loop-invariant code, dead
 /// results).
 void populateCleanupPatterns(mlir::RewritePatternSet &patterns);

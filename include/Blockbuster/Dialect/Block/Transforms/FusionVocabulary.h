@@ -126,11 +126,27 @@ ReduceOp expandShiftedSquare(mlir::RewriterBase &rewriter, ReduceOp reduce,
 // Rule 6: replication (the extend step).
 //===----------------------------------------------------------------------===//
 
+/// Which replications rule 6 takes.
+struct ReplicationOptions {
+  /// Only producers whose body names an axis the consumer iterates and it
+  /// does not, all inside reduces over that axis: the replica's reduces
+  /// iterate a fresh copy of the axis (a LayerNorm's statistics over the
+  /// features, recomputed in each block of a map over rows and feature
+  /// blocks). Without it, those producers are refused and all others taken.
+  /// block-fuse's extend step runs the renaming replications in a second
+  /// phase: taken first, one would pre-empt a better replication (the
+  /// statistics and the normalisation both into a matmul, LayerNorm +
+  /// matmul M16).
+  bool renameReducedAxes = false;
+};
+
 /// The producer to replicate into `consumer`: the first map whose array a
 /// load directly in `consumer`'s body reads, over a proper subset of its
-/// axes, whose body names no axis `consumer` iterates and it does not, and
-/// whose blocks every such load reads exactly. Null when none.
-MapOp findProducerToReplicate(MapOp consumer, RefusalFn refuse = {});
+/// axes, whose body names no axis `consumer` iterates and it does not
+/// (except as `options` allows), and whose blocks every such load reads
+/// exactly. Null when none.
+MapOp findProducerToReplicate(MapOp consumer, RefusalFn refuse = {},
+                              ReplicationOptions options = {});
 
 /// Runs `producer`'s body in `consumer` (findProducerToReplicate), once per
 /// instance, in place of the loads of its results.
@@ -177,7 +193,8 @@ void inlineSingleIterationReduce(mlir::RewriterBase &rewriter,
 /// declares (a constraint Has...X and a rewrite X per operation, with
 /// RelayoutLike(value, like) -> value and Describe(what), what the rewrite
 /// did, for block-fuse{trace}).
-void registerFusionVocabulary(mlir::PDLPatternModule &module);
+void registerFusionVocabulary(mlir::PDLPatternModule &module,
+                              ReplicationOptions replication = {});
 
 } // namespace blockbuster::block
 
