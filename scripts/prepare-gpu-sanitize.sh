@@ -6,6 +6,9 @@
 # diagnostic. The difftest batch comes from scripts/prepare-gpu-difftest.sh.
 #
 #   scripts/prepare-gpu-sanitize.sh OUT
+#
+# BB_COMPILE_FLAGS adds bb-compile flags (e.g. "--chip sm_90a": the Hopper
+# wgmma and TMA schedules, so the sanitizers see those kernels too).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${BUILD_DIR:-$root/build}/bin"
@@ -14,7 +17,8 @@ mkdir -p "$out/examples" "$out/workloads" "$out/workloads-src"; : > "$out/refuse
 python3 "$root/scripts/gen-workloads.py" "$out/workloads-src" > /dev/null
 
 compile() { # compile SOURCE DIR
-  if ! "$bin/bb-compile" "$1" -o "$2" 2> "$2.log"; then
+  # shellcheck disable=SC2086 # BB_COMPILE_FLAGS: extra bb-compile flags
+  if ! "$bin/bb-compile" "$1" -o "$2" ${BB_COMPILE_FLAGS:-} 2> "$2.log"; then
     echo "$1: $(grep -a -m1 -o 'error: .*' "$2.log")" >> "$out/refused.txt"
     rm -rf "$2"
   fi
