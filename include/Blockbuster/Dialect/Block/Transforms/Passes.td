@@ -231,7 +231,13 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "0, else first">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "At the fixed point, print to standard error why each rule of "
-           "the main loop did not apply at each op, one line per reason">
+           "the main loop did not apply at each op, one line per reason">,
+    Option<"divideAfterRounding", "divide-after-rounding", "bool",
+           /*default=*/"false",
+           "Rule 4 also rewrites dot(cast(x / s), w) as dot(cast(x), w) / s "
+           "(inexact: rounds x instead of x / s; for attention with P "
+           "rounded to 16 bits, the single-pass online softmax instead of "
+           "the exact two-pass form)">
   ];
   let statistics = [
     Statistic<"rule1Applications", "rule-1", "Rewrites by rule 1 (producer-consumer map fusion)">,
