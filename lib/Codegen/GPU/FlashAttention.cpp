@@ -1950,6 +1950,10 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
        llvm::zip(oldGrid.getInductionVars(), grid.getInductionVars()))
     mapping.map(oldIv, newIv);
   thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  // Every tile is in registers and only K and V are in shared memory:
+  // ptxas is to fit as many blocks as the shared memory allows.
+  thread.getDefiningOp()->setAttr(kOccupancyBySharedMemoryAttrName,
+                                 rewriter.getUnitAttr());
   Value warp = div(thread, kWarpSize);
   lane = rem(thread, kWarpSize);
   quadLane = rem(lane, 4);

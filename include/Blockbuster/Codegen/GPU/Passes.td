@@ -543,6 +543,15 @@ def GPUKernelArgAttrs : Pass<"gpu-kernel-arg-attrs", "::mlir::ModuleOp"> {
     (docs/design/05-gpu-lowering-notes.md, gotcha 9). The runtime allocates
     every buffer with
     cuMemAlloc (256-byte aligned) and never passes one buffer twice.
+
+    A kernel with an op marked `blockbuster.occupancy_by_shared_memory`
+    (gpu-flash-attention's) gets `nvvm.minctasm` = the blocks its launch's
+    dynamic shared memory and threads allow on an SM (228 KB, 1 KB
+    reserved per block, 2048 threads), as long as that leaves ptxas at
+    least 128 registers per thread: ptxas otherwise may spend registers
+    on scheduling freedom until fewer blocks fit than the shared memory
+    allows (the causal attention kernel: 243 registers, 2 blocks per SM,
+    instead of 168 and 3 with no spill).
   }];
   let options = [
     Option<"align", "align", "int64_t", /*default=*/"16", "Alignment in bytes">,
