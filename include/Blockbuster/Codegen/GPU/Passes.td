@@ -163,8 +163,17 @@ def GPUFlashAttention
     5. a dot whose tile's one reader keeps it only through
        `select(c, f(S), g)`, with `c` comparing a column position and a row
        position that grow with their index (a causal mask built from
-       `linalg.index`), runs only when `c` holds at the first column and
-       the last row: tiles the mask discards whole are not computed.
+       `linalg.index`): its reduce loop stops before the key tiles the mask
+       discards whole, where an abstract evaluation of the loop body proves
+       that such an iteration leaves the loop's state unchanged (else such
+       a tile skips its dot); a tile the mask keeps whole runs the mask's
+       body with `c` true, a tile crossing the diagonal compares constant
+       column offsets with one threshold per row;
+    6. f32 `math.exp` becomes `ex2.approx.ftz` of the argument times
+       log2(e), with a constant factor of the argument (the softmax scale)
+       folded into one fma; the thread id is marked
+       `blockbuster.occupancy_by_shared_memory`, which
+       `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
 
     Columns past a partial key tile's end are left out of reductions and
     contribute zero to P V. The program's own ops run on the registers, so
