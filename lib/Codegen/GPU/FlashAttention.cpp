@@ -42,8 +42,15 @@
 //    this iteration's tile); otherwise it is staged where it is used;
 //  - a contraction whose tile has one reader that keeps it only through
 //    `select(c, f(S), g)`, where c compares a column position with a row
-//    position (index sums growing with linalg.index: a causal mask), runs
-//    only if c holds at the first column and the last row of the block;
+//    position (index sums growing with linalg.index: a causal mask): its
+//    loop stops before the tiles that c discards whole where that is
+//    proven to leave the loop's state unchanged (maskedIterationKeeps),
+//    else such a tile skips the dot (c fails at the first column and the
+//    last row of the block); the mask's op runs with c true on a tile c
+//    keeps whole, and compares constant column offsets with a threshold
+//    per row on a tile that crosses the diagonal;
+//  - f32 `math.exp`: ex2.approx of the argument times log2(e), a constant
+//    factor of the argument (the softmax scale) folded into one fma;
 //  - an `scf.for` (a reduce over key tiles): the buffers it updates that
 //    live across iterations become loop-carried registers;
 //  - a `memref.copy` of a tile to a global array: two adjacent columns per
@@ -816,7 +823,7 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   auto maskIt = masks.find(op);
   SmallVector<Value> thresholds;
   std::optional<arith::CmpIPredicate> thresholdPredicate;
-  if (maskIt != masks.end() && outShape.isTile && !getenv("NOTHR")) {
+  if (maskIt != masks.end() && outShape.isTile) {
     Mask mask = maskIt->second;
     using P = arith::CmpIPredicate;
     P predicate = mask.compare.getPredicate();
@@ -878,7 +885,7 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   // diagonal: a tile it keeps whole (the compare holds at its last column
   // and first row) runs the body with the compare true.
   Value keptWhole;
-  if (maskIt != masks.end() && outShape.isTile && !getenv("NOSPLIT")) {
+  if (maskIt != masks.end() && outShape.isTile) {
     const BufferShape &tile = shapes[maskIt->second.tile];
     Value lastColumn = arith::SubIOp::create(
         rewriter, loc,
