@@ -817,9 +817,8 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   // A mask's compare, `col(n) <= row(m)` with col adding the column index
   // once, holds at column columnBase + c (c the register's constant
   // offset) iff c <= row(m) - col(columnBase): one threshold per row of
-  // the lane, computed once, against constants. (Cloned as written, the
-  // 64-bit positions columnBase + c are loop invariants that LLVM keeps in
-  // registers across the loop: 64 more per thread at 64 keys.)
+  // the lane, computed once, against constants: per register one compare
+  // with a constant instead of the 64-bit sums of both positions.
   auto maskIt = masks.find(op);
   SmallVector<Value> thresholds;
   std::optional<arith::CmpIPredicate> thresholdPredicate;
