@@ -280,11 +280,6 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   std::optional<int64_t> stepK = constantUpperBound(aTile.getResult(), 1);
   if (tileM != kTileM || (tileN != 128 && tileN != 256) || !stepK)
     return fail(dot, "the block is not a 128 x 128 or 128 x 256 tile");
-  // The prologue's thread mapping is one warpgroup's (WarpgroupPrologue.h);
-  // block-warpgroup-gemm-blocks gives 128 x 256 to plain GEMMs only.
-  if (gemm.prologue && tileN != 128)
-    return fail(dot, "an A tile computed in the block needs a 128 x 128 "
-                     "tile");
   gemm.tileN = *tileN;
   Value iv = loop && gemm.reduce == loop.getOperation() ? loop.getInductionVar()
                                                         : Value();
@@ -877,7 +872,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // with it: one more barrier per slot, on which each warpgroup arrives
   // once it has finished the wgmma that read the slot.
   Value released;
-  if (g.warpgroups() > 1) {
+  if (g.warpgroups() > 1 && !g.prologue) {
     released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
     for (int64_t slot = 0; slot < stages; ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, released,
@@ -892,7 +887,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   for (int64_t step = 0; step < std::min(stages - 1, steps); ++step)
     issueCopies(index(step), leader);
   if (g.prologue) {
-    prologue.emplace(rewriter, *g.prologue, g.reduce, kTileM, kStepK, kTotal);
+    prologue.emplace(rewriter, *g.prologue, g.reduce, warpgroupRows(), kStepK,
+                     kTotal, g.warpgroups());
     prologue->emitRowValues();
   }
 
@@ -952,8 +948,9 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     if (prologue) {
       // The A part rewritten in place while step i - 1's wgmma runs; then
       // every warp is past that wgmma (so its slot may be refilled) and
-      // every rewritten chunk is visible to this step's. One warpgroup:
-      // its A view is the slot's whole A part.
+      // every rewritten chunk is visible to this step's (with two
+      // warpgroups the block's barrier also stands for the slots' release
+      // barriers). Each warpgroup rewrites its own rows of the A part.
       prologue->emitSlot(aTile, step);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       gpu::BarrierOp::create(rewriter, loc);
