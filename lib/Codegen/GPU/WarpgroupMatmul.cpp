@@ -420,9 +420,10 @@ namespace {
 class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
-                          int64_t stages)
+                          int64_t stages, bool prologueAhead)
       : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
         ctx(rewriter.getContext()), stages(stages),
+        prologueAhead(prologueAhead && gemm.prologue),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -460,6 +461,15 @@ private:
   /// Thread 0 (`leader`) waits until both warpgroups released the slot of
   /// step - 1, which it refills next.
   void awaitRelease(Value released, Value step, Value leader);
+  /// Every thread waits until k step `step` has landed in its slot.
+  void waitForSlot(Value step);
+  /// The A part of k step `step`'s slot that the warpgroup whose first row
+  /// is at byte `aOffset` of it multiplies.
+  Value aPart(Value step, Value aOffset);
+  /// A barrier of the warpgroup of `thread`: its warps' stores to shared
+  /// memory are done before any of them goes on (named barrier 1 + w of
+  /// 128 threads; the block's barrier with one warpgroup).
+  void syncWarpgroup(Value thread);
   /// The accumulator registers of this thread and where they sit: row
   /// firstRow + 64 m + 8 i, columns firstColumn + 8 j and + 1 hold registers
   /// 4 j + 2 i and + 1 of struct m.
@@ -481,6 +491,8 @@ private:
   Location loc;
   MLIRContext *ctx;
   int64_t stages;
+  // The prologue rewrites step i + 1's A part while step i's wgmma runs.
+  bool prologueAhead;
   gpu::AddressSpaceAttr workgroup;
   Value descA, descB, ring, barriers;
   std::optional<WarpgroupPrologueLowering> prologue;
@@ -581,6 +593,39 @@ void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
       arith::RemUIOp::create(rewriter, loc, round, index(2)));
   nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, released, parity,
                                          index(kWaitTicks), slot);
+}
+
+void WarpgroupMatmulLowering::waitForSlot(Value step) {
+  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+  Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
+  Value parity = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getI1Type(),
+      arith::RemUIOp::create(rewriter, loc, round, index(2)));
+  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
+                                         index(kWaitTicks), slot);
+}
+
+Value WarpgroupMatmulLowering::aPart(Value step, Value aOffset) {
+  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+  Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
+  return ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
+                  {warpgroupRows(), kStepK});
+}
+
+void WarpgroupMatmulLowering::syncWarpgroup(Value thread) {
+  if (g.warpgroups() == 1) {
+    gpu::BarrierOp::create(rewriter, loc);
+    return;
+  }
+  Value warpgroup = arith::DivUIOp::create(rewriter, loc, thread,
+                                           index(kWarpgroupThreads));
+  Value id = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getI32Type(),
+      arith::AddIOp::create(rewriter, loc, warpgroup, index(1)));
+  Value count = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getI32IntegerAttr(kWarpgroupThreads));
+  NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, count,
+                          NVVM::BarrierReductionAttr(), Value());
 }
 
 WarpgroupMatmulLowering::Fragments
@@ -872,7 +917,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // with it: one more barrier per slot, on which each warpgroup arrives
   // once it has finished the wgmma that read the slot.
   Value released;
-  if (g.warpgroups() > 1 && !g.prologue) {
+  if (g.warpgroups() > 1 && (!g.prologue || prologueAhead)) {
     released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
     for (int64_t slot = 0; slot < stages; ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, released,
@@ -905,6 +950,12 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         rewriter, loc, warpgroup,
         index(warpgroupRows() * kStepK * elementBytes()));
   }
+  if (prologueAhead) {
+    // Step 0's A part, before the mainloop rewrites each next one.
+    waitForSlot(index(0));
+    prologue->emitSlot(aPart(index(0), aOffset), index(0));
+    syncWarpgroup(thread);
+  }
   Value init =
       nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
@@ -914,16 +965,12 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     rewriter.setInsertionPointToStart(loop.getBody());
     Value step = loop.getInductionVar();
     Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
-    Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
-    Value parity = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI1Type(),
-        arith::RemUIOp::create(rewriter, loc, round, index(2)));
-    nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
-                                           index(kWaitTicks), slot);
+    // Ahead, the previous step (or the code before the loop) waited for
+    // this step's slot before rewriting it.
+    if (!prologueAhead)
+      waitForSlot(step);
     Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
-    Value aTile =
-        ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
-                 {warpgroupRows(), kStepK});
+    Value aTile = aPart(step, aOffset);
     Value bTile =
         ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
                  {kStepK, g.tileN});
@@ -945,7 +992,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       issueCopies(next, leader);
       rewriter.setInsertionPointAfter(refill);
     };
-    if (prologue) {
+    if (prologue && !prologueAhead) {
       // The A part rewritten in place while step i - 1's wgmma runs; then
       // every warp is past that wgmma (so its slot may be refilled) and
       // every rewritten chunk is visible to this step's (with two
@@ -970,8 +1017,23 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         rewriter, loc, accType, aDesc, bDesc, rewriter.getI64IntegerAttr(1),
         /*transposeA=*/UnitAttr(), /*transposeB=*/rewriter.getUnitAttr(),
         loop.getRegionIterArg(0));
-    if (!prologue)
+    if (!prologue || prologueAhead)
       refillPrevious();
+    if (prologueAhead) {
+      // Step i + 1's A part rewritten while step i's wgmma runs (step i -
+      // 1's is done: its slot was just released), so that the next wgmma
+      // is issued, and queued behind this one, as soon as the warpgroup's
+      // warps have all written their chunks.
+      Value next = arith::AddIOp::create(rewriter, loc, step, index(1));
+      Value inRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+      auto rewrite = scf::IfOp::create(rewriter, loc, inRange);
+      rewriter.setInsertionPointToStart(&rewrite.getThenRegion().front());
+      waitForSlot(next);
+      prologue->emitSlot(aPart(next, aOffset), next);
+      rewriter.setInsertionPointAfter(rewrite);
+      syncWarpgroup(thread);
+    }
     scf::YieldOp::create(rewriter, loc, acc);
   }
 
@@ -1047,7 +1109,7 @@ struct GPUWarpgroupMatmul
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
-      WarpgroupMatmulLowering lowering(rewriter, gemm, slots);
+      WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

@@ -1,7 +1,8 @@
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=false | FileCheck %s
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-ahead=false" | FileCheck %s
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=group-rows=0 | FileCheck %s --check-prefix=ROWS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=threads=256 | FileCheck %s --check-prefix=THREADS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefix=FRAG
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=false | FileCheck %s --check-prefix=AHEAD
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -824,6 +825,20 @@
 // CHECK:        nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:        builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
 
+// Ahead with one warpgroup: the same order, the block's barrier in place
+// of the warpgroup's.
+// AHEAD-LABEL: func.func @norm(
+// AHEAD:        nvvm.fence.proxy
+// AHEAD-NEXT:   gpu.barrier
+// AHEAD:        scf.for
+// AHEAD:          nvgpu.warpgroup.mma
+// AHEAD:          scf.if
+// AHEAD:            nvgpu.mbarrier.try_wait.parity
+// AHEAD:            nvvm.fence.proxy {{.*}}<cta>}
+// AHEAD-NEXT:     }
+// AHEAD-NEXT:     gpu.barrier
+// AHEAD-NEXT:     scf.yield
+
 // The prologue and the register epilogue together.
 // FRAG-LABEL: func.func @norm
 // FRAG:         nvvm.fence.proxy
@@ -1008,6 +1023,31 @@
 // CHECK:          nvgpu.warpgroup.mma
 // CHECK:          scf.yield
 // CHECK:      } {blockbuster.block_threads = 256 : i64, mapping = [#gpu.block<y>, #gpu.block<x>]}
+// Ahead (the default): step 0's rows rewritten before the mainloop; in
+// step i the wgmma of step i (whose wait leaves it in flight), the release
+// and refill of step i - 1's slot as in a plain GEMM (so the release
+// mbarriers are back), then step i + 1's slot awaited and rewritten while
+// step i's wgmma runs, and a named barrier of the warpgroup's 128 threads
+// before the next wgmma reads its rows.
+// AHEAD-LABEL:  func.func @norm_wide
+// AHEAD:        nvgpu.mbarrier.create
+// AHEAD:        nvgpu.mbarrier.create
+// AHEAD:        nvgpu.mbarrier.try_wait.parity
+// AHEAD-COUNT-4: vector.store {{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// AHEAD:        nvvm.fence.proxy
+// AHEAD:        nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// AHEAD:        scf.for
+// AHEAD-NOT:      nvgpu.mbarrier.try_wait.parity
+// AHEAD:          nvgpu.warpgroup.mma
+// AHEAD:          nvgpu.mbarrier.arrive %
+// AHEAD:          nvgpu.tma.async.load
+// AHEAD:          scf.if
+// AHEAD:            nvgpu.mbarrier.try_wait.parity
+// AHEAD-COUNT-4:    vector.store {{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// AHEAD:            nvvm.fence.proxy {{.*}}<cta>}
+// AHEAD-NEXT:     }
+// AHEAD:          nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// AHEAD-NEXT:     scf.yield
 // FRAG-LABEL:  func.func @norm_wide
 // FRAG:         nvvm.fence.proxy
 // FRAG:         nvgpu.warpgroup.mma

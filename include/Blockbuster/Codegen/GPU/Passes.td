@@ -270,6 +270,10 @@ def GPUWarpgroupMatmul
            /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
+    Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
+           "A blocks with a prologue: rewrites step i + 1's A part while "
+           "step i's wgmma runs, so that the next wgmma is queued behind "
+           "the running one (off: step i's, after step i - 1's wgmma)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
