@@ -48,13 +48,19 @@
 // Partial edge tiles need no other special case: TMA fills the
 // out-of-bounds part of a box with zeros, and the epilogue only reads or
 // writes the tile's valid corner.
-// An A tile that a 128 x 128 block computes elementwise from a tile of a
-// global array (the normalised rows of LayerNorm/RMSNorm + matmul) takes
-// the same schedule with a prologue (WarpgroupPrologue.h): TMA stages the
-// raw tile, the warpgroup rewrites each slot's A part in place before its
-// wgmma, and the mainloop then waits for the previous wgmma group and
-// synchronises before refilling its slot (no release mbarriers: the
-// barrier already orders the refill after every warp's wgmma).
+// An A tile that a 128 x 128 or 128 x 256 block computes elementwise from a
+// tile of a global array (the normalised rows of LayerNorm/RMSNorm +
+// matmul) takes the same schedule with a prologue (WarpgroupPrologue.h):
+// TMA stages the raw tile and each warpgroup rewrites its rows of each
+// slot's A part in place. By default one step ahead (`prologue-ahead`):
+// step i's wgmma, the release and refill of step i - 1's slot as in a
+// plain GEMM, then step i + 1's rows rewritten while step i's wgmma runs
+// and a barrier of the warpgroup's warps, so that the next wgmma queues
+// behind the running one. Otherwise step i's rows rewritten while step i -
+// 1's wgmma runs, then wgmma.wait_group 0 and the block's barrier before
+// the refill (no release mbarriers: the barrier orders the refill after
+// every warp's wgmma) and step i's wgmma: the tensor cores drain every
+// step (measured 6-9% slower, docs/performance.md).
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not

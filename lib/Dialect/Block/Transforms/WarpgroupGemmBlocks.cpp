@@ -6,8 +6,11 @@
 // The cost model does not know that schedule: its blocks stop at 128 on
 // every axis, and it counts the tiles of the mma.sync lowering. This pass
 // writes the schedule's block sizes into the axis table of each program
-// that is one such kernel, before block-select (which keeps sizes already
-// in the table, and still chooses for every other program).
+// that is one such kernel, or that ends with one whose A tile the reduce
+// computes from one argument tile (norm + matmul: the warpgroups rewrite
+// it in the ring, and its row statistics come from kernels over m alone),
+// before block-select (which keeps sizes already in the table, and still
+// chooses for every other program).
 //
 //===----------------------------------------------------------------------===//
 
