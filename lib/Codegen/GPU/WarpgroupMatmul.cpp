@@ -467,8 +467,10 @@ private:
   /// Thread 0 (`leader`) waits until both warpgroups released the slot of
   /// step - 1, which it refills next.
   void awaitRelease(Value released, Value step, Value leader);
-  /// Every thread waits until k step `step` has landed in its slot.
-  void waitForSlot(Value step);
+  /// Waits on the barrier of k step `step`'s slot in `group` for the
+  /// phase of the step's round: the copies' (the slot has landed) or the
+  /// releases' (both warpgroups are done with it).
+  void waitForStep(Value group, Value step);
   /// The A part of k step `step`'s slot that the warpgroup whose first row
   /// is at byte `aOffset` of it multiplies.
   Value aPart(Value step, Value aOffset);
@@ -592,22 +594,16 @@ void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
   auto wait = scf::IfOp::create(rewriter, loc, waits);
   rewriter.setInsertionPointToStart(&wait.getThenRegion().front());
   Value previous = arith::SubIOp::create(rewriter, loc, step, index(1));
-  Value slot = arith::RemUIOp::create(rewriter, loc, previous, index(stages));
-  Value round = arith::DivUIOp::create(rewriter, loc, previous, index(stages));
-  Value parity = arith::IndexCastOp::create(
-      rewriter, loc, rewriter.getI1Type(),
-      arith::RemUIOp::create(rewriter, loc, round, index(2)));
-  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, released, parity,
-                                         index(kWaitTicks), slot);
+  waitForStep(released, previous);
 }
 
-void WarpgroupMatmulLowering::waitForSlot(Value step) {
+void WarpgroupMatmulLowering::waitForStep(Value group, Value step) {
   Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
   Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
   Value parity = arith::IndexCastOp::create(
       rewriter, loc, rewriter.getI1Type(),
       arith::RemUIOp::create(rewriter, loc, round, index(2)));
-  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
+  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, group, parity,
                                          index(kWaitTicks), slot);
 }
 
@@ -958,7 +954,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   }
   if (prologueAhead) {
     // Step 0's A part, before the mainloop rewrites each next one.
-    waitForSlot(index(0));
+    waitForStep(barriers, index(0));
     prologue->emitSlot(aPart(index(0), aOffset), index(0));
     syncWarpgroup(thread);
   }
@@ -974,7 +970,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     // Ahead, the previous step (or the code before the loop) waited for
     // this step's slot before rewriting it.
     if (!prologueAhead)
-      waitForSlot(step);
+      waitForStep(barriers, step);
     Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
     Value aTile = aPart(step, aOffset);
     Value bTile =
@@ -1035,7 +1031,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
           rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
       auto rewrite = scf::IfOp::create(rewriter, loc, inRange);
       rewriter.setInsertionPointToStart(&rewrite.getThenRegion().front());
-      waitForSlot(next);
+      waitForStep(barriers, next);
       prologue->emitSlot(aPart(next, aOffset), next);
       rewriter.setInsertionPointAfter(rewrite);
       syncWarpgroup(thread);
