@@ -1,0 +1,643 @@
+#!/usr/bin/env python3
+"""Checks that the docs name only what exists (test/Docs/*.test).
+
+  check-docs.py references --root SRC --bin BIN
+      Every file path that README.md and docs/ name exists in the
+      repository, every `--flag` given to a Blockbuster tool (bb-opt,
+      bb-compile, bb-run, bb-difftest, mlir-opt with the plugin, the
+      scripts) is one that tool takes, every pass named with options
+      (`block-fuse{trace}`, `--block-fuse=trace`) is registered with those
+      options, and every link to a heading (`File.md#anchor`) finds it.
+      Prints one line per stale name and exits 1 if there is any.
+  check-docs.py rules --root SRC
+      Derives the rule table of docs/FusionRules.md from the code (the
+      catalogue in BlockFuse.cpp, the populate functions, the PDLL modules,
+      the tests) and compares it with the table in the doc.
+  check-docs.py gpu-stages --root SRC --dump FILE
+      Compares the order of the passes in docs/GPUPipeline.md's stage table
+      with the pipeline `bb-opt --blockbuster-gpu-pipeline
+      --dump-pass-pipeline` printed into FILE.
+  check-docs.py block FILE HEADING
+      Prints the first fenced code block under the heading HEADING of FILE
+      (for tests that compare a block of a doc with a tool's output).
+
+Names of other projects (upstream MLIR's files and flags, CMake's, pip's,
+files in third-party repositories) are not checked: a line that names
+another repository, a command of another tool, and the names in ALLOWED
+below are skipped, each for the reason given there.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+# Top-level directories of this repository: a path that starts with one is
+# ours and must exist.
+OUR_DIRS = ("include", "lib", "tools", "scripts", "test", "examples",
+            "python", "cmake", "docs")
+
+# File names that are not files of the repository, and why.
+ALLOWED_FILES = {
+    # Written by the commands the docs show (bb-compile -o DIR, bb-opt -o).
+    "manifest.json": "the artifact's manifest, written by bb-compile",
+    "index.json": "the index of an artifact directory, written by the tools",
+    "attention.block.mlir": "written by the command shown before it",
+    "a.mlir": "an example input name in a diagnostic",
+    "summary.json": "written by the difftest and benchmark scripts",
+    "timings.json": "written by the benchmark scripts",
+    "compile_commands.json": "written by CMake",
+    "libcuda.so": "the CUDA driver, not ours",
+    "libcuda.so.1": "the CUDA driver, not ours",
+    "BlockbusterPlugin.so": "a build output (build/lib)",
+    "BlockbusterConfig.cmake": "installed by cmake --install",
+    "pyproject.toml": "python/pyproject.toml",
+}
+
+# Tools of other projects: their flags are theirs, not checked.
+OTHER_TOOLS = {
+    "cmake", "ninja", "pip", "pip3", "python", "python3", "pytest", "lit",
+    "git", "apt-get", "apt", "sudo", "compute-sanitizer", "ptxas",
+    "cuobjdump", "nvdisasm", "nvcc", "clang", "clang++", "gcc", "g++",
+    "mlir-pdll", "mlir-tblgen", "mlir-translate", "llc", "opt", "FileCheck",
+    "ccache", "nsys", "ncu", "nvidia-smi", "torch-mlir-opt", "iree-compile",
+    "iree-opt", "stablehlo-opt", "buddy-opt", "triton-opt", "curl", "wget",
+    "diff", "grep", "sed", "awk", "ls", "cp", "rm", "mkdir", "tar", "env",
+    "time", "perf", "valgrind", "gdb", "docker", "uv", "llvm-lit",
+    "bash", "sh", "cat", "head", "tail", "sort", "find", "xargs", "make",
+    "duplicates", "issues", "hyperfine", "bb-fuzz", "torchrun",
+}
+
+# Flags of a tool of another project written without the tool in front of
+# them (in prose), and why.
+ALLOWED_FLAGS = {
+    "--help": "every tool",
+    "--version": "every tool",
+    "--load-dialect-plugin": "mlir-opt's",
+    "--load-pass-plugin": "mlir-opt's",
+    "--pass-pipeline": "mlir-opt's",
+    "--mlir-print-ir-after-all": "mlir-opt's",
+    "--mlir-pass-statistics": "mlir-opt's",
+    "-mlir-pass-statistics": "mlir-opt's",
+    "--prefix": "cmake --install's",
+    "--target": "cmake --build's",
+    "--build": "cmake's",
+    "--install": "cmake's",
+    "--check-prefix": "FileCheck's",
+    "--check-prefixes": "FileCheck's",
+    "--filter": "lit's",
+    "--tool": "compute-sanitizer's",
+    "--leak-check": "compute-sanitizer's",
+    "--gpu-architecture": "nvcc's",
+    "--use_fast_math": "nvcc's",
+    "--break-system-packages": "pip's",
+    "--no-build-isolation": "pip's",
+}
+
+# Lines that name a file of another repository: owner/name: path, or a
+# project whose paths the docs quote.
+OTHER_REPO_LINE = re.compile(
+    r"[\w.-]+/[\w.-]+:\s*`|\b(upstream|IREE|CIRCT|Triton|torch-mlir|"
+    r"buddy-mlir|tpp-mlir|StableHLO|stablehlo|CUTLASS|cutlass|"
+    r"FlashAttention|flash-attention|MLIR's|LLVM's|Toy|standalone)\b")
+# Path prefixes of other projects.
+OTHER_PREFIXES = ("mlir/", "llvm/", "clang/", "compiler/", "include/cutlass",
+                  "cutlass/", "csrc/", "stablehlo/", "epilogue/",
+                  "include/toy", "include/circt", "include/triton",
+                  "python/tools/", "benchmarks/", "standalone-plugin/")
+
+PATH_TOKEN = re.compile(
+    r"(?<![\w.$%/<{-])((?:\.\.?/)?(?:[\w.+-]+/)*[\w+-][\w.+-]*\."
+    r"(?:cpp|h|td|pdll|py|sh|mlir|test|md|json|txt|cmake|toml|inc|so|c)"
+    r"(?:\.in)?)(?![\w/])")
+DIR_TOKEN = re.compile(
+    r"(?<![\w.$%/<{-])((?:" + "|".join(OUR_DIRS) + r")/(?:[\w.+-]+/)*)(?![\w.])")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FLAG = re.compile(r"(?<![\w-])(--?[a-zA-Z][\w-]*)(?:=('[^']*'|\"[^\"]*\"|\S*))?")
+PASS_WITH_OPTIONS = re.compile(r"(?<![\w.-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\{([^}]*)\}")
+
+
+def git_files(root):
+    out = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    files = [f for f in out if f]
+    # Files not yet committed count too (the check runs in a work tree).
+    out = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"],
+                         cwd=root, capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    files += [f for f in out if f]
+    return files
+
+
+def doc_files(root):
+    docs = ["README.md"]
+    for base, _, names in os.walk(os.path.join(root, "docs")):
+        for name in sorted(names):
+            if name.endswith(".md"):
+                docs.append(os.path.relpath(os.path.join(base, name), root))
+    return sorted(docs)
+
+
+def slug(heading):
+    """GitHub's anchor of a heading."""
+    text = heading.strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(path):
+    result = set()
+    in_code = False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("```"):
+                in_code = not in_code
+            elif not in_code and line.startswith("#"):
+                result.add(slug(line.lstrip("#")))
+    return result
+
+
+def logical_lines(path):
+    """(line number, text, in code block) with shell continuations joined."""
+    in_code = False
+    pending, start = "", 0
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line.startswith("```"):
+                in_code = not in_code
+                continue
+            if in_code and line.rstrip().endswith("\\"):
+                if not pending:
+                    start = number
+                pending += line.rstrip()[:-1] + " "
+                continue
+            if pending:
+                yield start, pending + line, in_code
+                pending = ""
+            else:
+                yield number, line, in_code
+
+
+# --- tool flags -----------------------------------------------------------
+
+def help_flags(text):
+    """Flags and pass options in an LLVM tool's --help output: returns
+    (flags, passes) where passes maps a pass or pipeline to its options."""
+    flags, passes = set(), {}
+    current, pass_indent = None, None
+    in_passes = False
+    for line in text.split("\n"):
+        m = re.match(r"^(\s*)(--?[\w][\w.-]*)", line)
+        if not m:
+            if re.match(r"^\s*(Passes|Pass Pipelines|Compiler passes to run|"
+                        r"General options):?", line):
+                in_passes = True
+            continue
+        indent, name = len(m.group(1)), m.group(2)
+        flags.add(name.split("=")[0])
+        if in_passes and (pass_indent is None or indent <= pass_indent):
+            pass_indent = indent
+            current = name.lstrip("-")
+            passes[current] = set()
+        elif in_passes and current and indent > pass_indent:
+            passes[current].add(name.lstrip("-").split("=")[0])
+    return flags, passes
+
+
+def script_flags(path):
+    flags = set()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    for m in re.finditer(r"add_argument\(([^)]*)", text):
+        flags.update(re.findall(r"[\"'](--?[\w-]+)[\"']", m.group(1)))
+    # Shell scripts: the flags their option parsing matches.
+    if path.endswith(".sh"):
+        flags.update(re.findall(r"^\s*(--[\w-]+)\)", text, re.M))
+        flags.update(re.findall(r"\|(--[\w-]+)\)", text))
+    return flags
+
+
+def tool_flags(root, bindir):
+    tools = {}
+    passes = {}
+    for tool in ("bb-opt", "bb-compile", "bb-run", "bb-difftest"):
+        exe = os.path.join(bindir, tool)
+        text = subprocess.run([exe, "--help-hidden"], capture_output=True,
+                              text=True).stdout
+        flags, found = help_flags(text)
+        tools[tool] = flags
+        if tool == "bb-opt":
+            passes = found
+    # The stock mlir-opt with the plugin takes bb-opt's flags.
+    tools["mlir-opt"] = tools["bb-opt"]
+    for base in ("scripts", os.path.join("python", "blockbuster"),
+                 os.path.join("tools", "bb-difftest")):
+        for base_dir, _, names in os.walk(os.path.join(root, base)):
+            for name in names:
+                if name.endswith((".py", ".sh")):
+                    flags = script_flags(os.path.join(base_dir, name))
+                    tools.setdefault(name, set()).update(flags)
+    # python -m blockbuster runs python/blockbuster/__main__.py.
+    tools["blockbuster"] = tools.get("__main__.py", set())
+    return tools, passes
+
+
+# --- the check ------------------------------------------------------------
+
+class Checker:
+    def __init__(self, root, bindir):
+        self.root = root
+        self.files = git_files(root)
+        self.basenames = {os.path.basename(f) for f in self.files}
+        self.dirs = set()
+        for f in self.files:
+            parts = f.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                self.dirs.add("/".join(parts[:i]) + "/")
+        self.tools, self.passes = tool_flags(root, bindir)
+        self.all_flags = set().union(*self.tools.values())
+        self.all_options = set().union(*self.passes.values())
+        self.problems = []
+
+    def report(self, doc, number, what):
+        self.problems.append(f"{doc}:{number}: {what}")
+
+    def path_exists(self, doc, token):
+        token = token.rstrip(".,;:")
+        here = os.path.dirname(doc)
+        for candidate in (token, os.path.normpath(os.path.join(here, token)),
+                          os.path.join("docs", token)):
+            if os.path.exists(os.path.join(self.root, candidate)):
+                return True
+        stripped = token.lstrip("./")
+        if "/" not in stripped.rstrip("/"):
+            return (stripped in self.basenames or stripped + "/" in self.dirs
+                    or stripped in ALLOWED_FILES)
+        # A path below one of ours (`Rules/Common.pdll`,
+        # `Blockbuster/Pipelines/GPUArtifact.h`): the tail of a file or
+        # directory of the repository.
+        tail = "/" + stripped
+        return any(("/" + f).endswith(tail) for f in self.files) or any(
+            ("/" + d).endswith(tail) for d in self.dirs)
+
+    def check_paths(self, doc, number, line):
+        if "://" in line:
+            line = re.sub(r"\w+://\S+", "", line)
+        other_repo = OTHER_REPO_LINE.search(line)
+        tokens = [m.group(1) for m in PATH_TOKEN.finditer(line)]
+        tokens += [m.group(1) for m in DIR_TOKEN.finditer(line)]
+        for token in tokens:
+            if token.startswith(("build/", "/")) or re.search(
+                    r"(^|/)[A-Z][A-Z_0-9]*(/|$)|[$%<>*{]", token):
+                continue  # build outputs, absolute paths, placeholders
+            if token.startswith(OTHER_PREFIXES):
+                continue
+            if self.path_exists(doc, token):
+                continue
+            if other_repo and not token.startswith(OUR_DIRS):
+                continue
+            if other_repo and re.search(r"[\w.-]+/[\w.-]+:\s*`" + re.escape(token), line):
+                continue
+            self.report(doc, number, f"no file `{token}`")
+
+    def check_links(self, doc, number, line):
+        for m in LINK.finditer(line):
+            target = m.group(1)
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            path, _, anchor = target.partition("#")
+            here = os.path.dirname(doc)
+            full = os.path.normpath(os.path.join(here, path)) if path else doc
+            if not os.path.exists(os.path.join(self.root, full)):
+                self.report(doc, number, f"link to a missing file `{target}`")
+                continue
+            if anchor and full.endswith(".md") and anchor not in anchors(
+                    os.path.join(self.root, full)):
+                self.report(doc, number, f"link to a missing heading `{target}`")
+
+    def check_pass_options(self, doc, number, name, options):
+        if name not in self.passes:
+            self.report(doc, number, f"no pass `{name}`")
+            return
+        for option in re.split(r"\s+", options.strip().strip("'\"")):
+            key = option.split("=")[0].strip()
+            if not key or key in ("...", "FILE") or not re.match(r"^[a-z][\w-]*$", key):
+                continue
+            if key not in self.passes[name]:
+                self.report(doc, number, f"pass `{name}` has no option `{key}`")
+
+    def check_flags(self, doc, number, line, in_code):
+        # Spans to look at: a code line whole, else the backticked spans.
+        spans = [line] if in_code else re.findall(r"`([^`]+)`", line)
+        for span in spans:
+            for m in PASS_WITH_OPTIONS.finditer(span):
+                name = m.group(1)
+                if name in self.passes or name.startswith(
+                        ("block-", "gpu-", "blockbuster-", "convert-linalg-to-block",
+                         "convert-block-to-linalg")):
+                    self.check_pass_options(doc, number, name, m.group(2))
+            self.check_command_flags(doc, number, span)
+
+    def check_command_flags(self, doc, number, span):
+        words = span.replace("|", " | ").replace(";", " ; ").split()
+        tool = None
+        for i, word in enumerate(words):
+            base = os.path.basename(word.strip("`'\"()"))
+            if word in ("|", ";", "&&", "||"):
+                tool = None
+                continue
+            if base in self.tools and not base.startswith("__"):
+                tool = base
+                continue
+            if base in OTHER_TOOLS and (i == 0 or words[i - 1] in ("|", ";", "&&", "sudo", "nice", "env")
+                                        or tool is None):
+                tool = "other"
+                continue
+            if base == "-m" and i + 1 < len(words):
+                module = words[i + 1]
+                tool = "blockbuster" if module == "blockbuster" else "other"
+                continue
+            m = FLAG.match(word.strip("`(\"'"))
+            if not m or not m.group(1).startswith("--"):
+                continue
+            flag, value = m.group(1), m.group(2)
+            if tool == "other":
+                continue
+            if flag in ALLOWED_FLAGS:
+                continue
+            known = self.tools[tool] if tool else self.all_flags
+            if tool is None and flag.lstrip("-") in self.all_options:
+                continue  # a pass option named as a flag in prose
+            if flag not in known:
+                where = f"`{tool}`" if tool else "any tool"
+                self.report(doc, number, f"{where} has no flag `{flag}`")
+                continue
+            name = flag.lstrip("-")
+            if tool in ("bb-opt", "mlir-opt", None) and name in self.passes and value:
+                self.check_pass_options(doc, number, name, value)
+
+    def run(self):
+        for doc in doc_files(self.root):
+            for number, line, in_code in logical_lines(os.path.join(self.root, doc)):
+                self.check_paths(doc, number, line)
+                self.check_links(doc, number, line)
+                self.check_flags(doc, number, line, in_code)
+        for problem in self.problems:
+            print(problem)
+        return 1 if self.problems else 0
+
+
+# --- the rule table -------------------------------------------------------
+
+RULES_DIR = "lib/Dialect/Block/Transforms/Rules"
+RULE_TESTS = "test/Transforms/block-fuse"
+
+
+def vocabulary_table(root):
+    """PDL name -> the C++ functions of its row in docs/FusionRules.md's
+    vocabulary table; checks that each exists where the table says."""
+    doc = os.path.join(root, "docs/FusionRules.md")
+    with open(os.path.join(root, RULES_DIR, "Common.pdll")) as f:
+        declared = set(re.findall(r"^(?:Constraint|Rewrite) (\w+)", f.read(), re.M))
+    with open(os.path.join(root, "lib/Dialect/Block/Transforms/FusionVocabulary.cpp")) as f:
+        registered = set(re.findall(r"\"([A-Z]\w+)\"", f.read()))
+    headers = ""
+    for base in ("include/Blockbuster/Dialect/Block/Transforms",
+                 "lib/Dialect/Block/Transforms", RULES_DIR):
+        for name in sorted(os.listdir(os.path.join(root, base))):
+            if name.endswith(".h"):
+                with open(os.path.join(root, base, name)) as f:
+                    headers += f.read()
+    table = {}
+    for row in table_rows(doc, "| precondition | transformation |"):
+        functions = re.findall(r"`(\w+)\(", row[0] + row[1])
+        for function in functions:
+            if not re.search(r"\b%s\(" % function, headers):
+                raise SystemExit(f"docs/FusionRules.md: vocabulary: `{function}` "
+                                 "is declared in no header of the fusion "
+                                 "driver or the rules")
+        for name in re.findall(r"`(\w+)`", row[2]):
+            if name not in declared or name not in registered:
+                raise SystemExit(f"docs/FusionRules.md: vocabulary: `{name}` is "
+                                 "not declared in Common.pdll and registered "
+                                 "in FusionVocabulary.cpp")
+            table.setdefault(name, []).extend(functions)
+    return table
+
+
+def vocabulary_calls(root, module):
+    """The names of Common.pdll that module.pdll calls."""
+    with open(os.path.join(root, RULES_DIR, "Common.pdll")) as f:
+        declared = re.findall(r"^(?:Constraint|Rewrite) (\w+)", f.read(), re.M)
+    with open(os.path.join(root, RULES_DIR, module + ".pdll")) as f:
+        text = f.read()
+    return [name for name in declared if re.search(r"\b%s\(" % name, text)]
+
+
+def derive_rules(root):
+    """The rows of the rule table, from the code."""
+    with open(os.path.join(root, "lib/Dialect/Block/Transforms/BlockFuse.cpp")) as f:
+        fuse = f.read()
+    catalogue = re.findall(r"\{(\d+), \"([^\"]+)\", (populate\w+)\}", fuse)
+    rows = []
+    user = re.search(r"kUserRule = (\d+);", fuse)
+    if user:
+        tests = sorted(t for t in os.listdir(os.path.join(root, RULE_TESTS))
+                       if t.startswith("user-rules"))
+        rows.append((user.group(1), "user rules", "`UserRules.cpp`", "",
+                     "the `rules=FILE` file", "",
+                     ", ".join(f"`{t}`" for t in tests)))
+    sources = {}
+    for name in sorted(os.listdir(os.path.join(root, RULES_DIR))):
+        if name.endswith(".cpp"):
+            with open(os.path.join(root, RULES_DIR, name)) as f:
+                sources[name] = f.read()
+    vocabulary = vocabulary_table(root)
+    for number, name, populate in catalogue:
+        defining = [file for file, text in sources.items()
+                    if re.search(r"void blockbuster::block::%s\(" % populate, text)]
+        if len(defining) != 1:
+            raise SystemExit(f"rule {number}: {populate} is defined in "
+                             f"{len(defining)} files of {RULES_DIR}")
+        file = defining[0]
+        text = sources[file]
+        # Other files that define a transformation the rule's vocabulary
+        # entry calls (rule 6's reduce form is rule 3's
+        # cloneProducerIntoReduce).
+        modules = re.findall(r"#include \"Rules/(\w+)\.h\.inc\"", text)
+        pdll, patterns = [], []
+        for module in modules:
+            pdll.append(f"`{module}.pdll`")
+            with open(os.path.join(root, RULES_DIR, module + ".pdll")) as f:
+                patterns += re.findall(r"^Pattern (\w+)", f.read(), re.M)
+        # The files that define the vocabulary's functions the module
+        # calls: rule 6's reduce form runs rule 3's cloneProducerIntoReduce.
+        files = [file]
+        for module in modules:
+            for called in vocabulary_calls(root, module):
+                for function in vocabulary.get(called, ()):
+                    for other, other_text in sources.items():
+                        if other not in files and re.search(
+                                r"\bblockbuster::block::%s\(" % function,
+                                other_text):
+                            files.append(other)
+        cxx = re.findall(r"setDebugName\(\"([\w-]+)\"\)", text)
+        tests = sorted(t for t in os.listdir(os.path.join(root, RULE_TESTS))
+                       if t.startswith(f"rule{number}-"))
+        rows.append((number, name, ", ".join(f"`Rules/{f}`" for f in files),
+                     f"`{populate}`",
+                     ", ".join(pdll), ", ".join(patterns + cxx),
+                     ", ".join(f"`{t}`" for t in tests)))
+    return rows
+
+
+def table_rows(path, header_start):
+    """The rows of the first table whose header starts with header_start."""
+    rows, in_table = [], False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith(header_start):
+                in_table = True
+                continue
+            if in_table:
+                if not line.startswith("|"):
+                    break
+                if set(line.strip()) <= set("|-: "):
+                    continue
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                rows.append(cells)
+    return rows
+
+
+def check_rules(root):
+    doc = os.path.join(root, "docs/FusionRules.md")
+    header = "| # | name | file (`lib/Dialect/Block/Transforms/`) |"
+    documented = table_rows(doc, header)
+    derived = derive_rules(root)
+    problems = []
+    if not documented:
+        problems.append(f"docs/FusionRules.md: no table starting `{header}`")
+    by_number = {row[0]: row for row in documented}
+    for row in derived:
+        have = by_number.pop(row[0], None)
+        if have is None:
+            problems.append(f"docs/FusionRules.md: no row for rule {row[0]}: "
+                            "| " + " | ".join(row) + " |")
+            continue
+        # Columns from the code must match; the last (the doc anchor) must
+        # name a heading of the doc.
+        if have[:len(row)] != list(row):
+            problems.append(f"docs/FusionRules.md: rule {row[0]}:\n"
+                            "  doc:  | " + " | ".join(have[:len(row)]) + " |\n"
+                            "  code: | " + " | ".join(row) + " |")
+        targets = anchors(doc)
+        for anchor in re.findall(r"\]\(#([^)]+)\)", " ".join(have[len(row):])):
+            if anchor not in targets:
+                problems.append(f"docs/FusionRules.md: rule {row[0]}: no heading #{anchor}")
+        if not re.search(r"\]\(#", " ".join(have[len(row):])):
+            problems.append(f"docs/FusionRules.md: rule {row[0]}: no doc anchor")
+    for number in by_number:
+        problems.append(f"docs/FusionRules.md: rule {number} is not in the code")
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+# --- the GPU stages -------------------------------------------------------
+
+# Passes the stage table does not list: they tidy between the stages.
+UNLISTED_STAGES = {"canonicalize", "cse"}
+
+
+def dumped_passes(text):
+    """The pass names, in order, of a --dump-pass-pipeline output."""
+    text = text[text.find("builtin.module("):]
+    names = []
+    # Drop option lists, then take every name followed by , or ) or (.
+    depth, flat = 0, []
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0:
+            flat.append(ch)
+    for name in re.findall(r"([\w.-]+)\s*(?=[,()]|$)", "".join(flat)):
+        if name in ("builtin.module", "func.func", "gpu.module", "any"):
+            continue
+        names.append(name)
+    return names
+
+
+def check_gpu_stages(root, dump):
+    with open(dump) as f:
+        code = [n for n in dumped_passes(f.read()) if n not in UNLISTED_STAGES]
+    doc = os.path.join(root, "docs/GPUPipeline.md")
+    rows = table_rows(doc, "| step | pass |")
+    listed = []
+    for row in rows:
+        listed += [re.sub(r"\{.*", "", n) for n in re.findall(r"`([a-z][\w{}=,.-]*)`", row[1])]
+    if listed == code:
+        return 0
+    import difflib
+    print("docs/GPUPipeline.md: the stage table's passes differ from "
+          "blockbuster-gpu-pipeline's (--- doc, +++ code):")
+    for line in difflib.unified_diff(listed, code, lineterm="", n=1):
+        print(line)
+    return 1
+
+
+# --- a block of a doc -----------------------------------------------------
+
+def print_block(path, heading):
+    found, in_code = False, False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not found:
+                found = line.startswith("#") and line.lstrip("#").strip() == heading
+                continue
+            if line.startswith("```"):
+                if in_code:
+                    return 0
+                in_code = True
+                continue
+            if in_code:
+                sys.stdout.write(line)
+    print(f"{path}: no code block under the heading `{heading}`", file=sys.stderr)
+    return 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    refs = sub.add_parser("references")
+    refs.add_argument("--root", required=True)
+    refs.add_argument("--bin", required=True)
+    rules = sub.add_parser("rules")
+    rules.add_argument("--root", required=True)
+    rules.add_argument("--print", action="store_true",
+                       help="print the derived rows instead of comparing")
+    stages = sub.add_parser("gpu-stages")
+    stages.add_argument("--root", required=True)
+    stages.add_argument("--dump", required=True)
+    block = sub.add_parser("block")
+    block.add_argument("file")
+    block.add_argument("heading")
+    args = parser.parse_args()
+    if args.command == "references":
+        return Checker(args.root, args.bin).run()
+    if args.command == "rules":
+        if args.print:
+            for row in derive_rules(args.root):
+                print("| " + " | ".join(row) + " |")
+            return 0
+        return check_rules(args.root)
+    if args.command == "gpu-stages":
+        return check_gpu_stages(args.root, args.dump)
+    return print_block(args.file, args.heading)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
