@@ -30,6 +30,7 @@ below are skipped, each for the reason given there.
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -71,6 +72,7 @@ OTHER_TOOLS = {
     "time", "perf", "valgrind", "gdb", "docker", "uv", "llvm-lit",
     "bash", "sh", "cat", "head", "tail", "sort", "find", "xargs", "make",
     "duplicates", "issues", "hyperfine", "bb-fuzz", "torchrun",
+    "mlir-runner", "llvm-config", "clang++-22", "nice",
 }
 
 # Flags of a tool of another project written without the tool in front of
@@ -97,6 +99,20 @@ ALLOWED_FLAGS = {
     "--use_fast_math": "nvcc's",
     "--break-system-packages": "pip's",
     "--no-build-isolation": "pip's",
+    "--racecheck-report": "compute-sanitizer's",
+    "--test-gpu-subgroup-reduce-lowering": "a test pass of upstream's mlir-opt",
+}
+
+# The prefixes of Blockbuster's pass names.
+OUR_PASS_PREFIXES = ("block-", "gpu-", "blockbuster-", "convert-linalg-to-",
+                     "convert-block-to-", "hoist-")
+
+# Passes of the probe plugin that design note 05 quotes (section 7.1): the
+# experiments' names, not Blockbuster's passes.
+QUOTED_PASSES = {
+    "docs/design/05-gpu-lowering-notes.md": {
+        "gpu-launch-manifest", "gpu-workgroup-alloc-to-launch",
+        "gpu-extern-dynamic-smem", "gpu-kernel-arg-attrs"},
 }
 
 # Lines that name another project: the paths on them are that project's
@@ -206,26 +222,33 @@ def logical_lines(path):
 # --- tool flags -----------------------------------------------------------
 
 def help_flags(text):
-    """Flags and pass options in an LLVM tool's --help output: returns
-    (flags, passes) where passes maps a pass or pipeline to its options."""
+    """Flags and pass options in a tool's --help output: returns (flags,
+    passes) where passes maps each pass and pass pipeline of an MLIR tool
+    (the `Passes:` and `Pass Pipelines:` sections) to its options."""
+    if text.startswith("usage:"):  # argparse (bb-difftest)
+        return set(re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", text)), {}
     flags, passes = set(), {}
-    current, pass_indent = None, None
-    in_passes = False
+    current, pass_indent, in_passes = None, None, False
     for line in text.split("\n"):
+        header = re.match(r"^(\s*)(Passes|Pass Pipelines|[A-Z][\w ]*):$",
+                          line.rstrip())
+        if header:
+            in_passes = header.group(2) in ("Passes", "Pass Pipelines")
+            pass_indent, current = None, None
+            continue
         m = re.match(r"^(\s*)(--?[\w][\w.-]*)", line)
         if not m:
-            if re.match(r"^\s*(Passes|Pass Pipelines|Compiler passes to run|"
-                        r"General options):?", line):
-                in_passes = True
             continue
-        indent, name = len(m.group(1)), m.group(2)
-        flags.add(name.split("=")[0])
-        if in_passes and (pass_indent is None or indent <= pass_indent):
+        indent, name = len(m.group(1)), m.group(2).split("=")[0]
+        flags.add(name)
+        if not in_passes:
+            continue
+        if pass_indent is None or indent <= pass_indent:
             pass_indent = indent
             current = name.lstrip("-")
             passes[current] = set()
-        elif in_passes and current and indent > pass_indent:
-            passes[current].add(name.lstrip("-").split("=")[0])
+        else:
+            passes[current].add(name.lstrip("-"))
     return flags, passes
 
 
@@ -249,7 +272,10 @@ def tool_flags(root, bindir):
         exe = os.path.join(bindir, tool)
         if not os.path.exists(exe):
             raise SystemExit(f"check-docs.py: no {exe} (build it first)")
-        text = subprocess.run([exe, "--help-hidden"], capture_output=True,
+        # bb-difftest is a Python script (argparse): --help, not
+        # LLVM's --help-hidden.
+        option = "--help" if tool == "bb-difftest" else "--help-hidden"
+        text = subprocess.run([exe, option], capture_output=True,
                               text=True).stdout
         flags, found = help_flags(text)
         tools[tool] = flags
@@ -264,6 +290,16 @@ def tool_flags(root, bindir):
                 if name.endswith((".py", ".sh")):
                     flags = script_flags(os.path.join(base_dir, name))
                     tools.setdefault(name, set()).update(flags)
+    # The downstream example's tool: its pipeline's name, plus bb-opt's.
+    downstream = set(tools["bb-opt"])
+    for base_dir, _, names in os.walk(os.path.join(root, "examples", "downstream")):
+        for name in names:
+            if name.endswith(".cpp"):
+                with open(os.path.join(base_dir, name)) as f:
+                    text = f.read()
+                for m in re.finditer(r"PassPipelineRegistration<[^>]*>\(\s*\"([\w-]+)\"", text):
+                    downstream.add("--" + m.group(1))
+    tools["downstream-opt"] = downstream
     # python -m blockbuster runs python/blockbuster/__main__.py.
     tools["blockbuster"] = tools.get("__main__.py", set())
     return tools, passes
@@ -284,6 +320,16 @@ class Checker:
         self.tools, self.passes = tool_flags(root, bindir)
         self.all_flags = set().union(*self.tools.values())
         self.all_options = set().union(*self.passes.values())
+        # Other kebab-case names the code defines: patterns' debug names,
+        # passes built only inside a pipeline (getArgument), CMake install
+        # components.
+        self.code_names = set()
+        for f in self.files:
+            if f.endswith((".cpp", ".h", "CMakeLists.txt", ".cmake")):
+                with open(os.path.join(root, f), errors="replace") as text:
+                    self.code_names.update(re.findall(
+                        r"(?:setDebugName\(|return |COMPONENT )\"?([a-z][\w-]*)",
+                        text.read()))
         self.problems = []
 
     def report(self, doc, number, what):
@@ -352,6 +398,8 @@ class Checker:
                 self.report(doc, number, f"link to a missing heading `{target}`")
 
     def check_pass_options(self, doc, number, name, options):
+        if name in QUOTED_PASSES.get(doc, ()):
+            return
         if name not in self.passes:
             self.report(doc, number, f"no pass `{name}`")
             return
@@ -362,7 +410,13 @@ class Checker:
             if key not in self.passes[name]:
                 self.report(doc, number, f"pass `{name}` has no option `{key}`")
 
-    def check_flags(self, doc, number, line, in_code):
+    def check_flags(self, doc, number, line, in_code, before):
+        # Flags of another project's tool, or passes of another plugin.
+        if not in_code and OTHER_REPO_LINE.search(before + " " + line):
+            return
+        plugin = re.search(r"--load-pass-plugin=(\S+)", line)
+        if plugin and "BlockbusterPlugin" not in plugin.group(1):
+            return
         # Spans to look at: a code line whole, else the backticked spans.
         spans = [line] if in_code else re.findall(r"`([^`]+)`", line)
         for span in spans:
@@ -373,32 +427,54 @@ class Checker:
                          "convert-block-to-linalg")):
                     self.check_pass_options(doc, number, name, m.group(2))
             self.check_command_flags(doc, number, span)
+            # A pass named alone (`gpu-row-kernels`): a name with the prefix
+            # of our passes must be a pass, a pass option or a flag.
+            name = span.strip()
+            if (not in_code and re.match(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$", name)
+                    and name.startswith(OUR_PASS_PREFIXES)
+                    and name not in self.passes
+                    and name not in QUOTED_PASSES.get(doc, ())
+                    and name not in self.all_options
+                    and name not in self.code_names
+                    and "--" + name not in self.all_flags):
+                self.report(doc, number, f"no pass `{name}`")
 
     def check_command_flags(self, doc, number, span):
-        words = span.replace("|", " | ").replace(";", " ; ").split()
+        try:
+            words = shlex.split(span.replace("|", " | ").replace(";", " ; "),
+                                comments=True)
+        except ValueError:  # an unclosed quote in prose
+            words = span.split()
         tool = None
         for i, word in enumerate(words):
-            base = os.path.basename(word.strip("`'\"()"))
             if word in ("|", ";", "&&", "||"):
                 tool = None
                 continue
+            base = os.path.basename(word.strip("`()"))
             if base in self.tools and not base.startswith("__"):
                 tool = base
                 continue
-            if base in OTHER_TOOLS and (i == 0 or words[i - 1] in ("|", ";", "&&", "sudo", "nice", "env")
-                                        or tool is None):
+            if base in OTHER_TOOLS and (tool is None or i == 0 or words[i - 1] in (
+                    "|", ";", "&&", "sudo", "nice", "env")):
                 tool = "other"
                 continue
-            if base == "-m" and i + 1 < len(words):
-                module = words[i + 1]
-                tool = "blockbuster" if module == "blockbuster" else "other"
+            if word == "-m" and i + 1 < len(words):
+                tool = "blockbuster" if words[i + 1] == "blockbuster" else "other"
                 continue
-            m = FLAG.match(word.strip("`(\"'"))
-            if not m or not m.group(1).startswith("--"):
-                continue
-            flag, value = m.group(1), m.group(2)
             if tool == "other":
                 continue
+            # A quoted value that holds flags (`--variant old="--block-sizes
+            # ..."`) passes them on to another of our tools.
+            if " " in word and not word.startswith("--"):
+                for inner in re.findall(r"(?<![\w-])(--[a-zA-Z][\w-]*)", word):
+                    if inner not in self.all_flags and inner not in ALLOWED_FLAGS:
+                        self.report(doc, number, f"any tool has no flag `{inner}`")
+                continue
+            m = FLAG.match(word.strip("`("))
+            if not m or not m.group(1).startswith("--"):
+                continue
+            flag = m.group(1)
+            value = word.strip("`(").partition("=")[2]
             if flag in ALLOWED_FLAGS:
                 continue
             known = self.tools[tool] if tool else self.all_flags
@@ -409,7 +485,8 @@ class Checker:
                 self.report(doc, number, f"{where} has no flag `{flag}`")
                 continue
             name = flag.lstrip("-")
-            if tool in ("bb-opt", "mlir-opt", None) and name in self.passes and value:
+            if tool in ("bb-opt", "mlir-opt", "downstream-opt", None) \
+                    and name in self.passes and value:
                 self.check_pass_options(doc, number, name, value)
 
     def run(self):
@@ -417,9 +494,9 @@ class Checker:
             before = ["", "", ""]
             for number, line, in_code in logical_lines(os.path.join(self.root, doc)):
                 self.check_paths(doc, number, line, " ".join(before))
-                before = before[1:] + [line]
                 self.check_links(doc, number, line)
-                self.check_flags(doc, number, line, in_code)
+                self.check_flags(doc, number, line, in_code, " ".join(before))
+                before = before[1:] + [line]
         for problem in self.problems:
             print(problem)
         return 1 if self.problems else 0
@@ -614,7 +691,10 @@ def check_gpu_stages(root, dump):
     rows = table_rows(doc, "| step | pass |")
     listed = []
     for row in rows:
-        listed += [re.sub(r"\{.*", "", n) for n in re.findall(r"`([a-z][\w{}=,.-]*)`", row[1])]
+        # The passes of the row; parentheses hold conditions and notes.
+        cell = re.sub(r"\([^)]*\)", "", row[1])
+        listed += [re.sub(r"\{.*", "", n)
+                   for n in re.findall(r"`([a-z][a-z0-9-]*(?:\{[^}]*\})?)`", cell)]
     if listed == code:
         return 0
     import difflib
