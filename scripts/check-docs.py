@@ -489,7 +489,44 @@ class Checker:
                     and name in self.passes and value:
                 self.check_pass_options(doc, number, name, value)
 
+    def check_section_references(self):
+        """`docs/X.md, "Heading"` in the docs and the code: the page has a
+        heading that contains the quoted words (or, for a field of a
+        format, names it in backticks)."""
+        reference = re.compile(
+            r"([\w/.-]+\.md)\)?,? (?:section |sections )?\"([^\"]+)\"")
+        headings = {}
+        for f in self.files:
+            if not f.endswith((".md", ".td", ".cpp", ".h", ".py", ".sh",
+                               ".test", ".mlir", ".pdll")):
+                continue
+            with open(os.path.join(self.root, f), errors="replace") as handle:
+                text = handle.read()
+            for m in reference.finditer(text):
+                page, section = m.group(1), m.group(2)
+                section = re.sub(r"\s*\n\s*(///|//|#)?\s*", " ", section)
+                candidates = [os.path.normpath(os.path.join(os.path.dirname(f), page)),
+                              page, os.path.join("docs", page)]
+                path = next((c for c in candidates
+                             if os.path.exists(os.path.join(self.root, c))), None)
+                if path is None:
+                    continue  # a missing page is check_paths' to report
+                if path not in headings:
+                    with open(os.path.join(self.root, path)) as handle:
+                        body = handle.read()
+                    headings[path] = (
+                        [h.lower() for h in re.findall(r"^#+ (.*)$", body, re.M)],
+                        body)
+                titles, body = headings[path]
+                if any(section.lower() in t for t in titles):
+                    continue
+                if "`" + section + "`" in body or "." + section + "`" in body:
+                    continue
+                line = text.count("\n", 0, m.start()) + 1
+                self.report(f, line, f"{page} has no section \"{section}\"")
+
     def run(self):
+        self.check_section_references()
         for doc in doc_files(self.root):
             before = ["", "", ""]
             for number, line, in_code in logical_lines(os.path.join(self.root, doc)):
