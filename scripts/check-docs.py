@@ -17,6 +17,9 @@
       Compares the order of the passes in docs/GPUPipeline.md's stage table
       with the pipeline `bb-opt --blockbuster-gpu-pipeline
       --dump-pass-pipeline` printed into FILE.
+  check-docs.py passes --root SRC
+      Every pass of the Passes.td files has a row in docs/README.md's table
+      of stages or in docs/GPUPipeline.md's stage table.
   check-docs.py block FILE HEADING
       Prints the first fenced code block under the heading HEADING of FILE
       (for tests that compare a block of a doc with a tool's output).
@@ -742,6 +745,30 @@ def check_gpu_stages(root, dump):
     return 1
 
 
+# --- every pass in a table ------------------------------------------------
+
+def check_pass_tables(root):
+    """Every pass a Passes.td defines is in the table of stages of
+    docs/README.md or in the stage table of docs/GPUPipeline.md."""
+    defined = []
+    for base, _, names in os.walk(os.path.join(root, "include")):
+        for name in sorted(names):
+            if name.endswith(".td"):
+                with open(os.path.join(base, name)) as f:
+                    defined += [(os.path.relpath(os.path.join(base, name), root), p)
+                                for p in re.findall(r"Pass<\"([\w-]+)\"", f.read())]
+    listed = set()
+    for doc, header in (("docs/README.md", "| stage | flag |"),
+                        ("docs/GPUPipeline.md", "| step | pass |")):
+        for row in table_rows(os.path.join(root, doc), header):
+            listed.update(re.findall(r"`-*([a-z][a-z0-9-]*)", row[1]))
+    missing = [(td, p) for td, p in defined if p not in listed]
+    for td, p in missing:
+        print(f"{td}: pass `{p}` is in neither docs/README.md's table of "
+              "stages nor docs/GPUPipeline.md's stage table")
+    return 1 if missing else 0
+
+
 # --- a block of a doc -----------------------------------------------------
 
 def print_block(path, heading):
@@ -775,6 +802,8 @@ def main():
     stages = sub.add_parser("gpu-stages")
     stages.add_argument("--root", required=True)
     stages.add_argument("--dump", required=True)
+    tables = sub.add_parser("passes")
+    tables.add_argument("--root", required=True)
     block = sub.add_parser("block")
     block.add_argument("file")
     block.add_argument("heading")
@@ -787,6 +816,8 @@ def main():
                 print("| " + " | ".join(row) + " |")
             return 0
         return check_rules(args.root)
+    if args.command == "passes":
+        return check_pass_tables(args.root)
     if args.command == "gpu-stages":
         return check_gpu_stages(args.root, args.dump)
     return print_block(args.file, args.heading)
