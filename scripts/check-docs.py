@@ -161,15 +161,26 @@ PASS_WITH_OPTIONS = re.compile(r"(?<![\w.-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\{([^
 
 
 def git_files(root):
-    out = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True,
-                         text=True, check=True).stdout.split("\n")
-    files = [f for f in out if f]
-    # Files not yet committed count too (the check runs in a work tree).
-    out = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"],
-                         cwd=root, capture_output=True, text=True,
-                         check=True).stdout.split("\n")
-    files += [f for f in out if f]
-    return files
+    """The repository's files: tracked and untracked but not ignored (the
+    check runs in a work tree too); outside git, every file but build
+    trees and virtual environments."""
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=root,
+                             capture_output=True, text=True, check=True)
+        if os.path.realpath(top.stdout.strip()) != os.path.realpath(root):
+            raise OSError("not the root of a git work tree")
+        files = []
+        for extra in ([], ["--others", "--exclude-standard"]):
+            out = subprocess.run(["git", "ls-files"] + extra, cwd=root,
+                                 capture_output=True, text=True, check=True)
+            files += [f for f in out.stdout.split("\n") if f]
+        return files
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+        for base, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if not d.startswith(("build", ".git", ".venv"))]
+            files += [os.path.relpath(os.path.join(base, n), root) for n in names]
+        return files
 
 
 def doc_files(root):
