@@ -555,30 +555,61 @@ class Checker:
 
 # --- the rule table -------------------------------------------------------
 
-RULES_DIR = "lib/Dialect/Block/Transforms/Rules"
-RULE_TESTS = "test/Transforms/block-fuse"
+# The rule table's sources are found by name, not by path, so that moving
+# a directory does not break the check (the table's paths are checked by
+# `references`).
+class Sources:
+    def __init__(self, root):
+        self.root = root
+        self.files = git_files(root)
+        self.fuse = self.locate("BlockFuse.cpp")
+        self.vocabulary = self.locate("FusionVocabulary.cpp")
+        self.rules = os.path.dirname(self.locate("Common.pdll"))
+        self.user = self.locate("UserRules.cpp")
+        # The directory of the rules' tests: the one with rule 1's.
+        tests = {os.path.dirname(f) for f in self.files
+                 if f.startswith("test/") and os.path.basename(f).startswith("rule1-")}
+        if len(tests) != 1:
+            raise SystemExit(f"check-docs.py: rule 1's tests in {sorted(tests)}")
+        self.tests = tests.pop()
+        # The headers of the driver, the vocabulary and the rules.
+        dirs = {os.path.dirname(self.fuse), self.rules,
+                os.path.dirname(self.locate("FusionVocabulary.h")),
+                os.path.dirname(self.locate("FusionRules.h"))}
+        self.headers = ""
+        for f in self.files:
+            if f.endswith(".h") and os.path.dirname(f) in dirs:
+                self.headers += self.read(f)
+
+    def locate(self, name):
+        found = [f for f in self.files if os.path.basename(f) == name
+                 and f.startswith(("lib/", "include/"))]
+        if len(found) != 1:
+            raise SystemExit(f"check-docs.py: {len(found)} files named {name}")
+        return found[0]
+
+    def read(self, path):
+        with open(os.path.join(self.root, path), encoding="utf-8") as f:
+            return f.read()
+
+    def rule_file(self, path):
+        """`path` as the table writes it: from the directory that holds
+        the rules' directory (`Rules/MapIntoReduce.cpp`)."""
+        return os.path.relpath(path, os.path.dirname(self.rules))
 
 
-def vocabulary_table(root):
+def vocabulary_table(src):
     """PDL name -> the C++ functions of its row in docs/FusionRules.md's
     vocabulary table; checks that each exists where the table says."""
-    doc = os.path.join(root, "docs/FusionRules.md")
-    with open(os.path.join(root, RULES_DIR, "Common.pdll")) as f:
-        declared = set(re.findall(r"^(?:Constraint|Rewrite) (\w+)", f.read(), re.M))
-    with open(os.path.join(root, "lib/Dialect/Block/Transforms/FusionVocabulary.cpp")) as f:
-        registered = set(re.findall(r"\"([A-Z]\w+)\"", f.read()))
-    headers = ""
-    for base in ("include/Blockbuster/Dialect/Block/Transforms",
-                 "lib/Dialect/Block/Transforms", RULES_DIR):
-        for name in sorted(os.listdir(os.path.join(root, base))):
-            if name.endswith(".h"):
-                with open(os.path.join(root, base, name)) as f:
-                    headers += f.read()
+    doc = os.path.join(src.root, "docs/FusionRules.md")
+    common = src.read(os.path.join(src.rules, "Common.pdll"))
+    declared = set(re.findall(r"^(?:Constraint|Rewrite) (\w+)", common, re.M))
+    registered = set(re.findall(r"\"([A-Z]\w+)\"", src.read(src.vocabulary)))
     table = {}
     for row in table_rows(doc, "| precondition | transformation |"):
         functions = re.findall(r"`(\w+)\(", row[0] + row[1])
         for function in functions:
-            if not re.search(r"\b%s\(" % function, headers):
+            if not re.search(r"\b%s\(" % function, src.headers):
                 raise SystemExit(f"docs/FusionRules.md: vocabulary: `{function}` "
                                  "is declared in no header of the fusion "
                                  "driver or the rules")
@@ -591,56 +622,50 @@ def vocabulary_table(root):
     return table
 
 
-def vocabulary_calls(root, module):
+def vocabulary_calls(src, module):
     """The names of Common.pdll that module.pdll calls."""
-    with open(os.path.join(root, RULES_DIR, "Common.pdll")) as f:
-        declared = re.findall(r"^(?:Constraint|Rewrite) (\w+)", f.read(), re.M)
-    with open(os.path.join(root, RULES_DIR, module + ".pdll")) as f:
-        text = f.read()
+    common = src.read(os.path.join(src.rules, "Common.pdll"))
+    declared = re.findall(r"^(?:Constraint|Rewrite) (\w+)", common, re.M)
+    text = src.read(os.path.join(src.rules, module + ".pdll"))
     return [name for name in declared if re.search(r"\b%s\(" % name, text)]
 
 
 def derive_rules(root):
     """The rows of the rule table, from the code."""
-    with open(os.path.join(root, "lib/Dialect/Block/Transforms/BlockFuse.cpp")) as f:
-        fuse = f.read()
+    src = Sources(root)
+    fuse = src.read(src.fuse)
     catalogue = re.findall(r"\{(\d+), \"([^\"]+)\", (populate\w+)\}", fuse)
+    tests = sorted(os.path.basename(f) for f in src.files
+                   if os.path.dirname(f) == src.tests)
     rows = []
     user = re.search(r"kUserRule = (\d+);", fuse)
     if user:
-        tests = sorted(t for t in os.listdir(os.path.join(root, RULE_TESTS))
-                       if t.startswith("user-rules"))
-        rows.append((user.group(1), "user rules", "`UserRules.cpp`", "",
-                     "the `rules=FILE` file", "",
-                     ", ".join(f"`{t}`" for t in tests)))
-    sources = {}
-    for name in sorted(os.listdir(os.path.join(root, RULES_DIR))):
-        if name.endswith(".cpp"):
-            with open(os.path.join(root, RULES_DIR, name)) as f:
-                sources[name] = f.read()
-    vocabulary = vocabulary_table(root)
+        rows.append((user.group(1), "user rules", f"`{src.rule_file(src.user)}`",
+                     "", "the `rules=FILE` file", "",
+                     ", ".join(f"`{t}`" for t in tests if t.startswith("user-rules"))))
+    sources = {f: src.read(f) for f in src.files
+               if os.path.dirname(f) == src.rules and f.endswith(".cpp")}
+    vocabulary = vocabulary_table(src)
     for number, name, populate in catalogue:
-        defining = [file for file, text in sources.items()
+        defining = [f for f, text in sources.items()
                     if re.search(r"void blockbuster::block::%s\(" % populate, text)]
         if len(defining) != 1:
             raise SystemExit(f"rule {number}: {populate} is defined in "
-                             f"{len(defining)} files of {RULES_DIR}")
-        file = defining[0]
-        text = sources[file]
-        # Other files that define a transformation the rule's vocabulary
-        # entry calls (rule 6's reduce form is rule 3's
-        # cloneProducerIntoReduce).
-        modules = re.findall(r"#include \"Rules/(\w+)\.h\.inc\"", text)
-        pdll, patterns = [], []
+                             f"{len(defining)} files of {src.rules}")
+        text = sources[defining[0]]
+        # The PDLL modules: the .h.inc of a .pdll of the rules that the
+        # file includes.
+        modules = [m for m in re.findall(r"#include \"(?:[\w/]*/)?(\w+)\.h\.inc\"", text)
+                   if os.path.join(src.rules, m + ".pdll") in src.files]
+        patterns = []
         for module in modules:
-            pdll.append(f"`{module}.pdll`")
-            with open(os.path.join(root, RULES_DIR, module + ".pdll")) as f:
-                patterns += re.findall(r"^Pattern (\w+)", f.read(), re.M)
-        # The files that define the vocabulary's functions the module
-        # calls: rule 6's reduce form runs rule 3's cloneProducerIntoReduce.
-        files = [file]
+            patterns += re.findall(r"^Pattern (\w+)",
+                                   src.read(os.path.join(src.rules, module + ".pdll")), re.M)
+        # The files that define the vocabulary's functions the modules
+        # call: rule 6's reduce form runs rule 3's cloneProducerIntoReduce.
+        files = [defining[0]]
         for module in modules:
-            for called in vocabulary_calls(root, module):
+            for called in vocabulary_calls(src, module):
                 for function in vocabulary.get(called, ()):
                     for other, other_text in sources.items():
                         if other not in files and re.search(
@@ -648,12 +673,13 @@ def derive_rules(root):
                                 other_text):
                             files.append(other)
         cxx = re.findall(r"setDebugName\(\"([\w-]+)\"\)", text)
-        tests = sorted(t for t in os.listdir(os.path.join(root, RULE_TESTS))
-                       if t.startswith(f"rule{number}-"))
-        rows.append((number, name, ", ".join(f"`Rules/{f}`" for f in files),
+        rows.append((number, name,
+                     ", ".join(f"`{src.rule_file(f)}`" for f in files),
                      f"`{populate}`",
-                     ", ".join(pdll), ", ".join(patterns + cxx),
-                     ", ".join(f"`{t}`" for t in tests)))
+                     ", ".join(f"`{m}.pdll`" for m in modules),
+                     ", ".join(patterns + cxx),
+                     ", ".join(f"`{t}`" for t in tests
+                               if t.startswith(f"rule{number}-"))))
     return rows
 
 
@@ -677,7 +703,7 @@ def table_rows(path, header_start):
 
 def check_rules(root):
     doc = os.path.join(root, "docs/FusionRules.md")
-    header = "| # | name | file (`lib/Dialect/Block/Transforms/`) |"
+    header = "| # | name | file"
     documented = table_rows(doc, header)
     derived = derive_rules(root)
     problems = []
