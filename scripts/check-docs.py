@@ -26,8 +26,9 @@
 
 Names of other projects (upstream MLIR's files and flags, CMake's, pip's,
 files in third-party repositories) are not checked: a line that names
-another repository, a command of another tool, and the names in ALLOWED
-below are skipped, each for the reason given there.
+another repository, a command of another tool, and the names listed below
+(ALLOWED_FILES, ALLOWED_FLAGS, UPSTREAM_FILES, QUOTED_IN_DOC,
+QUOTED_PASSES) are skipped, each for the reason given there.
 """
 
 import argparse
@@ -42,21 +43,11 @@ import sys
 OUR_DIRS = ("include", "lib", "tools", "scripts", "test", "examples",
             "python", "cmake", "docs")
 
-# File names that are not files of the repository, and why.
+# File names of the docs that are not files of the repository, and why (a
+# bare name that is not a source file, `in.mlir`, is a command's input or
+# output and is not checked).
 ALLOWED_FILES = {
-    # Written by the commands the docs show (bb-compile -o DIR, bb-opt -o).
-    "manifest.json": "the artifact's manifest, written by bb-compile",
-    "index.json": "the index of an artifact directory, written by the tools",
-    "attention.block.mlir": "written by the command shown before it",
-    "a.mlir": "an example input name in a diagnostic",
-    "summary.json": "written by the difftest and benchmark scripts",
-    "timings.json": "written by the benchmark scripts",
-    "compile_commands.json": "written by CMake",
-    "libcuda.so": "the CUDA driver, not ours",
-    "libcuda.so.1": "the CUDA driver, not ours",
-    "BlockbusterPlugin.so": "a build output (build/lib)",
-    "BlockbusterConfig.cmake": "installed by cmake --install",
-    "pyproject.toml": "python/pyproject.toml",
+    "manifest.json": "the artifact's manifest, written by bb-compile -o DIR",
     "my-opt.cpp": "a downstream project's file (docs/Embedding.md)",
     "rules.pdll": "a user's rule file (docs/Embedding.md)",
     "anchors.md": "written by scripts/bench-anchors.py under $OUT",
@@ -199,8 +190,13 @@ def slug(heading):
     return text.replace(" ", "-")
 
 
+ANCHORS = {}
+
+
 def anchors(path):
-    result = set()
+    if path in ANCHORS:
+        return ANCHORS[path]
+    result = ANCHORS[path] = set()
     in_code = False
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -331,6 +327,13 @@ class Checker:
             parts = f.split("/")[:-1]
             for i in range(1, len(parts) + 1):
                 self.dirs.add("/".join(parts[:i]) + "/")
+        # Every tail of every path (`Rules/Common.pdll`, `Transforms/Rules/`).
+        self.tails = set()
+        for path in self.files + sorted(self.dirs):
+            parts = path.rstrip("/").split("/")
+            for i in range(len(parts)):
+                tail = "/".join(parts[i:])
+                self.tails.add(tail + "/" if path.endswith("/") else tail)
         self.tools, self.passes = tool_flags(root, bindir)
         self.all_flags = set().union(*self.tools.values())
         self.all_options = set().union(*self.passes.values())
@@ -366,9 +369,7 @@ class Checker:
         # A path below one of ours (`Rules/Common.pdll`,
         # `Blockbuster/Pipelines/GPUArtifact.h`): the tail of a file or
         # directory of the repository.
-        tail = "/" + stripped
-        return any(("/" + f).endswith(tail) for f in self.files) or any(
-            ("/" + d).endswith(tail) for d in self.dirs)
+        return stripped in self.tails
 
     def check_paths(self, doc, number, line, previous):
         if "://" in line:
@@ -507,8 +508,10 @@ class Checker:
         """`docs/X.md, "Heading"` in the docs and the code: the page has a
         heading that contains the quoted words (or, for a field of a
         format, names it in backticks)."""
-        reference = re.compile(
-            r"([\w/.-]+\.md)\)?,? (?:section |sections )?\"([^\"]+)\"")
+        # Anchored at each ".md": a pattern that starts with the path would
+        # backtrack over every run of word characters of a large file.
+        page_before = re.compile(r"([\w/.-]+)$")
+        section_after = re.compile(r"\)?,? (?:section |sections )?\"([^\"]+)\"")
         headings = {}
         for f in self.files:
             if not f.endswith((".md", ".td", ".cpp", ".h", ".py", ".sh",
@@ -516,8 +519,12 @@ class Checker:
                 continue
             with open(os.path.join(self.root, f), errors="replace") as handle:
                 text = handle.read()
-            for m in reference.finditer(text):
-                page, section = m.group(1), m.group(2)
+            for md in re.finditer(r"\.md\b", text):
+                after = section_after.match(text, md.end())
+                before = page_before.search(text, max(0, md.start() - 200), md.start())
+                if not after or not before:
+                    continue
+                page, section = before.group(1) + ".md", after.group(1)
                 section = re.sub(r"\s*\n\s*(///|//|#)?\s*", " ", section)
                 candidates = [os.path.normpath(os.path.join(os.path.dirname(f), page)),
                               page, os.path.join("docs", page)]
@@ -536,7 +543,7 @@ class Checker:
                     continue
                 if "`" + section + "`" in body or "." + section + "`" in body:
                     continue
-                line = text.count("\n", 0, m.start()) + 1
+                line = text.count("\n", 0, md.start()) + 1
                 self.report(f, line, f"{page} has no section \"{section}\"")
 
     def run(self):
