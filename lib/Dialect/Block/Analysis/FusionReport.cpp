@@ -31,6 +31,8 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
+#include <set>
+#include <vector>
 
 using namespace mlir;
 using namespace blockbuster::block;
@@ -116,6 +118,14 @@ public:
       if (!llvm::is_contained(axes, axis))
         count *= sizes.getNumBlocks(axis);
     return count;
+  }
+
+  /// The extent of `axis` in one instance's tile in `op`'s context: its
+  /// block size where iterated around `op`, else the whole axis.
+  int64_t getBlockExtent(Operation *op, StringAttr axis) const {
+    return llvm::is_contained(getIteratedAxes(op), axis)
+               ? sizes.getBlockSize(axis)
+               : sizes.getExtent(axis);
   }
 
   /// Bytes of one instance of tile `type` defined in `op`'s context.
@@ -356,6 +366,76 @@ static void countSplitCandidate(MapOp map, const BlockSizes &sizes,
   kernel.splitOtherIterations = otherIterations;
 }
 
+/// Threads of the generic GPU lowering over a tile op's two innermost
+/// dimensions (gpu-distribute-to-threads at 128 threads: 4 rows x 32
+/// columns; a tile of one dimension spreads over all 128).
+constexpr int64_t kLoopThreadRows = 4, kLoopThreadColumns = 32;
+
+/// Elements one thread computes per run of reduce body `body`: each tile
+/// shape computed there (elementwise chains over one shape become one loop
+/// nest, gpu-fuse-elementwise-tile-ops) is laid over the threads. Loads,
+/// constants and the dots of two different tiles (the matrix units; their
+/// operands stream as whole 16-byte copies) are not counted; the square of
+/// a norm's statistics (a dot of a tile with itself) counts its operand,
+/// like a tile_reduce.
+static int64_t countThreadElements(Block &body, const Counter &counter) {
+  // One entry per shape: the tile's extents in one instance, element types
+  // apart.
+  std::set<std::vector<int64_t>> shapes;
+  auto addShape = [&](Type type) {
+    std::vector<int64_t> extents;
+    for (StringAttr axis : cast<TileType>(type).getAxes())
+      extents.push_back(counter.getBlockExtent(&body.front(), axis));
+    shapes.insert(std::move(extents));
+  };
+  for (Operation &op : body) {
+    if (isa<LoadOp, ConstantOp, IotaOp, BroadcastOp, YieldOp, ReduceOp>(op))
+      continue;
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      if (dot.getLhs() == dot.getRhs())
+        addShape(dot.getLhs().getType());
+      continue;
+    }
+    if (auto reduce = dyn_cast<TileReduceOp>(op)) {
+      addShape(reduce.getOperand().getType());
+      continue;
+    }
+    for (Type type : op.getResultTypes())
+      if (isa<TileType>(type))
+        addShape(type);
+  }
+  int64_t elements = 0;
+  for (const std::vector<int64_t> &extents : shapes) {
+    if (extents.empty()) {
+      elements += 1;
+    } else if (extents.size() == 1) {
+      elements +=
+          llvm::divideCeil(extents[0], kLoopThreadRows * kLoopThreadColumns);
+    } else {
+      int64_t rows = 1;
+      for (int64_t extent : ArrayRef(extents).drop_back())
+        rows *= extent;
+      elements += llvm::divideCeil(rows, kLoopThreadRows) *
+                  llvm::divideCeil(extents.back(), kLoopThreadColumns);
+    }
+  }
+  return elements;
+}
+
+/// Fills the serial work of `kernel` (`map`'s): its top-level reduces, one
+/// iteration per block of their axes.
+static void countSerialWork(MapOp map, const BlockSizes &sizes,
+                            const Counter &counter, KernelReport &kernel) {
+  for (auto reduce : map.getBody().front().getOps<ReduceOp>()) {
+    int64_t trips = sizes.getNumBlocks(reduce.getAxisAttr());
+    int64_t elements = countThreadElements(reduce.getBody().front(), counter);
+    kernel.serialIterations += trips;
+    kernel.serialThreadElements += trips * elements;
+    if (kernel.splitTripCount > 0 && isSplittableSum(reduce))
+      kernel.splitIterationThreadElements += elements;
+  }
+}
+
 FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
                                                      const BlockSizes &sizes) {
   Counter counter(sizes);
@@ -407,6 +487,7 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
         counter.countPeakBytes(body, Storage::Registers);
     kernel.sharedBytesPeak = counter.countPeakBytes(body, Storage::Shared);
     countSplitCandidate(map, sizes, kernel);
+    countSerialWork(map, sizes, counter, kernel);
 
     report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
     report.flops += kernel.flops;
@@ -503,6 +584,9 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("local_bytes_peak", kernel.localBytesPeak);
           json.attribute("register_bytes_peak", kernel.registerBytesPeak);
           json.attribute("shared_bytes_peak", kernel.sharedBytesPeak);
+          json.attribute("serial_iterations", kernel.serialIterations);
+          json.attribute("serial_thread_elements",
+                         kernel.serialThreadElements);
           if (!target)
             return;
           KernelEstimate estimate = estimateKernel(kernel, *target);
@@ -513,6 +597,8 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
             json.attribute("memory_ns", toNanoseconds(estimate.memorySeconds));
             json.attribute("compute_ns",
                            toNanoseconds(estimate.computeSeconds));
+            json.attribute("latency_ns",
+                           toNanoseconds(estimate.latencySeconds));
             json.attribute("ns", toNanoseconds(estimate.seconds));
           });
         });

@@ -5,7 +5,8 @@
 // (estimates per kernel) share: per kernel, the larger of its global bytes
 // over the bandwidth and its FLOPs over the matrix and vector rates, spread
 // over the processors in waves of the instances that fit on them at once,
-// plus a launch cost. docs/FusionReport.md gives the formula and the rates.
+// or, when longer, the serial work of one instance times the waves, plus a
+// launch cost. docs/FusionReport.md gives the formula and the rates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +26,10 @@ struct KernelEstimate {
   /// memory, registers, threads and block slots allow (at least 1).
   int64_t blocksPerProcessor = 1;
   /// The splits of the kernel's reduce loop that gpu-split-reductions
-  /// will choose (SplitFactor.h; 1: none). Not yet part of the time: the
-  /// figures below are the unsplit grid's (docs/FusionReport.md).
+  /// will choose (SplitFactor.h; 1: none). The figures below are the split
+  /// grid's: instances x splits blocks.
   int64_t splits = 1;
-  /// ceil(instances / (processors x blocksPerProcessor)).
+  /// ceil(instances x splits / (processors x blocksPerProcessor)).
   int64_t waves = 1;
   /// The share of the processors' time the instances keep busy: instances
   /// over the slots of the waves that the busiest processor runs (1 when
@@ -37,7 +38,11 @@ struct KernelEstimate {
   /// Global bytes over the bandwidth; FLOPs over their rates.
   double memorySeconds = 0;
   double computeSeconds = 0;
-  /// max(memorySeconds, computeSeconds) / occupancy + the launch cost.
+  /// The serial work of one block (its loop iterations and the elements
+  /// each thread computes in them) times the waves.
+  double latencySeconds = 0;
+  /// max(max(memorySeconds, computeSeconds) / occupancy, latencySeconds)
+  /// + the launch cost.
   double seconds = 0;
 };
 

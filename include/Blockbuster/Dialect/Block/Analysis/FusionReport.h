@@ -81,6 +81,15 @@ struct KernelReport {
   /// them whole).
   int64_t splitTripCount = 0;
   int64_t splitOtherIterations = 0;
+  /// The serial work of one instance (docs/FusionReport.md, "Serial
+  /// work"): the iterations of the body's top-level reduces, and the
+  /// elements one thread computes over them, each iteration's tiles laid
+  /// over the threads of the generic GPU lowering (4 x 32: one loop nest per
+  /// tile shape). `splitIterationThreadElements`: the part of one iteration
+  /// of the split candidate's sums (0 without a candidate).
+  int64_t serialIterations = 0;
+  int64_t serialThreadElements = 0;
+  int64_t splitIterationThreadElements = 0;
 };
 
 /// Figures of a whole program.
