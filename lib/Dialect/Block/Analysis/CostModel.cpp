@@ -37,6 +37,7 @@
 
 #include "Blockbuster/Support/SplitFactor.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
@@ -73,8 +74,36 @@ static int64_t getBlocksPerProcessor(const KernelReport &kernel,
   return std::max<int64_t>(blocks, 1);
 }
 
+/// The time of `estimate` from its terms.
+static KernelEstimate finish(KernelEstimate estimate,
+                             const TargetDescription &target) {
+  estimate.seconds =
+      std::max(std::max(estimate.memorySeconds, estimate.computeSeconds) /
+                   estimate.occupancy,
+               estimate.latencySeconds) +
+      target.kernelOverheadSeconds;
+  return estimate;
+}
+
+/// The grid of `kernel` at the target's largest blocks on every axis.
+static int64_t getLargestBlocksGrid(const KernelReport &kernel,
+                                    const TargetDescription &target) {
+  int64_t grid = 1;
+  for (int64_t extent : kernel.gridExtents)
+    grid *= ceilDiv(extent, target.maxBlockSize);
+  return grid;
+}
+
+bool blockbuster::block::isSerialBound(const FusionReport &report,
+                                       const TargetDescription &target) {
+  return llvm::all_of(report.perKernel, [&](const KernelReport &kernel) {
+    return getLargestBlocksGrid(kernel, target) < target.numProcessors;
+  });
+}
+
 KernelEstimate blockbuster::block::estimateKernel(
-    const KernelReport &kernel, const TargetDescription &target) {
+    const KernelReport &kernel, const TargetDescription &target,
+    bool serialBound) {
   KernelEstimate estimate;
   estimate.blocksPerProcessor = getBlocksPerProcessor(kernel, target);
   int64_t processors = target.numProcessors;
@@ -110,6 +139,8 @@ KernelEstimate blockbuster::block::estimateKernel(
   estimate.computeSeconds =
       kernel.matrixTileFlops / target.matrixFlopsPerSecond +
       (kernel.flops - kernel.matrixFlops) / target.vectorFlopsPerSecond;
+  if (!serialBound)
+    return finish(estimate, target);
   // One block's loops, the split sums' iterations shared among the splits.
   int64_t iterations = kernel.serialIterations;
   int64_t elements = kernel.serialThreadElements;
@@ -122,19 +153,15 @@ KernelEstimate blockbuster::block::estimateKernel(
   estimate.latencySeconds =
       estimate.waves * (iterations * target.iterationSeconds +
                         elements * target.threadElementSeconds);
-  estimate.seconds =
-      std::max(std::max(estimate.memorySeconds, estimate.computeSeconds) /
-                   estimate.occupancy,
-               estimate.latencySeconds) +
-      target.kernelOverheadSeconds;
-  return estimate;
+  return finish(estimate, target);
 }
 
 double blockbuster::block::estimateSeconds(const FusionReport &report,
                                            const TargetDescription &target) {
   double seconds = 0;
+  bool serialBound = isSerialBound(report, target);
   for (const KernelReport &kernel : report.perKernel)
-    seconds += estimateKernel(kernel, target).seconds;
+    seconds += estimateKernel(kernel, target, serialBound).seconds;
   return seconds;
 }
 

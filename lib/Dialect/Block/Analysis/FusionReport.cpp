@@ -451,8 +451,10 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
 
   for (MapOp map : maps) {
     KernelReport kernel;
-    for (Attribute axis : map.getAxes())
+    for (Attribute axis : map.getAxes()) {
       kernel.grid.push_back(cast<StringAttr>(axis).getValue().str());
+      kernel.gridExtents.push_back(sizes.getExtent(cast<StringAttr>(axis)));
+    }
     kernel.instances = 1;
     for (Attribute axis : map.getAxes())
       kernel.instances *= sizes.getNumBlocks(cast<StringAttr>(axis));
@@ -566,6 +568,7 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("readers", array.readers);
         });
     });
+    bool serialBound = target && isSerialBound(report, *target);
     json.attributeArray("per_kernel", [&] {
       for (const KernelReport &kernel : report.perKernel)
         json.object([&] {
@@ -589,7 +592,8 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
                          kernel.serialThreadElements);
           if (!target)
             return;
-          KernelEstimate estimate = estimateKernel(kernel, *target);
+          KernelEstimate estimate = estimateKernel(kernel, *target,
+                                                   serialBound);
           json.attributeObject("estimate", [&] {
             json.attribute("blocks_per_sm", estimate.blocksPerProcessor);
             json.attribute("splits", estimate.splits);

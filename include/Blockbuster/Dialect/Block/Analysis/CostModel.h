@@ -46,9 +46,23 @@ struct KernelEstimate {
   double seconds = 0;
 };
 
-/// The estimate of `kernel` on `target`.
+/// Whether the serial work of blocks decides the time of `report`'s
+/// kernels: a decode program, whose every kernel has a grid smaller than the
+/// chip even at the largest blocks (kernel shape 4). Its blocks' loops are
+/// its time, and the fastest blocks are small. A program with a kernel that
+/// fills the chip at large blocks is judged by throughput alone: the
+/// schedules that run its GEMMs (the TMA ring of wgmma blocks) overlap one
+/// iteration's loads with the last one's work, which the fit of the generic
+/// path's loops does not describe, and its other kernels share the rows'
+/// blocks with them (128 rows for wgmma).
+bool isSerialBound(const FusionReport &report,
+                   const TargetDescription &target);
+
+/// The estimate of `kernel` on `target`; the serial work counts when
+/// `serialBound` (isSerialBound of its program).
 KernelEstimate estimateKernel(const KernelReport &kernel,
-                              const TargetDescription &target);
+                              const TargetDescription &target,
+                              bool serialBound);
 
 /// The estimate of every kernel of `report` on `target`, summed (kernels
 /// run one after the other).

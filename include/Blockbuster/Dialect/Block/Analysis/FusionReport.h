@@ -55,6 +55,7 @@ struct IntermediateArray {
 /// Figures of one top-level map (one kernel).
 struct KernelReport {
   std::vector<std::string> grid;   // The map's axes.
+  std::vector<int64_t> gridExtents; // Their extents.
   int64_t instances = 0;           // Blocks in the grid (thread blocks).
   int64_t globalBytesRead = 0;     // Loads, times their trip counts.
   int64_t globalBytesWritten = 0;  // Yielded result arrays.
