@@ -96,9 +96,13 @@ static int64_t getLargestBlocksGrid(const KernelReport &kernel,
 
 bool blockbuster::block::isSerialBound(const FusionReport &report,
                                        const TargetDescription &target) {
-  return llvm::all_of(report.perKernel, [&](const KernelReport &kernel) {
-    return getLargestBlocksGrid(kernel, target) < target.numProcessors;
-  });
+  return llvm::any_of(report.perKernel,
+                      [](const KernelReport &kernel) {
+                        return kernel.splitTripCount > 0;
+                      }) &&
+         llvm::all_of(report.perKernel, [&](const KernelReport &kernel) {
+           return getLargestBlocksGrid(kernel, target) < target.numProcessors;
+         });
 }
 
 KernelEstimate blockbuster::block::estimateKernel(

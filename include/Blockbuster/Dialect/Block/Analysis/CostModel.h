@@ -47,8 +47,9 @@ struct KernelEstimate {
 };
 
 /// Whether the serial work of blocks decides the time of `report`'s
-/// kernels: a decode program, whose every kernel has a grid smaller than the
-/// chip even at the largest blocks (kernel shape 4). Its blocks' loops are
+/// kernels: a decode program (kernel shape 4), with sums of dots over a
+/// loop that gpu-split-reductions may split, and whose every kernel has a
+/// grid smaller than the chip even at the largest blocks. Its blocks' loops are
 /// its time, and the fastest blocks are small. A program with a kernel that
 /// fills the chip at large blocks is judged by throughput alone: the
 /// schedules that run its GEMMs (the TMA ring of wgmma blocks) overlap one
