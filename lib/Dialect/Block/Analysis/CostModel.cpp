@@ -94,6 +94,14 @@ static int64_t getLargestBlocksGrid(const KernelReport &kernel,
   return grid;
 }
 
+TargetDescription
+blockbuster::block::withoutSerialWork(const TargetDescription &target) {
+  TargetDescription judged = target;
+  judged.iterationSeconds = 0;
+  judged.threadElementSeconds = 0;
+  return judged;
+}
+
 bool blockbuster::block::isSerialBound(const FusionReport &report,
                                        const TargetDescription &target) {
   return llvm::any_of(report.perKernel,

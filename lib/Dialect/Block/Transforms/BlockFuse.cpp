@@ -16,6 +16,7 @@
 #include "ProgramShadow.h"
 #include "UserRules.h"
 
+#include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
@@ -289,9 +290,7 @@ struct BlockFusePass
     // per block and short at 4. It weighs bytes, FLOPs and waves; the
     // serial work decides between the forms it keeps (snapshots) and their
     // block sizes in block-select.
-    judgedTarget = *targetDescription;
-    judgedTarget.iterationSeconds = 0;
-    judgedTarget.threadElementSeconds = 0;
+    judgedTarget = withoutSerialWork(*targetDescription);
     SmallVector<unsigned> requested(order.begin(), order.end());
     if (requested.empty())
       requested.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));

@@ -59,6 +59,11 @@ struct KernelEstimate {
 bool isSerialBound(const FusionReport &report,
                    const TargetDescription &target);
 
+/// `target` without the serial work of blocks: what block-fuse's extend
+/// step judges by (it estimates at one block size for every axis, where a
+/// decode block's loops say nothing about the blocks block-select takes).
+TargetDescription withoutSerialWork(const TargetDescription &target);
+
 /// The estimate of `kernel` on `target`; the serial work counts when
 /// `serialBound` (isSerialBound of its program).
 KernelEstimate estimateKernel(const KernelReport &kernel,
