@@ -374,26 +374,61 @@ constexpr int64_t kLoopThreadRows = 4, kLoopThreadColumns = 32;
 /// Elements one thread computes per run of reduce body `body`: each tile
 /// shape computed there (elementwise chains over one shape become one loop
 /// nest, gpu-fuse-elementwise-tile-ops) is laid over the threads. Loads,
-/// constants and the dots of two different tiles (the matrix units; their
+/// constants and the dots of two matrices (the matrix units; their
 /// operands stream as whole 16-byte copies) are not counted; the square of
 /// a norm's statistics (a dot of a tile with itself) counts its operand,
-/// like a tile_reduce.
+/// like a tile_reduce, and a matrix-vector product the column of its
+/// matrix each thread walks (gpu-distribute-to-threads: one thread per
+/// column, the contracted elements one after another).
 static int64_t countThreadElements(Block &body, const Counter &counter) {
   // One entry per shape: the tile's extents in one instance, element types
   // apart.
   std::set<std::vector<int64_t>> shapes;
-  auto addShape = [&](Type type) {
+  auto extentsOf = [&](Type type) {
     std::vector<int64_t> extents;
     for (StringAttr axis : cast<TileType>(type).getAxes())
       extents.push_back(counter.getBlockExtent(&body.front(), axis));
-    shapes.insert(std::move(extents));
+    return extents;
   };
+  auto addShape = [&](Type type) { shapes.insert(extentsOf(type)); };
+  // A matrix-vector product's matrix, walked by one thread per free
+  // element (a column of W[k, n]) over the contracted ones.
+  int64_t columnWalks = 0;
   for (Operation &op : body) {
     if (isa<LoadOp, ConstantOp, IotaOp, BroadcastOp, YieldOp, ReduceOp>(op))
       continue;
     if (auto dot = dyn_cast<DotOp>(op)) {
+      // A matrix-vector product (an operand with only contracted axes, the
+      // M1 GEMV's x[k] * W[k, n]) runs on the threads, not the matrix
+      // units: one thread per column walks the matrix operand.
+      auto lhs = cast<TileType>(dot.getLhs().getType());
+      auto rhs = cast<TileType>(dot.getRhs().getType());
+      auto isVector = [&](TileType tile) {
+        return llvm::all_of(tile.getAxes(), [&](StringAttr axis) {
+          return llvm::is_contained(
+              dot.getContract().getAsRange<StringAttr>(), axis);
+        });
+      };
+      auto walk = [&](TileType matrix) {
+        int64_t contracted = 1, free = 1;
+        for (auto [axis, extent] :
+             llvm::zip(matrix.getAxes(), extentsOf(matrix))) {
+          if (llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
+                                 axis))
+            contracted *= extent;
+          else
+            free *= extent;
+        }
+        columnWalks += contracted *
+                       llvm::divideCeil(free, kLoopThreadRows *
+                                                  kLoopThreadColumns);
+      };
       if (dot.getLhs() == dot.getRhs())
-        addShape(dot.getLhs().getType());
+        addShape(lhs);
+      else if (isVector(lhs))
+        walk(rhs);
+      else if (isVector(rhs))
+        walk(lhs);
       continue;
     }
     if (auto reduce = dyn_cast<TileReduceOp>(op)) {
@@ -404,7 +439,7 @@ static int64_t countThreadElements(Block &body, const Counter &counter) {
       if (isa<TileType>(type))
         addShape(type);
   }
-  int64_t elements = 0;
+  int64_t elements = columnWalks;
   for (const std::vector<int64_t> &extents : shapes) {
     if (extents.empty()) {
       elements += 1;
