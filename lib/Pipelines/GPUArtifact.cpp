@@ -60,7 +60,10 @@ static LogicalResult compileOnce(ModuleOp module,
                                  std::string *fusedProgram) {
   std::string fuseStep =
       options.fuse
-          ? "block-fuse{keep-snapshots=true target=" + options.target + "}"
+          ? "block-fuse{keep-snapshots=true target=" + options.target +
+                (options.divideAfterRounding ? " divide-after-rounding=true"
+                                             : "") +
+                "}"
           : "";
   std::string select = "block-select{target=" + options.target;
   if (!options.blockSizes.empty())
@@ -106,6 +109,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaStages = options.wgmmaStages;
   gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
+  gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   buildGPUPipeline(back, gpu);
   return back.run(module);

@@ -4,7 +4,7 @@
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
-//              [--wgmma-fragment-epilogue=false]
+//              [--wgmma-fragment-epilogue=false] [--wgmma-prologue-ahead=false]
 //              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -64,6 +64,14 @@ static cl::opt<bool> noFuse("no-fuse", cl::init(false),
                             cl::desc("Skip block-fuse (one kernel per "
                                      "operator)"),
                             cl::cat(bbCompileCategory));
+static cl::opt<bool> divideAfterRounding(
+    "divide-after-rounding", cl::init(false),
+    cl::desc("Let block-fuse move a division past a rounding before a dot: "
+             "dot(cast(x / s), w) as dot(cast(x), w) / s (inexact; for "
+             "attention with P rounded to bf16, the single-pass online "
+             "softmax with one Q K^T instead of the program's exact two "
+             "passes; docs/GPUPipeline.md)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     blockSizes("block-sizes", cl::init(""),
                cl::desc("Block sizes AXIS=SIZE,... given to block-select"),
@@ -92,6 +100,12 @@ static cl::opt<bool> wgmmaFragmentEpilogue(
     cl::desc("sm_90a GEMM blocks: the elementwise epilogue on the "
              "accumulator registers, stored straight to global memory "
              "(=false: through shared memory)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPrologueAhead(
+    "wgmma-prologue-ahead", cl::init(true),
+    cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
+             "step's A part rewritten while this step's wgmma runs "
+             "(=false: this step's, after the last wgmma)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(
     "split-max-blocks", cl::init(1056),
@@ -136,6 +150,7 @@ int main(int argc, char **argv) {
   blockbuster::GPUCompileOptions options;
   options.wholeThreshold = wholeThreshold;
   options.fuse = !noFuse;
+  options.divideAfterRounding = divideAfterRounding;
   options.target = target;
   options.blockSizes = blockSizes;
   options.chip = chip;
@@ -145,6 +160,7 @@ int main(int argc, char **argv) {
   options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
+  options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

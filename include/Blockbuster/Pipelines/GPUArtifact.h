@@ -23,6 +23,10 @@ struct GPUCompileOptions {
   int64_t wholeThreshold = 0;
   /// Run block-fuse before selection (false: the unfused program).
   bool fuse = true;
+  /// block-fuse's divide-after-rounding: a division moves past a rounding
+  /// before a dot (inexact; attention's single-pass online softmax when P
+  /// is rounded to 16 bits). Off: the program's exact arithmetic.
+  bool divideAfterRounding = false;
   /// The machine block-fuse and block-select estimate for ("h100",
   /// "h200").
   std::string target = "h100";
@@ -32,11 +36,12 @@ struct GPUCompileOptions {
   std::string chip = "sm_90";
   std::string features = "+ptx80";
   int64_t threads = 128;
-  /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows and
-  /// wgmma-fragment-epilogue (sm_90a).
+  /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
+  /// wgmma-fragment-epilogue and wgmma-prologue-ahead (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
+  bool wgmmaPrologueAhead = true;
   /// blockbuster-gpu-pipeline's split-max-blocks (0: no split reductions).
   int64_t splitMaxBlocks = 1056;
 };

@@ -163,8 +163,17 @@ def GPUFlashAttention
     5. a dot whose tile's one reader keeps it only through
        `select(c, f(S), g)`, with `c` comparing a column position and a row
        position that grow with their index (a causal mask built from
-       `linalg.index`), runs only when `c` holds at the first column and
-       the last row: tiles the mask discards whole are not computed.
+       `linalg.index`): its reduce loop stops before the key tiles the mask
+       discards whole, where an abstract evaluation of the loop body proves
+       that such an iteration leaves the loop's state unchanged (else such
+       a tile skips its dot); a tile the mask keeps whole runs the mask's
+       body with `c` true, a tile crossing the diagonal compares constant
+       column offsets with one threshold per row;
+    6. f32 `math.exp` becomes `ex2.approx.ftz` of the argument times
+       log2(e), with a constant factor of the argument (the softmax scale)
+       folded into one fma; the thread id is marked
+       `blockbuster.occupancy_by_shared_memory`, which
+       `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
 
     Columns past a partial key tile's end are left out of reductions and
     contribute zero to P V. The program's own ops run on the registers, so
@@ -240,18 +249,21 @@ def GPUWarpgroupMatmul
     blocks with the register epilogue run bf16 4096^3 at 0.92x cuBLAS,
     128 x 128 blocks through shared memory at 0.75x.
 
-    A 128 x 128 block whose A tile it computes itself, elementwise from a
-    tile of a global array of the same 16-bit type (the normalised rows of
-    LayerNorm or RMSNorm + matmul: inputs read at (m, k), loop-invariant
-    row inputs at (m), views of global vectors at (k)), takes the same
-    schedule with a prologue: TMA stages the raw tile as A, and in step i
-    the warpgroup applies the op's body to the slot's A part in place (the
-    part of the body that reads only row inputs once, before the mainloop;
-    16-byte chunks of the 128-byte swizzle), `fence.proxy.async`, waits for
-    step i - 1's wgmma group and synchronises before thread 0 refills that
-    slot and step i's wgmma starts. The arithmetic and the rounding to 16
-    bits are the op's own. Such a block of 128 x 256 stays with
-    `gpu-contractions-to-mma` (the prologue's threads are one warpgroup).
+    A 128 x 128 or 128 x 256 block whose A tile it computes itself,
+    elementwise from a tile of a global array of the same 16-bit type (the
+    normalised rows of LayerNorm or RMSNorm + matmul: inputs read at
+    (m, k), loop-invariant row inputs at (m), views of global vectors at
+    (k)), takes the same schedule with a prologue: TMA stages the raw tile
+    as A, and each warpgroup applies the op's body to its rows of the
+    slot's A part in place (the part of the body that reads only row inputs
+    once, before the mainloop; 16-byte chunks of the 128-byte swizzle),
+    then `fence.proxy.async`. With `prologue-ahead` (the default) step i
+    issues its wgmma, releases and refills step i - 1's slot as a plain
+    GEMM does, rewrites step i + 1's slot while its wgmma runs and meets
+    the warpgroup's warps at a barrier; without, step i rewrites its own
+    slot, waits for step i - 1's wgmma group and synchronises the block
+    before thread 0 refills that slot and step i's wgmma starts. The
+    arithmetic and the rounding to 16 bits are the op's own.
 
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
@@ -270,6 +282,10 @@ def GPUWarpgroupMatmul
            /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
+    Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
+           "A blocks with a prologue: rewrites step i + 1's A part while "
+           "step i's wgmma runs, so that the next wgmma is queued behind "
+           "the running one (off: step i's, after step i - 1's wgmma)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
@@ -543,6 +559,15 @@ def GPUKernelArgAttrs : Pass<"gpu-kernel-arg-attrs", "::mlir::ModuleOp"> {
     (docs/design/05-gpu-lowering-notes.md, gotcha 9). The runtime allocates
     every buffer with
     cuMemAlloc (256-byte aligned) and never passes one buffer twice.
+
+    A kernel with an op marked `blockbuster.occupancy_by_shared_memory`
+    (gpu-flash-attention's) gets `nvvm.minctasm` = the blocks its launch's
+    dynamic shared memory and threads allow on an SM (228 KB, 1 KB
+    reserved per block, 2048 threads), as long as that leaves ptxas at
+    least 128 registers per thread: ptxas otherwise may spend registers
+    on scheduling freedom until fewer blocks fit than the shared memory
+    allows (the causal attention kernel: 243 registers, 2 blocks per SM,
+    instead of 168 and 3 with no spill).
   }];
   let options = [
     Option<"align", "align", "int64_t", /*default=*/"16", "Alignment in bytes">,

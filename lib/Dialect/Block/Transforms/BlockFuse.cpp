@@ -321,6 +321,8 @@ struct BlockFusePass
                                  : " does not exist (rules are 1 to 9, and 0 "
                                    "for those of `rules=FILE`)");
         entry->populate(patterns);
+        if (number == 4 && divideAfterRounding)
+          populateDivideAfterRoundingPatterns(patterns);
       }
       nameGeneratedPatterns(patterns);
       mainRootKinds.push_back(getRootKinds(patterns));

@@ -151,7 +151,12 @@ def BlockWarpgroupGemmBlocks
     Run before `block-select` when compiling for sm_90a (bb-compile does):
     a program that is one kernel whose only reduction is one dot
     `A[m, k] * B[k, n]` of whole f16/bf16 arguments with 16-byte aligned
-    rows (any elementwise epilogue after it), and whose m, n and k axes
+    rows (any elementwise epilogue after it), or that ends with such a
+    kernel whose reduce computes A elementwise from one such argument tile
+    (reading besides it only tiles along m computed before the reduce,
+    loads of vectors along k and constants: LayerNorm/RMSNorm + matmul,
+    whose row-statistics kernels over m alone come first), and whose m, n
+    and k axes
     are tiled and still open, gets blocks of 128 (m) x 256 (n) x 64 (k) in
     its axis table, the tile of `gpu-warpgroup-matmul`'s two-warpgroup
     schedule (docs/GPUPipeline.md). Left to `block-select` instead: m
@@ -237,7 +242,13 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "0, else first">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "At the fixed point, print to standard error why each rule of "
-           "the main loop did not apply at each op, one line per reason">
+           "the main loop did not apply at each op, one line per reason">,
+    Option<"divideAfterRounding", "divide-after-rounding", "bool",
+           /*default=*/"false",
+           "Rule 4 also rewrites dot(cast(x / s), w) as dot(cast(x), w) / s "
+           "(inexact: rounds x instead of x / s; for attention with P "
+           "rounded to 16 bits, the single-pass online softmax instead of "
+           "the exact two-pass form)">
   ];
   let statistics = [
     Statistic<"rule1Applications", "rule-1", "Rewrites by rule 1 (producer-consumer map fusion)">,
