@@ -68,9 +68,23 @@ std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
   // contiguous one; a column reduction is better served one thread per
   // column.
   AffineMap first = op.getIndexingMapsArray().front();
-  if (first.getNumResults() == 0 ||
-      first.getResults().back() != getAffineDimExpr(dim, op.getContext()))
+  AffineExpr reduced = getAffineDimExpr(dim, op.getContext());
+  if (first.getNumResults() == 0 || first.getResults().back() != reduced)
     return std::nullopt;
+  // Nor when another input in global memory has the reduced dimension
+  // elsewhere (a matrix-vector product x[k] * W[k, n] over k): its lanes
+  // would read a column, one element per 32-byte sector, 16 times the bytes
+  // of a bf16 weight (decode GEMV M1: LDG.E.U16 per lane and k). One
+  // thread per column (gpu-distribute-to-threads) reads rows of W instead.
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+      continue;
+    if (map.getNumResults() > 0 && map.getResults().back() != reduced &&
+        llvm::is_contained(map.getResults(), reduced))
+      return std::nullopt;
+  }
   auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
   Operation *combiner = yield.getOperand(0).getDefiningOp();
   BlockArgument outArg = op.getBlock()->getArguments().back();

@@ -152,3 +152,46 @@ func.func @negative_dot(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// A matrix-vector product x[k] * W[k, n] (decode GEMV at M1): x, the first
+// input, has k innermost, but W in global memory has it outermost; lanes
+// folding over k would each read a column of W, one 2-byte element per
+// 32-byte sector (LDG.E.U16 per lane and k). Left to one thread per column
+// (rows of W per warp). The same product with W staged in shared memory is
+// still taken.
+// CHECK-LABEL: func.func @negative_column_of_global
+// CHECK-NOT: gpu.shuffle
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @workgroup_column
+// CHECK: gpu.shuffle
+#k = affine_map<(n, k) -> (k)>
+#kn = affine_map<(n, k) -> (k, n)>
+#n = affine_map<(n, k) -> (n)>
+func.func @negative_column_of_global(%x: memref<128xbf16, #wg>, %w: memref<128x128xbf16>, %y: memref<128xf32, #wg>) {
+  scf.forall (%b) in (1) {
+    linalg.generic {indexing_maps = [#k, #kn, #n], iterator_types = ["parallel", "reduction"]}
+        ins(%x, %w : memref<128xbf16, #wg>, memref<128x128xbf16>) outs(%y : memref<128xf32, #wg>) {
+    ^bb0(%a: bf16, %b2: bf16, %acc: f32):
+      %af = arith.extf %a : bf16 to f32
+      %bf = arith.extf %b2 : bf16 to f32
+      %p = arith.mulf %af, %bf : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+func.func @workgroup_column(%x: memref<128xbf16, #wg>, %w: memref<128x128xbf16, #wg>, %y: memref<128xf32, #wg>) {
+  scf.forall (%b) in (1) {
+    linalg.generic {indexing_maps = [#k, #kn, #n], iterator_types = ["parallel", "reduction"]}
+        ins(%x, %w : memref<128xbf16, #wg>, memref<128x128xbf16, #wg>) outs(%y : memref<128xf32, #wg>) {
+    ^bb0(%a: bf16, %b2: bf16, %acc: f32):
+      %af = arith.extf %a : bf16 to f32
+      %bf = arith.extf %b2 : bf16 to f32
+      %p = arith.mulf %af, %bf : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}

@@ -6,13 +6,23 @@
 //                                registers) of one instance, at least 1
 //   splits S = chooseSplitFactor (SplitFactor.h) when the instances B are
 //            fewer than the processors P and the body has top-level sums
-//            of dots: reported, not yet part of the time
-//   waves W = ceil(B / (P x k))
-//   occupancy = B / (W x P x min(k, ceil(B / P)))
+//            of dots (T iterations); the grid is then S x B blocks
+//   waves W = ceil(S B / (P x k))
+//   occupancy = S B / (W x P x min(k, ceil(S B / P)))
 //   memory = bytes / bandwidth, or, when the arrays the kernel reads fit in
 //            L2, max(first reads and writes / bandwidth, bytes / L2 rate)
-//   time = max(memory, matrix FLOPs padded to whole matrix tiles / matrix
-//              rate + other FLOPs / vector rate) / occupancy + launch cost
+//   serial = iterations x iteration cost + thread elements x element cost,
+//            the split sums' T iterations (and their elements) cut to T / S
+//            plus one for the combine
+//   time = max(max(memory, matrix FLOPs padded to whole matrix tiles /
+//              matrix rate + other FLOPs / vector rate) / occupancy,
+//              W x serial) + launch cost
+//
+// The serial term is what decode kernels spend their time on: a block of a
+// GEMV runs its loops one iteration after another (load, barrier, compute,
+// barrier), so a grid that streams 1% of the bandwidth is still busy; it
+// is why fewer rows per block and a short loop per split win
+// (docs/performance.md, "Session 8: decode blocks").
 //
 // Occupancy is the wave quantisation of a grid: a grid smaller than the
 // processors leaves some idle (a decode GEMV of 32 blocks on 132 SMs runs
@@ -27,6 +37,7 @@
 
 #include "Blockbuster/Support/SplitFactor.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
@@ -63,21 +74,61 @@ static int64_t getBlocksPerProcessor(const KernelReport &kernel,
   return std::max<int64_t>(blocks, 1);
 }
 
+/// The time of `estimate` from its terms.
+static KernelEstimate finish(KernelEstimate estimate,
+                             const TargetDescription &target) {
+  estimate.seconds =
+      std::max(std::max(estimate.memorySeconds, estimate.computeSeconds) /
+                   estimate.occupancy,
+               estimate.latencySeconds) +
+      target.kernelOverheadSeconds;
+  return estimate;
+}
+
+/// The grid of `kernel` at the target's largest blocks on every axis.
+static int64_t getLargestBlocksGrid(const KernelReport &kernel,
+                                    const TargetDescription &target) {
+  int64_t grid = 1;
+  for (int64_t extent : kernel.gridExtents)
+    grid *= ceilDiv(extent, target.maxBlockSize);
+  return grid;
+}
+
+TargetDescription
+blockbuster::block::withoutSerialWork(const TargetDescription &target) {
+  TargetDescription judged = target;
+  judged.iterationSeconds = 0;
+  judged.threadElementSeconds = 0;
+  return judged;
+}
+
+bool blockbuster::block::isSerialBound(const FusionReport &report,
+                                       const TargetDescription &target) {
+  return llvm::any_of(report.perKernel,
+                      [](const KernelReport &kernel) {
+                        return kernel.splitTripCount > 0;
+                      }) &&
+         llvm::all_of(report.perKernel, [&](const KernelReport &kernel) {
+           return getLargestBlocksGrid(kernel, target) < target.numProcessors;
+         });
+}
+
 KernelEstimate blockbuster::block::estimateKernel(
-    const KernelReport &kernel, const TargetDescription &target) {
+    const KernelReport &kernel, const TargetDescription &target,
+    bool serialBound) {
   KernelEstimate estimate;
   estimate.blocksPerProcessor = getBlocksPerProcessor(kernel, target);
-  int64_t instances = std::max<int64_t>(kernel.instances, 1);
   int64_t processors = target.numProcessors;
   // The splits gpu-split-reductions will give the kernel's reduce loop
-  // (SplitFactor.h), reported; the time below is still that of the unsplit
-  // grid (docs/FusionReport.md, "Estimates": with the split in the time,
-  // block-select chose blocks up to 3x slower on the H100).
+  // (SplitFactor.h): the grid runs S x B blocks.
   estimate.splits = chooseSplitFactor(
-      {instances, kernel.splitTripCount, kernel.splitOtherIterations,
+      {std::max<int64_t>(kernel.instances, 1), kernel.splitTripCount,
+       kernel.splitOtherIterations,
        processors * getBlocksPerProcessor(kernel, target,
                                           /*countRegisters=*/false)},
       {processors, target.splitMaxBlocks});
+  int64_t instances =
+      std::max<int64_t>(kernel.instances, 1) * estimate.splits;
   estimate.waves =
       ceilDiv(instances, processors * estimate.blocksPerProcessor);
   // The busiest processor of a wave holds min(k, ceil(B / P)) instances.
@@ -100,18 +151,29 @@ KernelEstimate blockbuster::block::estimateKernel(
   estimate.computeSeconds =
       kernel.matrixTileFlops / target.matrixFlopsPerSecond +
       (kernel.flops - kernel.matrixFlops) / target.vectorFlopsPerSecond;
-  estimate.seconds =
-      std::max(estimate.memorySeconds, estimate.computeSeconds) /
-          estimate.occupancy +
-      target.kernelOverheadSeconds;
-  return estimate;
+  if (!serialBound)
+    return finish(estimate, target);
+  // One block's loops, the split sums' iterations shared among the splits.
+  int64_t iterations = kernel.serialIterations;
+  int64_t elements = kernel.serialThreadElements;
+  if (int64_t splits = estimate.splits; splits > 1) {
+    int64_t trips = kernel.splitTripCount;
+    int64_t perIteration = kernel.splitIterationThreadElements;
+    iterations += trips / splits + 1 - trips;
+    elements += (trips / splits - trips) * perIteration;
+  }
+  estimate.latencySeconds =
+      estimate.waves * (iterations * target.iterationSeconds +
+                        elements * target.threadElementSeconds);
+  return finish(estimate, target);
 }
 
 double blockbuster::block::estimateSeconds(const FusionReport &report,
                                            const TargetDescription &target) {
   double seconds = 0;
+  bool serialBound = isSerialBound(report, target);
   for (const KernelReport &kernel : report.perKernel)
-    seconds += estimateKernel(kernel, target).seconds;
+    seconds += estimateKernel(kernel, target, serialBound).seconds;
   return seconds;
 }
 

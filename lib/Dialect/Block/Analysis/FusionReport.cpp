@@ -31,6 +31,8 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
+#include <set>
+#include <vector>
 
 using namespace mlir;
 using namespace blockbuster::block;
@@ -116,6 +118,14 @@ public:
       if (!llvm::is_contained(axes, axis))
         count *= sizes.getNumBlocks(axis);
     return count;
+  }
+
+  /// The extent of `axis` in one instance's tile in `op`'s context: its
+  /// block size where iterated around `op`, else the whole axis.
+  int64_t getBlockExtent(Operation *op, StringAttr axis) const {
+    return llvm::is_contained(getIteratedAxes(op), axis)
+               ? sizes.getBlockSize(axis)
+               : sizes.getExtent(axis);
   }
 
   /// Bytes of one instance of tile `type` defined in `op`'s context.
@@ -356,6 +366,111 @@ static void countSplitCandidate(MapOp map, const BlockSizes &sizes,
   kernel.splitOtherIterations = otherIterations;
 }
 
+/// Threads of the generic GPU lowering over a tile op's two innermost
+/// dimensions (gpu-distribute-to-threads at 128 threads: 4 rows x 32
+/// columns; a tile of one dimension spreads over all 128).
+constexpr int64_t kLoopThreadRows = 4, kLoopThreadColumns = 32;
+
+/// Elements one thread computes per run of reduce body `body`: each tile
+/// shape computed there (elementwise chains over one shape become one loop
+/// nest, gpu-fuse-elementwise-tile-ops) is laid over the threads. Loads,
+/// constants and the dots of two matrices (the matrix units; their
+/// operands stream as whole 16-byte copies) are not counted; the square of
+/// a norm's statistics (a dot of a tile with itself) counts its operand,
+/// like a tile_reduce, and a matrix-vector product the column of its
+/// matrix each thread walks (gpu-distribute-to-threads: one thread per
+/// column, the contracted elements one after another).
+static int64_t countThreadElements(Block &body, const Counter &counter) {
+  // One entry per shape: the tile's extents in one instance, element types
+  // apart.
+  std::set<std::vector<int64_t>> shapes;
+  auto extentsOf = [&](Type type) {
+    std::vector<int64_t> extents;
+    for (StringAttr axis : cast<TileType>(type).getAxes())
+      extents.push_back(counter.getBlockExtent(&body.front(), axis));
+    return extents;
+  };
+  auto addShape = [&](Type type) { shapes.insert(extentsOf(type)); };
+  // A matrix-vector product's matrix, walked by one thread per free
+  // element (a column of W[k, n]) over the contracted ones.
+  int64_t columnWalks = 0;
+  for (Operation &op : body) {
+    if (isa<LoadOp, ConstantOp, IotaOp, BroadcastOp, YieldOp, ReduceOp>(op))
+      continue;
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      // A matrix-vector product (an operand with only contracted axes, the
+      // M1 GEMV's x[k] * W[k, n]) runs on the threads, not the matrix
+      // units: one thread per column walks the matrix operand.
+      auto lhs = cast<TileType>(dot.getLhs().getType());
+      auto rhs = cast<TileType>(dot.getRhs().getType());
+      auto isVector = [&](TileType tile) {
+        return llvm::all_of(tile.getAxes(), [&](StringAttr axis) {
+          return llvm::is_contained(
+              dot.getContract().getAsRange<StringAttr>(), axis);
+        });
+      };
+      auto walk = [&](TileType matrix) {
+        int64_t contracted = 1, free = 1;
+        for (auto [axis, extent] :
+             llvm::zip(matrix.getAxes(), extentsOf(matrix))) {
+          if (llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
+                                 axis))
+            contracted *= extent;
+          else
+            free *= extent;
+        }
+        columnWalks += contracted *
+                       llvm::divideCeil(free, kLoopThreadRows *
+                                                  kLoopThreadColumns);
+      };
+      if (dot.getLhs() == dot.getRhs())
+        addShape(lhs);
+      else if (isVector(lhs))
+        walk(rhs);
+      else if (isVector(rhs))
+        walk(lhs);
+      continue;
+    }
+    if (auto reduce = dyn_cast<TileReduceOp>(op)) {
+      addShape(reduce.getOperand().getType());
+      continue;
+    }
+    for (Type type : op.getResultTypes())
+      if (isa<TileType>(type))
+        addShape(type);
+  }
+  int64_t elements = columnWalks;
+  for (const std::vector<int64_t> &extents : shapes) {
+    if (extents.empty()) {
+      elements += 1;
+    } else if (extents.size() == 1) {
+      elements +=
+          llvm::divideCeil(extents[0], kLoopThreadRows * kLoopThreadColumns);
+    } else {
+      int64_t rows = 1;
+      for (int64_t extent : ArrayRef(extents).drop_back())
+        rows *= extent;
+      elements += llvm::divideCeil(rows, kLoopThreadRows) *
+                  llvm::divideCeil(extents.back(), kLoopThreadColumns);
+    }
+  }
+  return elements;
+}
+
+/// Fills the serial work of `kernel` (`map`'s): its top-level reduces, one
+/// iteration per block of their axes.
+static void countSerialWork(MapOp map, const BlockSizes &sizes,
+                            const Counter &counter, KernelReport &kernel) {
+  for (auto reduce : map.getBody().front().getOps<ReduceOp>()) {
+    int64_t trips = sizes.getNumBlocks(reduce.getAxisAttr());
+    int64_t elements = countThreadElements(reduce.getBody().front(), counter);
+    kernel.serialIterations += trips;
+    kernel.serialThreadElements += trips * elements;
+    if (kernel.splitTripCount > 0 && isSplittableSum(reduce))
+      kernel.splitIterationThreadElements += elements;
+  }
+}
+
 FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
                                                      const BlockSizes &sizes) {
   Counter counter(sizes);
@@ -371,8 +486,10 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
 
   for (MapOp map : maps) {
     KernelReport kernel;
-    for (Attribute axis : map.getAxes())
+    for (Attribute axis : map.getAxes()) {
       kernel.grid.push_back(cast<StringAttr>(axis).getValue().str());
+      kernel.gridExtents.push_back(sizes.getExtent(cast<StringAttr>(axis)));
+    }
     kernel.instances = 1;
     for (Attribute axis : map.getAxes())
       kernel.instances *= sizes.getNumBlocks(cast<StringAttr>(axis));
@@ -407,6 +524,7 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
         counter.countPeakBytes(body, Storage::Registers);
     kernel.sharedBytesPeak = counter.countPeakBytes(body, Storage::Shared);
     countSplitCandidate(map, sizes, kernel);
+    countSerialWork(map, sizes, counter, kernel);
 
     report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
     report.flops += kernel.flops;
@@ -485,6 +603,7 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("readers", array.readers);
         });
     });
+    bool serialBound = target && isSerialBound(report, *target);
     json.attributeArray("per_kernel", [&] {
       for (const KernelReport &kernel : report.perKernel)
         json.object([&] {
@@ -503,9 +622,13 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("local_bytes_peak", kernel.localBytesPeak);
           json.attribute("register_bytes_peak", kernel.registerBytesPeak);
           json.attribute("shared_bytes_peak", kernel.sharedBytesPeak);
+          json.attribute("serial_iterations", kernel.serialIterations);
+          json.attribute("serial_thread_elements",
+                         kernel.serialThreadElements);
           if (!target)
             return;
-          KernelEstimate estimate = estimateKernel(kernel, *target);
+          KernelEstimate estimate = estimateKernel(kernel, *target,
+                                                   serialBound);
           json.attributeObject("estimate", [&] {
             json.attribute("blocks_per_sm", estimate.blocksPerProcessor);
             json.attribute("splits", estimate.splits);
@@ -513,6 +636,8 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
             json.attribute("memory_ns", toNanoseconds(estimate.memorySeconds));
             json.attribute("compute_ns",
                            toNanoseconds(estimate.computeSeconds));
+            json.attribute("latency_ns",
+                           toNanoseconds(estimate.latencySeconds));
             json.attribute("ns", toNanoseconds(estimate.seconds));
           });
         });

@@ -39,6 +39,14 @@ using namespace blockbuster::block;
 // kernels use; the other registers (32 or more: addresses, operand fragments,
 // loop temporaries) count against the blocks that fit an SM.
 //
+// Serial work: 1.4 us per iteration of a top-level reduce loop and 0.14 us
+// per element a thread computes in one, a least-squares fit to 20 decode
+// kernels (RMSNorm/LayerNorm + projection, M 16 and 128, K 4096, N 4096 and
+// 12288, blocks of 1-32 rows, 32-128 columns, K blocks of 128-512, 1-16
+// splits) timed on the H100 on 2026-11-27 (docs/performance.md, "Session 8:
+// decode blocks"): within 0.8x-1.45x of every one. The H200 runs the same
+// code on the same SMs: the H100's figures.
+//
 // Split reductions: gpu-split-reductions' limit, 8 blocks per SM (the
 // bb-compile default); the CPU pipeline does not split.
 //
@@ -67,6 +75,8 @@ static constexpr TargetDescription kTargets[] = {
      /*matrixFlopsPerSecond=*/7.0e14,
      /*vectorFlopsPerSecond=*/6.7e13,
      /*kernelOverheadSeconds=*/4.0e-6,
+     /*iterationSeconds=*/1.4e-6,
+     /*threadElementSeconds=*/1.4e-7,
      /*splitMaxBlocks=*/1056},
     {/*name=*/"h200",
      /*summary=*/"NVIDIA H200 (sm_90): 132 SMs, 228 KB shared memory and 64K "
@@ -89,6 +99,8 @@ static constexpr TargetDescription kTargets[] = {
      /*matrixFlopsPerSecond=*/7.9e14,
      /*vectorFlopsPerSecond=*/6.7e13,
      /*kernelOverheadSeconds=*/4.0e-6,
+     /*iterationSeconds=*/1.4e-6,
+     /*threadElementSeconds=*/1.4e-7,
      /*splitMaxBlocks=*/1056},
     {/*name=*/"cpu",
      /*summary=*/"host CPU: one core, 2 MB of L2 cache",
@@ -110,6 +122,8 @@ static constexpr TargetDescription kTargets[] = {
      /*matrixFlopsPerSecond=*/5.0e10,
      /*vectorFlopsPerSecond=*/5.0e10,
      /*kernelOverheadSeconds=*/1.0e-7,
+     /*iterationSeconds=*/0,
+     /*threadElementSeconds=*/0,
      /*splitMaxBlocks=*/0},
 };
 

@@ -16,6 +16,7 @@
 #include "ProgramShadow.h"
 #include "UserRules.h"
 
+#include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
@@ -283,6 +284,13 @@ struct BlockFusePass
     if (!targetDescription)
       return emitError(UnknownLoc::get(context))
              << "block-fuse: unknown target '" << target << "' (h100, h200, cpu)";
+    // The extend step judges at one block size for every axis (128), where
+    // a block's serial work (CostModel.h) says nothing about the blocks
+    // block-select will choose: a decode kernel's loops are long at 16 rows
+    // per block and short at 4. It weighs bytes, FLOPs and waves; the
+    // serial work decides between the forms it keeps (snapshots) and their
+    // block sizes in block-select.
+    judgedTarget = withoutSerialWork(*targetDescription);
     SmallVector<unsigned> requested(order.begin(), order.end());
     if (requested.empty())
       requested.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));
@@ -471,7 +479,7 @@ struct BlockFusePass
       auto [it, inserted] = kernelSeconds.try_emplace(map);
       if (inserted)
         it->second = estimateKernelSeconds(program, map, kJudgedBlockSize,
-                                           *targetDescription);
+                                           judgedTarget);
       total += it->second;
     }
     return total;
@@ -687,5 +695,7 @@ struct BlockFusePass
   FrozenRewritePatternSet extendRule, extendRenamingRule;
   unsigned steps = 0;
   const TargetDescription *targetDescription = nullptr;
+  /// The target the extend step judges by: without the serial work.
+  TargetDescription judgedTarget;
 };
 } // namespace

@@ -295,6 +295,24 @@ struct BlockSelectPass
       // block of 128 queries and one head of attention goes through sizes
       // that do not fit, so every start descends and the lowest end wins
       // (ties: the earlier start, the larger common size).
+      // In a decode program (CostModel.h, isSerialBound) an axis that only
+      // loops (no kernel's grid has it) may take blocks of twice the
+      // largest size: every iteration of a block's loops costs a round
+      // trip and barriers, and K blocks of 256 ran 1.1-1.5x faster than
+      // 128 on the H100 (docs/performance.md, "Session 8: decode blocks").
+      llvm::StringSet<> gridAxes;
+      for (MapOp map : program.getOps<MapOp>())
+        for (Attribute axis : map.getAxes())
+          gridAxes.insert(cast<StringAttr>(axis).getValue());
+      bool decode = isSerialBound(
+          computeFusionReport(
+              program, BlockSizes(program, fixed, targetDesc.maxBlockSize)),
+          targetDesc);
+      auto largestSize = [&](StringRef axis) {
+        return decode && !gridAxes.contains(axis)
+                   ? 2 * targetDesc.maxBlockSize
+                   : targetDesc.maxBlockSize;
+      };
       auto descend = [&](int64_t common, double seconds,
                          llvm::StringMap<int64_t> &sizes) {
         for (AxisAttr axis : open)
@@ -304,8 +322,7 @@ struct BlockSelectPass
           for (AxisAttr axis : open) {
             StringRef name = axis.getName().getValue();
             int64_t current = std::min(sizes[name], axis.getExtent());
-            for (int64_t size = targetDesc.maxBlockSize; size >= 1;
-                 size /= 2) {
+            for (int64_t size = largestSize(name); size >= 1; size /= 2) {
               // Sizes past the extent all clamp to it: the same program.
               int64_t clamped = std::min(size, axis.getExtent());
               if (clamped == current ||

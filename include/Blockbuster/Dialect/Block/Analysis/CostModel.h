@@ -5,7 +5,8 @@
 // (estimates per kernel) share: per kernel, the larger of its global bytes
 // over the bandwidth and its FLOPs over the matrix and vector rates, spread
 // over the processors in waves of the instances that fit on them at once,
-// plus a launch cost. docs/FusionReport.md gives the formula and the rates.
+// or, when longer, the serial work of one instance times the waves, plus a
+// launch cost. docs/FusionReport.md gives the formula and the rates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +26,10 @@ struct KernelEstimate {
   /// memory, registers, threads and block slots allow (at least 1).
   int64_t blocksPerProcessor = 1;
   /// The splits of the kernel's reduce loop that gpu-split-reductions
-  /// will choose (SplitFactor.h; 1: none). Not yet part of the time: the
-  /// figures below are the unsplit grid's (docs/FusionReport.md).
+  /// will choose (SplitFactor.h; 1: none). The figures below are the split
+  /// grid's: instances x splits blocks.
   int64_t splits = 1;
-  /// ceil(instances / (processors x blocksPerProcessor)).
+  /// ceil(instances x splits / (processors x blocksPerProcessor)).
   int64_t waves = 1;
   /// The share of the processors' time the instances keep busy: instances
   /// over the slots of the waves that the busiest processor runs (1 when
@@ -37,13 +38,37 @@ struct KernelEstimate {
   /// Global bytes over the bandwidth; FLOPs over their rates.
   double memorySeconds = 0;
   double computeSeconds = 0;
-  /// max(memorySeconds, computeSeconds) / occupancy + the launch cost.
+  /// The serial work of one block (its loop iterations and the elements
+  /// each thread computes in them) times the waves.
+  double latencySeconds = 0;
+  /// max(max(memorySeconds, computeSeconds) / occupancy, latencySeconds)
+  /// + the launch cost.
   double seconds = 0;
 };
 
-/// The estimate of `kernel` on `target`.
+/// Whether the serial work of blocks decides the time of `report`'s
+/// kernels: a decode program (kernel shape 4), with sums of dots over a
+/// loop that gpu-split-reductions may split, and whose every kernel has a
+/// grid smaller than the chip even at the largest blocks. Its blocks' loops are
+/// its time, and the fastest blocks are small. A program with a kernel that
+/// fills the chip at large blocks is judged by throughput alone: the
+/// schedules that run its GEMMs (the TMA ring of wgmma blocks) overlap one
+/// iteration's loads with the last one's work, which the fit of the generic
+/// path's loops does not describe, and its other kernels share the rows'
+/// blocks with them (128 rows for wgmma).
+bool isSerialBound(const FusionReport &report,
+                   const TargetDescription &target);
+
+/// `target` without the serial work of blocks: what block-fuse's extend
+/// step judges by (it estimates at one block size for every axis, where a
+/// decode block's loops say nothing about the blocks block-select takes).
+TargetDescription withoutSerialWork(const TargetDescription &target);
+
+/// The estimate of `kernel` on `target`; the serial work counts when
+/// `serialBound` (isSerialBound of its program).
 KernelEstimate estimateKernel(const KernelReport &kernel,
-                              const TargetDescription &target);
+                              const TargetDescription &target,
+                              bool serialBound);
 
 /// The estimate of every kernel of `report` on `target`, summed (kernels
 /// run one after the other).

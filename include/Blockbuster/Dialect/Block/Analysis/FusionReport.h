@@ -55,6 +55,7 @@ struct IntermediateArray {
 /// Figures of one top-level map (one kernel).
 struct KernelReport {
   std::vector<std::string> grid;   // The map's axes.
+  std::vector<int64_t> gridExtents; // Their extents.
   int64_t instances = 0;           // Blocks in the grid (thread blocks).
   int64_t globalBytesRead = 0;     // Loads, times their trip counts.
   int64_t globalBytesWritten = 0;  // Yielded result arrays.
@@ -81,6 +82,15 @@ struct KernelReport {
   /// them whole).
   int64_t splitTripCount = 0;
   int64_t splitOtherIterations = 0;
+  /// The serial work of one instance (docs/FusionReport.md, "Serial
+  /// work"): the iterations of the body's top-level reduces, and the
+  /// elements one thread computes over them, each iteration's tiles laid
+  /// over the threads of the generic GPU lowering (4 x 32: one loop nest per
+  /// tile shape). `splitIterationThreadElements`: the part of one iteration
+  /// of the split candidate's sums (0 without a candidate).
+  int64_t serialIterations = 0;
+  int64_t serialThreadElements = 0;
+  int64_t splitIterationThreadElements = 0;
 };
 
 /// Figures of a whole program.

@@ -69,6 +69,14 @@ struct TargetDescription {
   double vectorFlopsPerSecond;
   /// The fixed cost of one kernel (launch and tail), in seconds.
   double kernelOverheadSeconds;
+  /// The serial time of one instance (docs/FusionReport.md, "Serial
+  /// work"): seconds per iteration of a top-level reduce loop (its barriers,
+  /// a global load's round trip, the chain of matrix instructions) and per
+  /// element one thread computes in it (the generic lowering's scalar loop
+  /// nests). Fitted to decode kernels measured on the target; 0 where the
+  /// model has no such term (the CPU).
+  double iterationSeconds;
+  double threadElementSeconds;
   /// The most blocks a grid smaller than the processors may have once
   /// gpu-split-reductions splits its reduce loop across blocks
   /// (SplitFactor.h; bb-compile --split-max-blocks); 0: no split.

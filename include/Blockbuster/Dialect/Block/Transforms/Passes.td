@@ -25,8 +25,11 @@ def BlockReport : Pass<"block-report", "::mlir::ModuleOp"> {
 
     plus `intermediates` (arrays written by one kernel and read by another)
     and `per_kernel` detail, each kernel with its `estimate` on `target`
-    (blocks per SM, waves, memory and compute time, and the time with the
-    launch, in nanoseconds), and the program's `estimated_ns`, the sum. Block
+    (blocks per SM, splits, waves, memory and compute time, the serial work
+    of a block of a decode program, and the time with the launch, in
+    nanoseconds), and the program's `estimated_ns`, the sum. With
+    `serial-work=false` the estimate is the one block-fuse's extend step
+    judges by (no serial work). Block
     sizes come from `block-sizes`, else from the axis table, else
     `default-block-size`. The IR is not changed.
 
@@ -43,7 +46,10 @@ def BlockReport : Pass<"block-report", "::mlir::ModuleOp"> {
            /*default=*/"128",
            "Block size of tiled axes that have none in the table">,
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
-           "Target of the time estimates: h100, h200 or cpu">
+           "Target of the time estimates: h100, h200 or cpu">,
+    Option<"serialWork", "serial-work", "bool", /*default=*/"true",
+           "Count the serial work of blocks in decode programs (false: the "
+           "estimate block-fuse's extend step judges by)">
   ];
 }
 
