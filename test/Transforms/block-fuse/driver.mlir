@@ -1,4 +1,4 @@
-// The block-fuse driver (lib/Dialect/Block/Transforms/BlockFuse.cpp):
+// The block-fuse driver (lib/Dialect/Block/Transforms/FusionDriver/BlockFuse.cpp):
 // determinism, idempotence, the `order` and `max-steps` errors and the trace
 // format, on a tiny program (A = exp(X), B = A * Y, C = rowsum(B)).
 

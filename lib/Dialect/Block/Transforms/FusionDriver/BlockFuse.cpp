@@ -12,11 +12,11 @@
 #include "FusionRewriter.h"
 #include "FusionUtils.h"
 #include "FusionWorklist.h"
-#include "KernelCost.h"
 #include "ProgramShadow.h"
 #include "UserRules.h"
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
+#include "Blockbuster/Dialect/Block/Analysis/KernelCost.h"
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"

@@ -11,7 +11,7 @@
 
 #include "FusionRewriter.h"
 #include "FusionUtils.h"
-#include "Rules/ScaleHoisting.h"
+#include "../Rules/ScaleHoisting.h"
 
 using namespace mlir;
 using namespace blockbuster::block;

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_KERNELCOST_H
-#define BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_KERNELCOST_H
+#ifndef BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_KERNELCOST_H
+#define BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_KERNELCOST_H
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
@@ -42,4 +42,4 @@ int64_t countKernelBytes(MapOp map, const BlockSizes &sizes);
 
 } // namespace blockbuster::block
 
-#endif // BLOCKBUSTER_LIB_DIALECT_BLOCK_TRANSFORMS_KERNELCOST_H
+#endif // BLOCKBUSTER_DIALECT_BLOCK_ANALYSIS_KERNELCOST_H

@@ -1,6 +1,6 @@
 //===- KernelCost.cpp - Costs block-fuse judges rewrites by ---------------===//
 
-#include "KernelCost.h"
+#include "Blockbuster/Dialect/Block/Analysis/KernelCost.h"
 
 #include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
