@@ -1,7 +1,7 @@
 //===- BlockbusterCAPI.cpp - The Blockbuster C API ------------------------===//
 //
 // Blockbuster-c/Blockbuster.h over the pass registry and the CPU runner
-// (Blockbuster/Runtime/CPURunner.h, which bb-run uses too). Each call builds
+// (Blockbuster/Runtime/CPU/CPURunner.h, which bb-run uses too). Each call builds
 // a fresh MLIRContext and captures every diagnostic into the result string,
 // so a caller sees exactly what bb-opt or bb-run would have printed.
 //
@@ -11,7 +11,7 @@
 
 #include "Blockbuster/InitAll.h"
 #include "Blockbuster/Pipelines/GPUArtifact.h"
-#include "Blockbuster/Runtime/CPURunner.h"
+#include "Blockbuster/Runtime/CPU/CPURunner.h"
 #include "Blockbuster/Support/LinalgParserGuard.h"
 
 #include "mlir/IR/Diagnostics.h"

@@ -4,8 +4,8 @@ An artifact is a directory with ``manifest.json`` and one PTX file per kernel
 module. Everything here is pure Python and touches no GPU: an artifact that
 does not match its own PTX, or whose byte counts do not match its shapes, is
 refused before any CUDA call, so a bad artifact can never become a launch
-with wrong sizes. The C++ runtime (lib/Runtime/Artifact.cpp) applies the same
-rules with the same messages; test/Runtime/Inputs/bad-artifacts holds the
+with wrong sizes. The C++ runtime (lib/Runtime/CUDA/Artifact.cpp) applies the same
+rules with the same messages; test/Runtime/CUDA/Inputs/bad-artifacts holds the
 cases both are tested on.
 """
 

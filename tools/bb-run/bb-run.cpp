@@ -32,9 +32,9 @@
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 #include "Blockbuster/InitAll.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
-#include "Blockbuster/Runtime/Artifact.h"
-#include "Blockbuster/Runtime/CPURunner.h"
-#include "Blockbuster/Runtime/CudaRuntime.h"
+#include "Blockbuster/Runtime/CUDA/Artifact.h"
+#include "Blockbuster/Runtime/CPU/CPURunner.h"
+#include "Blockbuster/Runtime/CUDA/CudaRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BLOCKBUSTER_RUNTIME_CPURUNNER_H
-#define BLOCKBUSTER_RUNTIME_CPURUNNER_H
+#ifndef BLOCKBUSTER_RUNTIME_CPU_CPURUNNER_H
+#define BLOCKBUSTER_RUNTIME_CPU_CPURUNNER_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -190,4 +190,4 @@ void printArray(llvm::raw_ostream &os, llvm::StringRef label,
 } // namespace runner
 } // namespace blockbuster
 
-#endif // BLOCKBUSTER_RUNTIME_CPURUNNER_H
+#endif // BLOCKBUSTER_RUNTIME_CPU_CPURUNNER_H

@@ -5,12 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Blockbuster/Runtime/CPURunner.h"
+#include "Blockbuster/Runtime/CPU/CPURunner.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 #include "Blockbuster/Pipelines/ConvertAndSelect.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
-#include "Blockbuster/Runtime/ReferencePrecision.h"
+#include "Blockbuster/Runtime/CPU/ReferencePrecision.h"
 #include "Blockbuster/Support/LinalgParserGuard.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

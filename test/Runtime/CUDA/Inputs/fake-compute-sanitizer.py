@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stand-in compute-sanitizer for test/Runtime/gpu-sanitize.test: runs the
+"""A stand-in compute-sanitizer for test/Runtime/CUDA/gpu-sanitize.test: runs the
 command after the options and passes its output through, adding the report
 lines the real tool prints for an artifact whose path contains
 $FAKE_SANITIZER_BAD (after its BEGIN line), then the tool's summary."""

@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BLOCKBUSTER_RUNTIME_CUDARUNTIME_H
-#define BLOCKBUSTER_RUNTIME_CUDARUNTIME_H
+#ifndef BLOCKBUSTER_RUNTIME_CUDA_CUDARUNTIME_H
+#define BLOCKBUSTER_RUNTIME_CUDA_CUDARUNTIME_H
 
-#include "Blockbuster/Runtime/Artifact.h"
-#include "Blockbuster/Runtime/CudaDriver.h"
+#include "Blockbuster/Runtime/CUDA/Artifact.h"
+#include "Blockbuster/Runtime/CUDA/CudaDriver.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -72,4 +72,4 @@ private:
 } // namespace runtime
 } // namespace blockbuster
 
-#endif // BLOCKBUSTER_RUNTIME_CUDARUNTIME_H
+#endif // BLOCKBUSTER_RUNTIME_CUDA_CUDARUNTIME_H

@@ -1,19 +1,20 @@
 /*===- FakeCuda.c - A stand-in libcuda for testing the C++ runtime -------===*\
 |*                                                                          *|
-|* The driver entry points lib/Runtime/CudaDriver.cpp binds, with the       *|
+|* The driver entry points lib/Runtime/CUDA/CudaDriver.cpp binds, with the  *|
 |* driver's signatures, over host memory: "device" pointers are malloc'd    *|
 |* blocks, and cuLaunchKernel runs the kernels of the hand-made test        *|
-|* artifact (Inputs/artifacts/scale_add: scale, add) on the CPU by reading   *|
+|* artifact (Inputs/artifacts/scale_add: scale, add) on the CPU by reading  *|
 |* the void** parameter array as the GPU would. bb-run --device=cuda loads  *|
-|* it through $BLOCKBUSTER_LIBCUDA (test/Runtime/fake-cuda.test), so the    *|
-|* runtime's loading, allocation, copies, poisoning, parameter packing and  *|
-|* launch order are tested on machines without a GPU. $FAKE_CUDA_FAIL names *|
-|* one entry point that returns an error instead (for the error texts).     *|
-|* $FAKE_CUDA_FAULT=N: a launch with N bytes of dynamic shared memory      *|
-|* "makes an illegal access": it returns success, and every later call     *|
+|* it through $BLOCKBUSTER_LIBCUDA (test/Runtime/CUDA/fake-cuda.test), so   *|
+|* the runtime's loading, allocation, copies, poisoning, parameter packing  *|
+|* and launch order are tested on machines without a GPU. $FAKE_CUDA_FAIL   *|
+|* names one entry point that returns an error instead (for the error       *|
+|* texts).                                                                  *|
+|* $FAKE_CUDA_FAULT=N: a launch with N bytes of dynamic shared memory       *|
+|* "makes an illegal access": it returns success, and every later call      *|
 |* returns CUDA_ERROR_ILLEGAL_ADDRESS, as a real fault loses the context    *|
-|* (scripts/gpu-difftest.py's isolation is tested with it).                *|
-|* $FAKE_CUDA_CC=MN makes the device sm_MN (default 90). A tensor map      *|
+|* (scripts/gpu-difftest.py's isolation is tested with it).                 *|
+|* $FAKE_CUDA_CC=MN makes the device sm_MN (default 90). A tensor map       *|
 |* (cuTensorMapEncodeTiled, logged) holds a tag and the global address; a   *|
 |* kernel parameter pointing at a copy of one reads through it, as TMA      *|
 |* would.                                                                   *|

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes bad-artifacts/: one broken copy of artifacts/scale_add per case, each
 with expected-error.txt, the text both runtimes' errors must contain
-(test/Runtime/bad-artifacts.test for C++, python/tests/test_artifact.py for
+(test/Runtime/CUDA/bad-artifacts.test for C++, python/tests/test_artifact.py for
 Python). Re-run after changing a case; the output is committed."""
 import copy, json, os, shutil
 

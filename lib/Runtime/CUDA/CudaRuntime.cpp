@@ -1,6 +1,6 @@
 //===- CudaRuntime.cpp - Running an artifact through the driver API -------===//
 
-#include "Blockbuster/Runtime/CudaRuntime.h"
+#include "Blockbuster/Runtime/CUDA/CudaRuntime.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BLOCKBUSTER_RUNTIME_CUDADRIVER_H
-#define BLOCKBUSTER_RUNTIME_CUDADRIVER_H
+#ifndef BLOCKBUSTER_RUNTIME_CUDA_CUDADRIVER_H
+#define BLOCKBUSTER_RUNTIME_CUDA_CUDADRIVER_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -93,4 +93,4 @@ struct CudaDriver {
 } // namespace runtime
 } // namespace blockbuster
 
-#endif // BLOCKBUSTER_RUNTIME_CUDADRIVER_H
+#endif // BLOCKBUSTER_RUNTIME_CUDA_CUDADRIVER_H

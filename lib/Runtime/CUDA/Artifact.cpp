@@ -1,12 +1,12 @@
 //===- Artifact.cpp - Reading and validating a GPU artifact ---------------===//
 //
 // The rules (and the wording of each message) are those of
-// python/blockbuster/artifact.py; test/Runtime/Inputs/bad-artifacts holds one
+// python/blockbuster/artifact.py; test/Runtime/CUDA/Inputs/bad-artifacts holds one
 // directory per rule with the text both implementations must print.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Blockbuster/Runtime/Artifact.h"
+#include "Blockbuster/Runtime/CUDA/Artifact.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -1,7 +1,7 @@
 //===- ReferencePrecision.h - References computed in wider floats -*- C++ -*-===//
 
-#ifndef BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
-#define BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
+#ifndef BLOCKBUSTER_RUNTIME_CPU_REFERENCEPRECISION_H
+#define BLOCKBUSTER_RUNTIME_CPU_REFERENCEPRECISION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -26,4 +26,4 @@ bool promoteF32ToF64(mlir::func::FuncOp func);
 
 } // namespace blockbuster
 
-#endif // BLOCKBUSTER_RUNTIME_REFERENCEPRECISION_H
+#endif // BLOCKBUSTER_RUNTIME_CPU_REFERENCEPRECISION_H

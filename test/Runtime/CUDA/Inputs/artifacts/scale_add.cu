@@ -1,4 +1,4 @@
-// Source of the hand-made test artifact test/Runtime/Inputs/artifacts/scale_add:
+// Source of the hand-made test artifact test/Runtime/CUDA/Inputs/artifacts/scale_add:
 //   tmp = a * x          (module scale, kernel scale)
 //   out = tmp + y        (module add, kernel add)
 // with one thread per element and a bounds check, so that a grid that

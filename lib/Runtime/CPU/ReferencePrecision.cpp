@@ -1,6 +1,6 @@
 //===- ReferencePrecision.cpp - References computed in wider floats -------===//
 
-#include "Blockbuster/Runtime/ReferencePrecision.h"
+#include "Blockbuster/Runtime/CPU/ReferencePrecision.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -1,6 +1,6 @@
 //===- CudaDriver.cpp - Loading libcuda with dlopen -----------------------===//
 
-#include "Blockbuster/Runtime/CudaDriver.h"
+#include "Blockbuster/Runtime/CUDA/CudaDriver.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BLOCKBUSTER_RUNTIME_ARTIFACT_H
-#define BLOCKBUSTER_RUNTIME_ARTIFACT_H
+#ifndef BLOCKBUSTER_RUNTIME_CUDA_ARTIFACT_H
+#define BLOCKBUSTER_RUNTIME_CUDA_ARTIFACT_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -146,4 +146,4 @@ llvm::Expected<Artifact> loadArtifact(llvm::StringRef directory);
 } // namespace runtime
 } // namespace blockbuster
 
-#endif // BLOCKBUSTER_RUNTIME_ARTIFACT_H
+#endif // BLOCKBUSTER_RUNTIME_CUDA_ARTIFACT_H
