@@ -76,7 +76,8 @@ int64_t Buffer::getNumElements() const {
   return count;
 }
 
-std::string Buffer::describe() const {
+std::string blockbuster::runtime::describeShape(ArrayRef<int64_t> shape,
+                                               DType dtype) {
   std::string text;
   raw_string_ostream os(text);
   for (int64_t extent : shape)
@@ -84,6 +85,8 @@ std::string Buffer::describe() const {
   os << getDTypeName(dtype);
   return text;
 }
+
+std::string Buffer::describe() const { return describeShape(shape, dtype); }
 
 int64_t Param::getBytes() const {
   return isBuffer() || isTensorMap() ? 8 : getDTypeBytes(scalarType);
@@ -481,61 +484,45 @@ static Error parseTensorMap(const Checker &c, const json::Value &value,
   return Error::success();
 }
 
-Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
-  Artifact artifact;
-  artifact.directory = directory.str();
-  SmallString<256> manifestPath(directory);
-  sys::path::append(manifestPath, "manifest.json");
-  Checker c(manifestPath.str().str());
-  auto error = [](const Twine &message) {
-    return createStringError(inconvertibleErrorCode(), message);
-  };
-
-  if (!sys::fs::is_directory(directory))
-    return error(directory + ": not a directory (an artifact is a directory "
-                             "with manifest.json)");
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFile(manifestPath, /*IsText=*/true);
-  if (!file)
-    return error(manifestPath + ": cannot read: " + file.getError().message());
-  Expected<json::Value> parsed = json::parse((*file)->getBuffer());
-  if (!parsed)
-    return error(manifestPath + ": invalid JSON: " +
-                 toString(parsed.takeError()));
-  const json::Object *manifest = parsed->getAsObject();
-  if (!manifest)
-    return c.fail("manifest", "expected a JSON object");
-
-  const json::Value *format = manifest->get("format");
+/// The manifest's format, version, entry, target and source.
+static Error parseHeader(const Checker &c, const json::Object &manifest,
+                         Artifact &artifact) {
+  const json::Value *format = manifest.get("format");
   if (!format || format->getAsString() != StringRef("blockbuster-artifact"))
     return c.fail("format", "expected \"blockbuster-artifact\", got " +
                                 (format ? dump(*format) : "null"));
-  const json::Value *version = manifest->get("version");
+  const json::Value *version = manifest.get("version");
   if (!version || version->getAsInteger() != 1 ||
       version->kind() != json::Value::Number)
     return c.fail("version", "version " +
                                  (version ? dump(*version) : "null") +
                                  " is not supported (this runtime reads "
                                  "version 1)");
-  TRY(entry, c.getString(*manifest, "entry", ""));
+  TRY(entry, c.getString(manifest, "entry", ""));
   artifact.entry = entry;
-  TRY(target, c.get(*manifest, "target", "", Checker::Kind::Object));
+  TRY(target, c.get(manifest, "target", "", Checker::Kind::Object));
   TRY(chip, c.getString(*target->getAsObject(), "chip", "target"));
   artifact.chip = chip;
   TRY(features, c.getString(*target->getAsObject(), "features", "target",
                             /*required=*/false));
   artifact.features = features;
-  TRY(source, c.getString(*manifest, "source", "", /*required=*/false));
+  TRY(source, c.getString(manifest, "source", "", /*required=*/false));
   if (!source.empty() && (sys::path::is_absolute(source) ||
                           StringRef(source).contains("..")))
     return c.fail("source", "'" + source +
                                 "' must be a file name relative to the "
                                 "artifact directory");
   artifact.source = source;
+  return Error::success();
+}
 
-  // Modules and their PTX.
+/// The modules and their PTX, read from the artifact directory; returns
+/// the entry points of each module's PTX.
+static Expected<std::vector<std::vector<PTXEntry>>>
+parseModules(const Checker &c, const json::Object &manifest,
+             StringRef directory, Artifact &artifact) {
   std::vector<std::vector<PTXEntry>> moduleEntries;
-  TRY(modules, c.getArray(*manifest, "modules", ""));
+  TRY(modules, c.getArray(manifest, "modules", ""));
   for (auto [i, value] : llvm::enumerate(*modules)) {
     std::string field = formatv("modules[{0}]", i);
     const json::Object *object = value.getAsObject();
@@ -569,86 +556,100 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
   }
   if (artifact.modules.empty())
     return c.fail("modules", "an artifact needs at least one module");
+  return std::move(moduleEntries);
+}
 
-  // Buffers.
-  std::map<std::string, int> bufferIndex;
-  std::map<BufferKind, std::set<int64_t>> positions = {
-      {BufferKind::Input, {}}, {BufferKind::Output, {}}};
-  TRY(buffers, c.getArray(*manifest, "buffers", ""));
-  for (auto [i, value] : llvm::enumerate(*buffers)) {
-    std::string field = formatv("buffers[{0}]", i);
-    const json::Object *object = value.getAsObject();
-    if (!object)
-      return c.fail(field, "expected an object");
-    Buffer buffer;
-    TRY(name, c.getString(*object, "name", field));
-    buffer.name = name;
-    field = formatv("buffers[{0}] ('{1}')", i, name);
-    if (bufferIndex.count(name))
-      return c.fail(field, "duplicate buffer name '" + name + "'");
-    TRY(kind, c.getString(*object, "kind", field));
-    if (kind == "input")
-      buffer.kind = BufferKind::Input;
-    else if (kind == "output")
-      buffer.kind = BufferKind::Output;
-    else if (kind == "intermediate")
-      buffer.kind = BufferKind::Intermediate;
-    else if (kind == "workspace")
-      buffer.kind = BufferKind::Workspace;
-    else
-      return c.fail(field + ".kind", "'" + kind +
-                                         "' is not one of input, output, "
-                                         "intermediate, workspace");
-    if (buffer.kind == BufferKind::Input ||
-        buffer.kind == BufferKind::Output) {
-      TRY(position, c.getInt(*object, "position", field));
-      if (position < 0)
-        return c.fail(field + ".position",
-                      formatv("must be >= 0, got {0}", position));
-      if (!positions[buffer.kind].insert(position).second)
-        return c.fail(field + ".position", formatv("two {0}s have position {1}",
-                                                   kind, position));
-      buffer.position = position;
-    }
-    TRY(shape, c.getArray(*object, "shape", field));
-    // Overflow-checked: a shape whose byte count does not fit is refused.
-    int64_t elements = 1;
-    bool ok = true;
-    for (const json::Value &extent : *shape) {
-      std::optional<int64_t> integer = extent.getAsInteger();
-      ok &= integer && *integer >= 0;
-      if (!ok)
-        break;
-      buffer.shape.push_back(*integer);
-      if (*integer && elements > (int64_t(1) << 56) / *integer)
-        return c.fail(field + ".shape", "is too large");
-      elements *= *integer;
-    }
+using Positions = std::map<BufferKind, std::set<int64_t>>;
+
+/// Buffer `i` of the manifest; records an input's or output's position in
+/// `positions`.
+static Expected<Buffer> parseBuffer(const Checker &c, const json::Value &value,
+                                    size_t i,
+                                    const std::map<std::string, int> &bufferIndex,
+                                    Positions &positions) {
+  std::string field = formatv("buffers[{0}]", i);
+  const json::Object *object = value.getAsObject();
+  if (!object)
+    return c.fail(field, "expected an object");
+  Buffer buffer;
+  TRY(name, c.getString(*object, "name", field));
+  buffer.name = name;
+  field = formatv("buffers[{0}] ('{1}')", i, name);
+  if (bufferIndex.count(name))
+    return c.fail(field, "duplicate buffer name '" + name + "'");
+  TRY(kind, c.getString(*object, "kind", field));
+  if (kind == "input")
+    buffer.kind = BufferKind::Input;
+  else if (kind == "output")
+    buffer.kind = BufferKind::Output;
+  else if (kind == "intermediate")
+    buffer.kind = BufferKind::Intermediate;
+  else if (kind == "workspace")
+    buffer.kind = BufferKind::Workspace;
+  else
+    return c.fail(field + ".kind", "'" + kind +
+                                       "' is not one of input, output, "
+                                       "intermediate, workspace");
+  if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Output) {
+    TRY(position, c.getInt(*object, "position", field));
+    if (position < 0)
+      return c.fail(field + ".position",
+                    formatv("must be >= 0, got {0}", position));
+    if (!positions[buffer.kind].insert(position).second)
+      return c.fail(field + ".position", formatv("two {0}s have position {1}",
+                                                 kind, position));
+    buffer.position = position;
+  }
+  TRY(shape, c.getArray(*object, "shape", field));
+  // Overflow-checked: a shape whose byte count does not fit is refused.
+  int64_t elements = 1;
+  bool ok = true;
+  for (const json::Value &extent : *shape) {
+    std::optional<int64_t> integer = extent.getAsInteger();
+    ok &= integer && *integer >= 0;
     if (!ok)
-      return c.fail(field + ".shape", "expected non-negative integers, got " +
-                                          dump(json::Value(json::Array(*shape))));
-    TRY(dtypeName, c.getString(*object, "dtype", field));
-    std::optional<DType> dtype = parseDType(dtypeName);
-    if (!dtype)
-      return c.fail(field + ".dtype", "'" + dtypeName + "' is not one of " +
-                                          dtypeList);
-    buffer.dtype = *dtype;
-    TRY(bytes, c.getInt(*object, "bytes", field));
-    int64_t expected = elements * getDTypeBytes(*dtype);
-    if (bytes != expected)
-      return c.fail(field + ".bytes",
-                    formatv("is {0}, but shape [{1}] of {2} is {3} bytes",
-                            bytes, joinDims(buffer.shape, ", "), dtypeName,
-                            expected));
-    buffer.bytes = bytes;
-    TRY(constant, c.getString(*object, "constant", field,
-                              /*required=*/false));
-    if (!constant.empty() && buffer.kind != BufferKind::Input)
-      return c.fail(field + ".constant",
-                    "only inputs can be constants, this buffer is an " +
-                        kind);
-    buffer.constant = constant;
-    bufferIndex[name] = artifact.buffers.size();
+      break;
+    buffer.shape.push_back(*integer);
+    if (*integer && elements > (int64_t(1) << 56) / *integer)
+      return c.fail(field + ".shape", "is too large");
+    elements *= *integer;
+  }
+  if (!ok)
+    return c.fail(field + ".shape", "expected non-negative integers, got " +
+                                        dump(json::Value(json::Array(*shape))));
+  TRY(dtypeName, c.getString(*object, "dtype", field));
+  std::optional<DType> dtype = parseDType(dtypeName);
+  if (!dtype)
+    return c.fail(field + ".dtype", "'" + dtypeName + "' is not one of " +
+                                        dtypeList);
+  buffer.dtype = *dtype;
+  TRY(bytes, c.getInt(*object, "bytes", field));
+  int64_t expected = elements * getDTypeBytes(*dtype);
+  if (bytes != expected)
+    return c.fail(field + ".bytes",
+                  formatv("is {0}, but shape [{1}] of {2} is {3} bytes",
+                          bytes, joinDims(buffer.shape, ", "), dtypeName,
+                          expected));
+  buffer.bytes = bytes;
+  TRY(constant, c.getString(*object, "constant", field,
+                            /*required=*/false));
+  if (!constant.empty() && buffer.kind != BufferKind::Input)
+    return c.fail(field + ".constant",
+                  "only inputs can be constants, this buffer is an " + kind);
+  buffer.constant = constant;
+  return std::move(buffer);
+}
+
+/// The buffers; numbers the inputs and outputs by position, which must run
+/// from 0 without a gap, and fills `bufferIndex` (name -> index).
+static Error parseBuffers(const Checker &c, const json::Object &manifest,
+                          Artifact &artifact,
+                          std::map<std::string, int> &bufferIndex) {
+  Positions positions = {{BufferKind::Input, {}}, {BufferKind::Output, {}}};
+  TRY(buffers, c.getArray(manifest, "buffers", ""));
+  for (auto [i, value] : llvm::enumerate(*buffers)) {
+    TRY(buffer, parseBuffer(c, value, i, bufferIndex, positions));
+    bufferIndex[buffer.name] = artifact.buffers.size();
     artifact.buffers.push_back(std::move(buffer));
   }
   for (auto &[kind, seen] : positions) {
@@ -675,164 +676,232 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
       if (buffer.kind == kind)
         list[buffer.position] = index;
   }
+  return Error::success();
+}
 
-  // Launches.
+/// Kernel parameter `paramValue` at `paramField`: a buffer, a scalar of a
+/// valid value, or a tensor map. Records the outputs a launch is passed in
+/// `written`.
+static Expected<Param> parseParam(const Checker &c,
+                                  const json::Value &paramValue,
+                                  const std::string &paramField,
+                                  const Artifact &artifact,
+                                  const std::map<std::string, int> &bufferIndex,
+                                  std::set<int> &written) {
+  const json::Object *param = paramValue.getAsObject();
+  if (!param || int(param->get("buffer") != nullptr) +
+                        int(param->get("scalar") != nullptr) +
+                        int(param->get("tensor_map") != nullptr) !=
+                    1)
+    return c.fail(paramField,
+                  "expected {\"buffer\": NAME}, {\"scalar\": DTYPE, "
+                  "\"value\": V} or {\"tensor_map\": {...}}, got " +
+                      dump(paramValue));
+  Param p;
+  if (const json::Value *map = param->get("tensor_map")) {
+    if (Error e = parseTensorMap(c, *map, paramField + ".tensor_map",
+                                 artifact, bufferIndex, p))
+      return std::move(e);
+    return p;
+  }
+  if (const json::Value *buffer = param->get("buffer")) {
+    std::optional<StringRef> name = buffer->getAsString();
+    auto found = name ? bufferIndex.find(name->str()) : bufferIndex.end();
+    if (found == bufferIndex.end())
+      return c.fail(paramField, "unknown buffer " + dump(*buffer));
+    p.bufferIndex = found->second;
+    if (artifact.buffers[p.bufferIndex].kind == BufferKind::Output)
+      written.insert(p.bufferIndex);
+    return p;
+  }
+  const json::Value *scalar = param->get("scalar");
+  std::optional<DType> type;
+  if (std::optional<StringRef> name = scalar->getAsString())
+    type = parseDType(*name);
+  if (!type)
+    return c.fail(paramField, "scalar type " + dump(*scalar) +
+                                  " is not one of " + dtypeList);
+  p.scalarType = *type;
+  const json::Value *v = param->get("value");
+  bool valid = false;
+  if (v && v->kind() == json::Value::Number) {
+    if (isFloat(*type)) {
+      valid = true;
+      p.floatValue = *v->getAsNumber();
+    } else if (std::optional<int64_t> integer = v->getAsInteger()) {
+      int bits = *type == DType::I1 ? 1 : 8 * getDTypeBytes(*type);
+      valid = *type == DType::I1 ? (*integer == 0 || *integer == 1)
+              : bits == 64       ? true
+                                 : (*integer >= -(int64_t(1) << (bits - 1)) &&
+                              *integer < (int64_t(1) << bits));
+      p.intValue = *integer;
+    } else if (*type == DType::I64 && v->getAsUINT64()) {
+      valid = true;
+      p.intValue = static_cast<int64_t>(*v->getAsUINT64());
+    }
+  }
+  if (!valid)
+    return c.fail(paramField, "value " + (v ? dump(*v) : "null") +
+                                  " is not a valid " + getDTypeName(*type));
+  return p;
+}
+
+/// Checks each parameter of `launch` against the size of the PTX entry's
+/// parameter it binds (0: not known).
+static Error checkParamSizes(const Checker &c, const std::string &field,
+                             const Launch &launch, const PTXEntry &ptxEntry,
+                             const Module &module, const Artifact &artifact) {
+  if (launch.params.size() != ptxEntry.paramBytes.size())
+    return c.fail(field + ".params",
+                  formatv("{0} parameters, but .entry {1} in {2} takes {3}",
+                          launch.params.size(), launch.kernel, module.ptxFile,
+                          ptxEntry.paramBytes.size()));
+  for (auto [j, pair] :
+       llvm::enumerate(llvm::zip(launch.params, ptxEntry.paramBytes))) {
+    const Param &p = std::get<0>(pair);
+    int64_t size = std::get<1>(pair);
+    if (size == 0 || size == p.getBytes())
+      continue;
+    std::string what =
+        p.isBuffer()
+            ? "buffer '" + artifact.buffers[p.bufferIndex].name +
+                  "' (a device pointer, 8 bytes)"
+        : p.isTensorMap()
+            ? "a tensor map of '" + artifact.buffers[p.bufferIndex].name +
+                  "' (a device pointer, 8 bytes)"
+            : formatv("a {0} scalar ({1} bytes)", getDTypeName(p.scalarType),
+                      p.getBytes())
+                  .str();
+    std::string hint = p.isBuffer() && size > 8
+                           ? " (a memref descriptor? kernels must use the "
+                             "bare-pointer calling convention)"
+                           : "";
+    return c.fail(formatv("{0}.params[{1}]", field, j),
+                  formatv("binds {0}, but parameter {1} of .entry {2} in "
+                          "the PTX is {3} bytes{4}",
+                          what, j, launch.kernel, size, hint));
+  }
+  return Error::success();
+}
+
+/// Launch `i` of the manifest: its kernel must be an entry of its module's
+/// PTX, its grid and block within CUDA's limits and the PTX's, and its
+/// parameters what the entry takes.
+static Expected<Launch>
+parseLaunch(const Checker &c, const json::Value &value, size_t i,
+            const Artifact &artifact,
+            ArrayRef<std::vector<PTXEntry>> moduleEntries,
+            const std::map<std::string, int> &bufferIndex,
+            std::set<int> &written) {
+  std::string field = formatv("launches[{0}]", i);
+  const json::Object *object = value.getAsObject();
+  if (!object)
+    return c.fail(field, "expected an object");
+  Launch launch;
+  TRY(moduleName, c.getString(*object, "module", field));
+  auto module = llvm::find_if(artifact.modules, [&](const Module &m) {
+    return m.name == moduleName;
+  });
+  if (module == artifact.modules.end())
+    return c.fail(field + ".module", "unknown module '" + moduleName + "'");
+  launch.moduleIndex = module - artifact.modules.begin();
+  TRY(kernel, c.getString(*object, "kernel", field));
+  launch.kernel = kernel;
+  field = formatv("launches[{0}] ('{1}')", i, kernel);
+  const std::vector<PTXEntry> &entries = moduleEntries[launch.moduleIndex];
+  auto ptxEntry = llvm::find_if(
+      entries, [&](const PTXEntry &e) { return e.name == kernel; });
+  if (ptxEntry == entries.end()) {
+    std::vector<std::string> names;
+    for (const PTXEntry &e : entries)
+      names.push_back(e.name);
+    llvm::sort(names);
+    return c.fail(field + ".kernel",
+                  "the PTX of module '" + moduleName + "' (" +
+                      module->ptxFile + ") has no .entry " + kernel +
+                      " (entries: " +
+                      (names.empty() ? "none" : join(names, ", ")) + ")");
+  }
+  TRY(grid, c.getDims(*object, "grid", field, maxGridDim));
+  TRY(block, c.getDims(*object, "block", field, maxBlockDim));
+  launch.grid = grid;
+  launch.block = block;
+  std::vector<int64_t> blockDims(block.begin(), block.end());
+  int64_t threads = int64_t(block[0]) * block[1] * block[2];
+  if (threads > maxThreadsPerBlock)
+    return c.fail(field + ".block",
+                  formatv("[{0}] is {1} threads; at most {2}",
+                          joinDims(blockDims, ", "), threads,
+                          maxThreadsPerBlock));
+  if (ptxEntry->reqntid && !llvm::equal(blockDims, *ptxEntry->reqntid))
+    return c.fail(field + ".block",
+                  formatv("[{0}], but the PTX requires .reqntid {1}",
+                          joinDims(blockDims, ", "),
+                          joinDims(*ptxEntry->reqntid, ", ")));
+  if (ptxEntry->maxntid) {
+    const auto &m = *ptxEntry->maxntid;
+    if (threads > m[0] * m[1] * m[2])
+      return c.fail(field + ".block",
+                    formatv("[{0}] is {1} threads, but the PTX allows "
+                            ".maxntid {2}",
+                            joinDims(blockDims, ", "), threads,
+                            joinDims(m, ", ")));
+  }
+  TRY(smem, c.getInt(*object, "dynamic_smem", field, /*required=*/false));
+  if (smem < 0 || smem > (int64_t(1) << 31))
+    return c.fail(field + ".dynamic_smem",
+                  formatv("must be >= 0, got {0}", smem));
+  launch.dynamicSharedBytes = static_cast<unsigned>(smem);
+
+  TRY(params, c.getArray(*object, "params", field));
+  for (auto [j, paramValue] : llvm::enumerate(*params)) {
+    std::string paramField = formatv("{0}.params[{1}]", field, j);
+    TRY(p, parseParam(c, paramValue, paramField, artifact, bufferIndex,
+                      written));
+    launch.params.push_back(p);
+  }
+  if (Error e = checkParamSizes(c, field, launch, *ptxEntry, *module, artifact))
+    return std::move(e);
+  return std::move(launch);
+}
+
+Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
+  Artifact artifact;
+  artifact.directory = directory.str();
+  SmallString<256> manifestPath(directory);
+  sys::path::append(manifestPath, "manifest.json");
+  Checker c(manifestPath.str().str());
+  auto error = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), message);
+  };
+
+  if (!sys::fs::is_directory(directory))
+    return error(directory + ": not a directory (an artifact is a directory "
+                             "with manifest.json)");
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFile(manifestPath, /*IsText=*/true);
+  if (!file)
+    return error(manifestPath + ": cannot read: " + file.getError().message());
+  Expected<json::Value> parsed = json::parse((*file)->getBuffer());
+  if (!parsed)
+    return error(manifestPath + ": invalid JSON: " +
+                 toString(parsed.takeError()));
+  const json::Object *manifest = parsed->getAsObject();
+  if (!manifest)
+    return c.fail("manifest", "expected a JSON object");
+
+  if (Error e = parseHeader(c, *manifest, artifact))
+    return std::move(e);
+  TRY(moduleEntries, parseModules(c, *manifest, directory, artifact));
+  std::map<std::string, int> bufferIndex;
+  if (Error e = parseBuffers(c, *manifest, artifact, bufferIndex))
+    return std::move(e);
+
   std::set<int> written;
   TRY(launches, c.getArray(*manifest, "launches", ""));
   for (auto [i, value] : llvm::enumerate(*launches)) {
-    std::string field = formatv("launches[{0}]", i);
-    const json::Object *object = value.getAsObject();
-    if (!object)
-      return c.fail(field, "expected an object");
-    Launch launch;
-    TRY(moduleName, c.getString(*object, "module", field));
-    auto module = llvm::find_if(artifact.modules, [&](const Module &m) {
-      return m.name == moduleName;
-    });
-    if (module == artifact.modules.end())
-      return c.fail(field + ".module", "unknown module '" + moduleName + "'");
-    launch.moduleIndex = module - artifact.modules.begin();
-    TRY(kernel, c.getString(*object, "kernel", field));
-    launch.kernel = kernel;
-    field = formatv("launches[{0}] ('{1}')", i, kernel);
-    const std::vector<PTXEntry> &entries = moduleEntries[launch.moduleIndex];
-    auto ptxEntry = llvm::find_if(
-        entries, [&](const PTXEntry &e) { return e.name == kernel; });
-    if (ptxEntry == entries.end()) {
-      std::vector<std::string> names;
-      for (const PTXEntry &e : entries)
-        names.push_back(e.name);
-      llvm::sort(names);
-      return c.fail(field + ".kernel",
-                    "the PTX of module '" + moduleName + "' (" +
-                        module->ptxFile + ") has no .entry " + kernel +
-                        " (entries: " +
-                        (names.empty() ? "none" : join(names, ", ")) + ")");
-    }
-    TRY(grid, c.getDims(*object, "grid", field, maxGridDim));
-    TRY(block, c.getDims(*object, "block", field, maxBlockDim));
-    launch.grid = grid;
-    launch.block = block;
-    std::vector<int64_t> blockDims(block.begin(), block.end());
-    int64_t threads = int64_t(block[0]) * block[1] * block[2];
-    if (threads > maxThreadsPerBlock)
-      return c.fail(field + ".block",
-                    formatv("[{0}] is {1} threads; at most {2}",
-                            joinDims(blockDims, ", "), threads,
-                            maxThreadsPerBlock));
-    if (ptxEntry->reqntid &&
-        !llvm::equal(blockDims, *ptxEntry->reqntid))
-      return c.fail(field + ".block",
-                    formatv("[{0}], but the PTX requires .reqntid {1}",
-                            joinDims(blockDims, ", "),
-                            joinDims(*ptxEntry->reqntid, ", ")));
-    if (ptxEntry->maxntid) {
-      const auto &m = *ptxEntry->maxntid;
-      if (threads > m[0] * m[1] * m[2])
-        return c.fail(field + ".block",
-                      formatv("[{0}] is {1} threads, but the PTX allows "
-                              ".maxntid {2}",
-                              joinDims(blockDims, ", "), threads,
-                              joinDims(m, ", ")));
-    }
-    TRY(smem, c.getInt(*object, "dynamic_smem", field, /*required=*/false));
-    if (smem < 0 || smem > (int64_t(1) << 31))
-      return c.fail(field + ".dynamic_smem",
-                    formatv("must be >= 0, got {0}", smem));
-    launch.dynamicSharedBytes = static_cast<unsigned>(smem);
-
-    TRY(params, c.getArray(*object, "params", field));
-    for (auto [j, paramValue] : llvm::enumerate(*params)) {
-      std::string paramField = formatv("{0}.params[{1}]", field, j);
-      const json::Object *param = paramValue.getAsObject();
-      if (!param || int(param->get("buffer") != nullptr) +
-                            int(param->get("scalar") != nullptr) +
-                            int(param->get("tensor_map") != nullptr) !=
-                        1)
-        return c.fail(paramField,
-                      "expected {\"buffer\": NAME}, {\"scalar\": DTYPE, "
-                      "\"value\": V} or {\"tensor_map\": {...}}, got " +
-                          dump(paramValue));
-      Param p;
-      if (const json::Value *map = param->get("tensor_map")) {
-        if (Error e = parseTensorMap(c, *map, paramField + ".tensor_map",
-                                     artifact, bufferIndex, p))
-          return std::move(e);
-        launch.params.push_back(p);
-        continue;
-      }
-      if (const json::Value *buffer = param->get("buffer")) {
-        std::optional<StringRef> name = buffer->getAsString();
-        auto found = name ? bufferIndex.find(name->str()) : bufferIndex.end();
-        if (found == bufferIndex.end())
-          return c.fail(paramField, "unknown buffer " + dump(*buffer));
-        p.bufferIndex = found->second;
-        if (artifact.buffers[p.bufferIndex].kind == BufferKind::Output)
-          written.insert(p.bufferIndex);
-        launch.params.push_back(p);
-        continue;
-      }
-      const json::Value *scalar = param->get("scalar");
-      std::optional<DType> type;
-      if (std::optional<StringRef> name = scalar->getAsString())
-        type = parseDType(*name);
-      if (!type)
-        return c.fail(paramField, "scalar type " + dump(*scalar) +
-                                      " is not one of " + dtypeList);
-      p.scalarType = *type;
-      const json::Value *v = param->get("value");
-      bool valid = false;
-      if (v && v->kind() == json::Value::Number) {
-        if (isFloat(*type)) {
-          valid = true;
-          p.floatValue = *v->getAsNumber();
-        } else if (std::optional<int64_t> integer = v->getAsInteger()) {
-          int bits = *type == DType::I1 ? 1 : 8 * getDTypeBytes(*type);
-          valid = *type == DType::I1 ? (*integer == 0 || *integer == 1)
-                  : bits == 64       ? true
-                                     : (*integer >= -(int64_t(1) << (bits - 1)) &&
-                                  *integer < (int64_t(1) << bits));
-          p.intValue = *integer;
-        } else if (*type == DType::I64 && v->getAsUINT64()) {
-          valid = true;
-          p.intValue = static_cast<int64_t>(*v->getAsUINT64());
-        }
-      }
-      if (!valid)
-        return c.fail(paramField, "value " + (v ? dump(*v) : "null") +
-                                      " is not a valid " + getDTypeName(*type));
-      launch.params.push_back(p);
-    }
-    if (launch.params.size() != ptxEntry->paramBytes.size())
-      return c.fail(field + ".params",
-                    formatv("{0} parameters, but .entry {1} in {2} takes {3}",
-                            launch.params.size(), kernel, module->ptxFile,
-                            ptxEntry->paramBytes.size()));
-    for (auto [j, pair] :
-         llvm::enumerate(llvm::zip(launch.params, ptxEntry->paramBytes))) {
-      const Param &p = std::get<0>(pair);
-      int64_t size = std::get<1>(pair);
-      if (size == 0 || size == p.getBytes())
-        continue;
-      std::string what =
-          p.isBuffer()
-              ? "buffer '" + artifact.buffers[p.bufferIndex].name +
-                    "' (a device pointer, 8 bytes)"
-          : p.isTensorMap()
-              ? "a tensor map of '" + artifact.buffers[p.bufferIndex].name +
-                    "' (a device pointer, 8 bytes)"
-              : formatv("a {0} scalar ({1} bytes)",
-                        getDTypeName(p.scalarType), p.getBytes())
-                    .str();
-      std::string hint = p.isBuffer() && size > 8
-                             ? " (a memref descriptor? kernels must use the "
-                               "bare-pointer calling convention)"
-                             : "";
-      return c.fail(formatv("{0}.params[{1}]", field, j),
-                    formatv("binds {0}, but parameter {1} of .entry {2} in "
-                            "the PTX is {3} bytes{4}",
-                            what, j, kernel, size, hint));
-    }
+    TRY(launch, parseLaunch(c, value, i, artifact, moduleEntries, bufferIndex,
+                            written));
     artifact.launches.push_back(std::move(launch));
   }
   if (artifact.launches.empty())

@@ -17,15 +17,6 @@ static Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
-static std::string describeShape(ArrayRef<int64_t> shape, DType dtype) {
-  std::string text;
-  raw_string_ostream os(text);
-  for (int64_t extent : shape)
-    os << extent << 'x';
-  os << getDTypeName(dtype);
-  return text;
-}
-
 Error blockbuster::runtime::checkHostArrays(const Artifact &artifact,
                                             ArrayRef<int> indices,
                                             ArrayRef<HostArrayRef> arrays,

@@ -16,6 +16,7 @@
 #ifndef BLOCKBUSTER_RUNTIME_CUDA_ARTIFACT_H
 #define BLOCKBUSTER_RUNTIME_CUDA_ARTIFACT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -37,6 +38,8 @@ llvm::StringRef getDTypeName(DType type);
 /// Bytes per element in memory (i1 is stored as one byte).
 int64_t getDTypeBytes(DType type);
 bool isFloat(DType type);
+/// "10x100xf32": an array of `shape` and `dtype`.
+std::string describeShape(llvm::ArrayRef<int64_t> shape, DType dtype);
 
 /// Workspace: allocated by the runtime like an intermediate and zeroed when
 /// allocated; the kernels leave it zeroed (split-reduction counters).
