@@ -82,19 +82,29 @@ static void printAxisList(OpAsmPrinter &printer, Operation *, ArrayAttr axes) {
   printer << ']';
 }
 
-static ParseResult parseCombinerKind(OpAsmParser &parser,
-                                     CombinerKindAttr &kind) {
+/// Parses an enum attribute written as a keyword (or a string); `expected`
+/// names its values in the error.
+template <typename EnumAttr, typename Enum>
+static ParseResult parseEnumKeyword(OpAsmParser &parser, EnumAttr &attr,
+                                    std::optional<Enum> (*symbolize)(StringRef),
+                                    StringRef expected) {
   std::string name;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseKeywordOrString(&name))
     return failure();
-  std::optional<CombinerKind> value = symbolizeCombinerKind(name);
+  std::optional<Enum> value = symbolize(name);
   if (!value)
-    return parser.emitError(loc) << "expected a combiner (add, mul, max, min), "
-                                    "got '"
-                                 << name << "'";
-  kind = CombinerKindAttr::get(parser.getContext(), *value);
+    return parser.emitError(loc)
+           << "expected " << expected << ", got '" << name << "'";
+  attr = EnumAttr::get(parser.getContext(), *value);
   return success();
+}
+
+static ParseResult parseCombinerKind(OpAsmParser &parser,
+                                     CombinerKindAttr &kind) {
+  return parseEnumKeyword<CombinerKindAttr, CombinerKind>(
+      parser, kind, symbolizeCombinerKind,
+      "a combiner (add, mul, max, min)");
 }
 
 static void printCombinerKind(OpAsmPrinter &printer, Operation *,
@@ -104,17 +114,9 @@ static void printCombinerKind(OpAsmPrinter &printer, Operation *,
 
 static ParseResult parseComparePredicate(OpAsmParser &parser,
                                          ComparePredicateAttr &predicate) {
-  std::string name;
-  SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseKeywordOrString(&name))
-    return failure();
-  std::optional<ComparePredicate> value = symbolizeComparePredicate(name);
-  if (!value)
-    return parser.emitError(loc) << "expected a predicate (eq, ne, lt, le, gt, "
-                                    "ge, or ueq ... uge), got '"
-                                 << name << "'";
-  predicate = ComparePredicateAttr::get(parser.getContext(), *value);
-  return success();
+  return parseEnumKeyword<ComparePredicateAttr, ComparePredicate>(
+      parser, predicate, symbolizeComparePredicate,
+      "a predicate (eq, ne, lt, le, gt, ge, or ueq ... uge)");
 }
 
 static void printComparePredicate(OpAsmPrinter &printer, Operation *,
