@@ -1,13 +1,14 @@
 //===- CPURunner.cpp - JIT-running programs on the CPU --------------------===//
 //
-// Factored out of bb-run (the tool keeps its options and its driver), so
-// that the C API runs programs exactly as bb-run does. See CPURunner.h.
+// Shared by bb-run's driver (lib/Runtime/Runner.cpp) and the C API, so that
+// the C API runs programs exactly as bb-run does. See CPURunner.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Runtime/CPU/CPURunner.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "Blockbuster/InitAll.h"
 #include "Blockbuster/Pipelines/ConvertAndSelect.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
 #include "Blockbuster/Runtime/CPU/ReferencePrecision.h"
@@ -20,10 +21,13 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Format.h"
@@ -40,6 +44,13 @@ using namespace blockbuster::runner;
 
 namespace blockbuster {
 namespace runner {
+
+void registerRunnerDialects(DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  blockbuster::registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+}
 
 //===----------------------------------------------------------------------===//
 // Host arrays

@@ -1,6 +1,7 @@
 //===- ReferencePrecision.cpp - References computed in wider floats -------===//
 
 #include "Blockbuster/Runtime/CPU/ReferencePrecision.h"
+#include "Blockbuster/Runtime/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -8,6 +9,11 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Verifier.h"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_REFERENCEPRECISION
+#include "Blockbuster/Runtime/CPU/Passes.h.inc"
+} // namespace blockbuster
 
 using namespace mlir;
 
@@ -200,3 +206,25 @@ bool blockbuster::promoteF32ToF64(func::FuncOp func) {
   return widenFloats(func, {isF32, Float64Type::get(func.getContext()),
                             /*keepStorageRounding=*/false});
 }
+
+namespace {
+struct ReferencePrecisionPass
+    : public blockbuster::impl::ReferencePrecisionBase<ReferencePrecisionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (to != "f32" && to != "f64") {
+      func.emitError() << "reference-precision: to=" << to
+                       << " is not one of f32, f64";
+      return signalPassFailure();
+    }
+    bool promoted = to == "f32" ? blockbuster::promoteNarrowFloatsToF32(func)
+                                : blockbuster::promoteF32ToF64(func);
+    if (!promoted) {
+      func.emitOpError() << "cannot be computed in " << to;
+      signalPassFailure();
+    }
+  }
+};
+} // namespace

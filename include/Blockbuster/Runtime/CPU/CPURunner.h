@@ -16,6 +16,7 @@
 #define BLOCKBUSTER_RUNTIME_CPU_CPURUNNER_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -30,6 +31,12 @@
 
 namespace blockbuster {
 namespace runner {
+
+/// The dialects, extensions and LLVM IR translations a context that runs
+/// programs needs: every upstream dialect and Blockbuster's, to parse and
+/// lower any input; Builtin and LLVM translations for the JIT, GPU and NVVM
+/// for PTX (the C API compiles artifacts in the same context).
+void registerRunnerDialects(mlir::DialectRegistry &registry);
 
 /// Where the runner's errors go: "TOOL: error: MESSAGE".
 struct ErrorStream {

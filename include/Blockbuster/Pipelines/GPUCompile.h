@@ -1,13 +1,13 @@
-//===- GPUArtifact.h - Compile block programs to a PTX artifact -*- C++ -*-===//
+//===- GPUCompile.h - Compile Linalg or block programs for the GPU -*- C++ -*-===//
 //
-// The artifact of docs/design/03-lowering-and-runtime.md: one PTX file per
-// kernel module plus a JSON manifest (docs/Artifact.md), written by bb-compile
-// and by the C API.
+// What bb-compile and the C API run before they write an artifact
+// (Blockbuster/Target/ArtifactWriter.h): conversion, fusion, selection and
+// blockbuster-gpu-pipeline, with the conversion chosen for the target.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BLOCKBUSTER_PIPELINES_GPUARTIFACT_H
-#define BLOCKBUSTER_PIPELINES_GPUARTIFACT_H
+#ifndef BLOCKBUSTER_PIPELINES_GPUCOMPILE_H
+#define BLOCKBUSTER_PIPELINES_GPUCOMPILE_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -52,12 +52,6 @@ mlir::LogicalResult compileForGPU(mlir::ModuleOp module,
                                   const GPUCompileOptions &options,
                                   std::string *fusedProgram = nullptr);
 
-/// Writes the artifact of `entry` (empty: the module's only entry) from a
-/// module that went through blockbuster-gpu-pipeline: `dir`/manifest.json and
-/// one `<module>.ptx` per kernel module it launches. Creates `dir`.
-mlir::LogicalResult writeArtifact(mlir::ModuleOp module, llvm::StringRef entry,
-                                  llvm::StringRef dir);
-
 } // namespace blockbuster
 
-#endif // BLOCKBUSTER_PIPELINES_GPUARTIFACT_H
+#endif // BLOCKBUSTER_PIPELINES_GPUCOMPILE_H
