@@ -58,20 +58,28 @@ static void printAxisName(OpAsmPrinter &printer, Operation *,
   printAxisName(printer, axis.getValue());
 }
 
-// `[A, B, ...]`
-static ParseResult parseAxisList(OpAsmParser &parser, ArrayAttr &axes) {
-  SmallVector<Attribute> names;
+/// `[X, Y, ...]`, each element parsed by `parseElement`.
+template <typename ElementAttr>
+static ParseResult
+parseAttrList(OpAsmParser &parser, ArrayAttr &list,
+              ParseResult (*parseElement)(OpAsmParser &, ElementAttr &)) {
+  SmallVector<Attribute> elements;
   if (parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            StringAttr name;
-            if (parseAxisName(parser, name))
+            ElementAttr element;
+            if (parseElement(parser, element))
               return failure();
-            names.push_back(name);
+            elements.push_back(element);
             return success();
           }))
     return failure();
-  axes = parser.getBuilder().getArrayAttr(names);
+  list = parser.getBuilder().getArrayAttr(elements);
   return success();
+}
+
+// `[A, B, ...]`
+static ParseResult parseAxisList(OpAsmParser &parser, ArrayAttr &axes) {
+  return parseAttrList<StringAttr>(parser, axes, parseAxisName);
 }
 
 static void printAxisList(OpAsmPrinter &printer, Operation *, ArrayAttr axes) {
@@ -126,18 +134,7 @@ static void printComparePredicate(OpAsmPrinter &printer, Operation *,
 
 // `[add, max]`
 static ParseResult parseCombinerKinds(OpAsmParser &parser, ArrayAttr &kinds) {
-  SmallVector<Attribute> values;
-  if (parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            CombinerKindAttr kind;
-            if (parseCombinerKind(parser, kind))
-              return failure();
-            values.push_back(kind);
-            return success();
-          }))
-    return failure();
-  kinds = parser.getBuilder().getArrayAttr(values);
-  return success();
+  return parseAttrList<CombinerKindAttr>(parser, kinds, parseCombinerKind);
 }
 
 static void printCombinerKinds(OpAsmPrinter &printer, Operation *op,
