@@ -57,6 +57,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace blockbuster {
 #define GEN_PASS_DEF_GPUSPLITREDUCTIONS
@@ -265,12 +266,18 @@ struct GPUSplitReductions
   /// by the tensor-core lowering), counted without reuse.
   int64_t blocksPerSM(SplitPlan &p) {
     int64_t bytes = 1024; // the runtime's reserve per block
+    // Through the data layout: index tiles (masks built from linalg.index)
+    // have no bit width of their own.
+    const DataLayout &layout = DataLayout::closest(p.grid);
+    auto bytesOf = [&](MemRefType type) {
+      return type.getNumElements() *
+             int64_t(layout.getTypeSize(type.getElementType()));
+    };
     p.grid.getBody()->walk([&](Operation *op) {
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         MemRefType type = alloc.getType();
         if (isWorkgroup(alloc) && type.hasStaticShape())
-          bytes += type.getNumElements() *
-                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+          bytes += bytesOf(type);
         return;
       }
       auto generic = dyn_cast<linalg::GenericOp>(op);
@@ -279,8 +286,7 @@ struct GPUSplitReductions
       for (Value input : generic.getDpsInputs()) {
         auto type = dyn_cast<MemRefType>(input.getType());
         if (type && !isWorkgroup(input) && type.hasStaticShape())
-          bytes += type.getNumElements() *
-                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+          bytes += bytesOf(type);
       }
     });
     auto threadsAttr = p.grid->getAttrOfType<IntegerAttr>(
@@ -456,9 +462,14 @@ struct GPUSplitReductions
             return exprs;
           }(),
           ctx);
-      AffineMap outMap =
-          AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(
-              rank);
+      // (d0..d{r-1}); built from its results, since getMajorSubMap(0) of a
+      // rank-0 accumulator (a sum to a scalar) is the null map.
+      AffineMap outMap = AffineMap::get(
+          rank + 1, 0,
+          llvm::to_vector(llvm::map_range(
+              llvm::seq<int64_t>(0, rank),
+              [&](int64_t d) { return rewriter.getAffineDimExpr(d); })),
+          ctx);
       SmallVector<utils::IteratorType> iterators(rank,
                                                  utils::IteratorType::parallel);
       iterators.push_back(utils::IteratorType::reduction);

@@ -28,19 +28,40 @@ bool hasIdentityLayout(Value value) {
   return type && type.getLayout().isIdentity();
 }
 
-/// The allocation `copy` copies a reshape of into an argument of `func`, or
-/// null when the copy is not of that form.
-memref::AllocOp getReshapedAllocation(func::FuncOp func, memref::CopyOp copy) {
+bool isReshape(Operation *op) {
+  return isa_and_present<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+}
+
+/// The allocation `copy` copies a reshape of into an argument of `func`,
+/// with the chain of reshapes from it to the copy's source in `reshapes`
+/// (first the one applied to the allocation), or null when the copy is not
+/// of that form. A chain comes from views of views: `[32, 64] -> [1, 32, 64]
+/// -> [1, 2048]` when a result is the flattened head split of a kernel's
+/// output.
+memref::AllocOp getReshapedAllocation(func::FuncOp func, memref::CopyOp copy,
+                                      SmallVectorImpl<Operation *> &reshapes) {
   Block &entry = func.getBody().front();
   auto target = dyn_cast<BlockArgument>(copy.getTarget());
   if (copy->getBlock() != &entry || !target || target.getOwner() != &entry ||
       !hasIdentityLayout(target))
     return nullptr;
+  reshapes.clear();
   Operation *reshape = copy.getSource().getDefiningOp();
-  if (!isa_and_present<memref::ExpandShapeOp, memref::CollapseShapeOp>(
-          reshape))
+  while (isReshape(reshape)) {
+    reshapes.push_back(reshape);
+    Operation *source = reshape->getOperand(0).getDefiningOp();
+    if (!isReshape(source))
+      break;
+    // An inner reshape read by anything else keeps the allocation's shape.
+    if (!source->hasOneUse())
+      return nullptr;
+    reshape = source;
+  }
+  if (reshapes.empty())
     return nullptr;
-  auto alloc = reshape->getOperand(0).getDefiningOp<memref::AllocOp>();
+  std::reverse(reshapes.begin(), reshapes.end());
+  Operation *first = reshapes.front();
+  auto alloc = first->getOperand(0).getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getParentOp() != func ||
       !hasIdentityLayout(alloc.getResult()))
     return nullptr;
@@ -48,24 +69,24 @@ memref::AllocOp getReshapedAllocation(func::FuncOp func, memref::CopyOp copy) {
   // the copy reads its final contents.
   for (Operation *user : alloc->getUsers()) {
     Operation *inEntry = entry.findAncestorOpInBlock(*user);
-    if (user != reshape && !isa<memref::DeallocOp>(user) &&
+    if (user != first && !isa<memref::DeallocOp>(user) &&
         (!inEntry || copy->isBeforeInBlock(inEntry)))
       return nullptr;
   }
   return alloc;
 }
 
-/// The out-parameter `target` seen with the shape of `alloc`: the inverse
-/// of `reshape`, which took `alloc` to `target`'s shape.
+/// `value` seen with the shape `reshape` took its source from: the inverse
+/// of `reshape`.
 Value createInverseReshape(RewriterBase &rewriter, Operation *reshape,
-                           memref::AllocOp alloc, Value target) {
+                           Value value) {
   Location loc = reshape->getLoc();
+  auto sourceType = cast<MemRefType>(reshape->getOperand(0).getType());
   if (auto expand = dyn_cast<memref::ExpandShapeOp>(reshape))
-    return memref::CollapseShapeOp::create(rewriter, loc, alloc.getType(),
-                                           target,
+    return memref::CollapseShapeOp::create(rewriter, loc, sourceType, value,
                                            expand.getReassociationIndices());
   auto collapse = cast<memref::CollapseShapeOp>(reshape);
-  return memref::ExpandShapeOp::create(rewriter, loc, alloc.getType(), target,
+  return memref::ExpandShapeOp::create(rewriter, loc, sourceType, value,
                                        collapse.getReassociationIndices());
 }
 
@@ -77,21 +98,24 @@ struct GPUWriteReshapedResultsInPlace
     IRRewriter rewriter(&getContext());
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    SmallVector<Operation *> reshapes;
     for (memref::CopyOp copy : copies) {
-      memref::AllocOp alloc = getReshapedAllocation(func, copy);
+      memref::AllocOp alloc = getReshapedAllocation(func, copy, reshapes);
       if (!alloc)
         continue;
-      Operation *reshape = copy.getSource().getDefiningOp();
+      // The out-parameter taken back through the chain, last reshape first.
       rewriter.setInsertionPoint(alloc);
-      Value view =
-          createInverseReshape(rewriter, reshape, alloc, copy.getTarget());
+      Value view = copy.getTarget();
+      for (Operation *reshape : llvm::reverse(reshapes))
+        view = createInverseReshape(rewriter, reshape, view);
       rewriter.eraseOp(copy);
       for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
         if (isa<memref::DeallocOp>(user))
           rewriter.eraseOp(user);
       rewriter.replaceOp(alloc, view);
-      if (reshape->use_empty())
-        rewriter.eraseOp(reshape);
+      for (Operation *reshape : llvm::reverse(reshapes))
+        if (reshape->use_empty())
+          rewriter.eraseOp(reshape);
     }
   }
 };

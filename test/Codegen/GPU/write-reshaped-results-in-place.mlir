@@ -61,3 +61,47 @@ func.func @reshaped_argument(%x: memref<128x64xf32>, %out: memref<1x128x64xf32>)
   memref.copy %e, %out : memref<1x128x64xf32> to memref<1x128x64xf32>
   return
 }
+
+// -----
+
+// A chain of views (bb-difftest --sizes production seed 8128 program 390: a
+// [32, 64] kernel output returned as [1, 2048], by way of [1, 32, 64]): the
+// out-parameter is taken back through both reshapes, last first.
+// CHECK-LABEL: func.func @reshape_chain
+// CHECK-SAME:    (%[[X:.*]]: memref<32x64xf32>, %[[OUT:.*]]: memref<1x2048xf32>)
+// CHECK-NOT:   memref.alloc
+// CHECK:       %[[V1:.*]] = memref.expand_shape %[[OUT]] {{\[}}[0], [1, 2]] output_shape [1, 32, 64] : memref<1x2048xf32> into memref<1x32x64xf32>
+// CHECK:       %[[V0:.*]] = memref.collapse_shape %[[V1]] {{\[}}[0, 1], [2]] : memref<1x32x64xf32> into memref<32x64xf32>
+// CHECK:       linalg.negf ins(%[[X]] : memref<32x64xf32>) outs(%[[V0]] : memref<32x64xf32>)
+// CHECK-NOT:   memref.copy
+// CHECK:       return
+func.func @reshape_chain(%x: memref<32x64xf32>, %out: memref<1x2048xf32>) {
+  %a = memref.alloc() : memref<32x64xf32>
+  linalg.negf ins(%x : memref<32x64xf32>) outs(%a : memref<32x64xf32>)
+  %e = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 32, 64] : memref<32x64xf32> into memref<1x32x64xf32>
+  %c = memref.collapse_shape %e [[0], [1, 2]] : memref<1x32x64xf32> into memref<1x2048xf32>
+  memref.copy %c, %out : memref<1x2048xf32> to memref<1x2048xf32>
+  return
+}
+
+// -----
+
+// An inner view read by another op ends the chain: the copy through both
+// views stays, and the copy of the inner view alone is the single-reshape
+// case (the kernel writes %out2, which the remaining copy reads).
+// CHECK-LABEL: func.func @reshape_chain_inner_use
+// CHECK-SAME:    (%{{.*}}: memref<32x64xf32>, %[[OUT:.*]]: memref<1x2048xf32>, %[[OUT2:.*]]: memref<1x32x64xf32>)
+// CHECK-NOT:   memref.alloc
+// CHECK:       %[[V:.*]] = memref.collapse_shape %[[OUT2]]
+// CHECK:       linalg.negf ins(%{{.*}}) outs(%[[V]] : memref<32x64xf32>)
+// CHECK:       memref.copy %{{.*}}, %[[OUT]]
+// CHECK-NOT:   memref.copy
+func.func @reshape_chain_inner_use(%x: memref<32x64xf32>, %out: memref<1x2048xf32>, %out2: memref<1x32x64xf32>) {
+  %a = memref.alloc() : memref<32x64xf32>
+  linalg.negf ins(%x : memref<32x64xf32>) outs(%a : memref<32x64xf32>)
+  %e = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 32, 64] : memref<32x64xf32> into memref<1x32x64xf32>
+  %c = memref.collapse_shape %e [[0], [1, 2]] : memref<1x32x64xf32> into memref<1x2048xf32>
+  memref.copy %c, %out : memref<1x2048xf32> to memref<1x2048xf32>
+  memref.copy %e, %out2 : memref<1x32x64xf32> to memref<1x32x64xf32>
+  return
+}
