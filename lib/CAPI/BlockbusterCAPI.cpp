@@ -276,23 +276,23 @@ int bbRunCPU(const char *mlir, const char *entry, const char *options,
   const ErrorStream &errs = session.getErrorStream();
   LoweringOptions lowering;
   bool reference = false;
-  bool applied = applyOptions(options, errs, [&](llvm::StringRef key,
-                                                 const llvm::json::Value &value) {
-    if (key == "fuse" && value.getAsBoolean()) {
-      lowering.fuse = *value.getAsBoolean();
-    } else if (key == "reference" && value.getAsBoolean()) {
-      reference = *value.getAsBoolean();
-    } else if (key == "target" && value.getAsString()) {
-      lowering.target = value.getAsString()->str();
-    } else if (key == "block_sizes" && value.getAsArray()) {
-      return getBlockSizes(*value.getAsArray(), errs, lowering.blockSizes);
-    } else {
-      errs.error() << "unknown or mistyped option '" << key.str()
-                   << "' (known: fuse, reference, target, block_sizes)\n";
-      return false;
-    }
-    return true;
-  });
+  bool applied = applyOptions(
+      options, errs, [&](llvm::StringRef key, const llvm::json::Value &value) {
+        if (key == "fuse" && value.getAsBoolean()) {
+          lowering.fuse = *value.getAsBoolean();
+        } else if (key == "reference" && value.getAsBoolean()) {
+          reference = *value.getAsBoolean();
+        } else if (key == "target" && value.getAsString()) {
+          lowering.target = value.getAsString()->str();
+        } else if (key == "block_sizes" && value.getAsArray()) {
+          return getBlockSizes(*value.getAsArray(), errs, lowering.blockSizes);
+        } else {
+          errs.error() << "unknown or mistyped option '" << key.str()
+                       << "' (known: fuse, reference, target, block_sizes)\n";
+          return false;
+        }
+        return true;
+      });
   if (!applied)
     return session.fail(result);
 
@@ -361,35 +361,35 @@ int bbCompileArtifact(const char *mlir, const char *options,
   const ErrorStream &errs = session.getErrorStream();
   GPUCompileOptions gpu;
   std::string entry;
-  bool applied = applyOptions(options, errs, [&](llvm::StringRef key,
-                                                 const llvm::json::Value &value) {
-    if (key == "entry" && value.getAsString()) {
-      entry = value.getAsString()->str();
-    } else if (key == "fuse" && value.getAsBoolean()) {
-      gpu.fuse = *value.getAsBoolean();
-    } else if (key == "whole_threshold" && value.getAsInteger()) {
-      gpu.wholeThreshold = *value.getAsInteger();
-    } else if (key == "target" && value.getAsString()) {
-      gpu.target = value.getAsString()->str();
-    } else if (key == "chip" && value.getAsString()) {
-      gpu.chip = value.getAsString()->str();
-    } else if (key == "features" && value.getAsString()) {
-      gpu.features = value.getAsString()->str();
-    } else if (key == "threads" && value.getAsInteger()) {
-      gpu.threads = *value.getAsInteger();
-    } else if (key == "block_sizes" && value.getAsArray()) {
-      std::vector<std::string> sizes;
-      if (!getBlockSizes(*value.getAsArray(), errs, sizes))
-        return false;
-      gpu.blockSizes = llvm::join(sizes, ",");
-    } else {
-      errs.error() << "unknown or mistyped option '" << key.str()
-                   << "' (known: entry, whole_threshold, fuse, target, "
-                      "chip, features, threads, block_sizes)\n";
-      return false;
-    }
-    return true;
-  });
+  bool applied = applyOptions(
+      options, errs, [&](llvm::StringRef key, const llvm::json::Value &value) {
+        if (key == "entry" && value.getAsString()) {
+          entry = value.getAsString()->str();
+        } else if (key == "fuse" && value.getAsBoolean()) {
+          gpu.fuse = *value.getAsBoolean();
+        } else if (key == "whole_threshold" && value.getAsInteger()) {
+          gpu.wholeThreshold = *value.getAsInteger();
+        } else if (key == "target" && value.getAsString()) {
+          gpu.target = value.getAsString()->str();
+        } else if (key == "chip" && value.getAsString()) {
+          gpu.chip = value.getAsString()->str();
+        } else if (key == "features" && value.getAsString()) {
+          gpu.features = value.getAsString()->str();
+        } else if (key == "threads" && value.getAsInteger()) {
+          gpu.threads = *value.getAsInteger();
+        } else if (key == "block_sizes" && value.getAsArray()) {
+          std::vector<std::string> sizes;
+          if (!getBlockSizes(*value.getAsArray(), errs, sizes))
+            return false;
+          gpu.blockSizes = llvm::join(sizes, ",");
+        } else {
+          errs.error() << "unknown or mistyped option '" << key.str()
+                       << "' (known: entry, whole_threshold, fuse, target, "
+                          "chip, features, threads, block_sizes)\n";
+          return false;
+        }
+        return true;
+      });
   if (!applied)
     return session.fail(result);
   if (!directory || !*directory) {

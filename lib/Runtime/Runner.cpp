@@ -99,16 +99,16 @@ private:
     }
     std::string notes;
     llvm::raw_string_ostream notesStream(notes);
-    if (failed(lowerLinalgReference(*oracle->module, oracle->entry,
-                                    notesStream, /*inF64=*/true)))
+    if (failed(lowerLinalgReference(*oracle->module, oracle->entry, notesStream,
+                                    /*inF64=*/true)))
       return failure();
     SmallVector<HostArray> inputs = createArrays(oracle->inputs);
     fillInputs(inputs, seed);
     SmallVector<HostArray> results = createArrays(oracle->outputs);
     for (HostArray &result : results)
       result.poison();
-    if (failed(runOnCPU(*oracle->module, oracle->entry, inputs,
-                        oracle->byValue, results, toolErrors)))
+    if (failed(runOnCPU(*oracle->module, oracle->entry, inputs, oracle->byValue,
+                        results, toolErrors)))
       return failure();
     outputs = std::move(results);
     return success();
@@ -126,8 +126,7 @@ private:
 /// prints one line per output and PASS or FAIL; returns the exit status.
 /// `narrow`: an input or output is f16 or bf16 (the looser tolerance).
 /// With --f64-oracle, `oracle` judges the outputs that fail again.
-static int checkOutputs(const RunOptions &options,
-                        ArrayRef<HostArray> outputs,
+static int checkOutputs(const RunOptions &options, ArrayRef<HostArray> outputs,
                         ArrayRef<HostArray> refOutputs, bool narrow,
                         StringRef refEntry, StringRef refFilename,
                         F64Oracle &oracle) {
@@ -138,16 +137,15 @@ static int checkOutputs(const RunOptions &options,
                << "), rtol " << llvm::format("%g", rtol) << "\n";
 
   bool allPassed = true;
-  for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(outputs, refOutputs))) {
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(outputs, refOutputs))) {
     const HostArray &out = std::get<0>(pair);
     const HostArray &refOut = std::get<1>(pair);
     // Rounding errors of a sum scale with its terms, not with its value, so
     // by default an element near a zero of the reference is judged against
     // the output's scale, its largest magnitude. The normwise criterion
     // keeps that from hiding an error spread over the small elements.
-    double atol = options.atol >= 0 ? options.atol
-                                  : rtol * getLargestMagnitude(refOut);
+    double atol =
+        options.atol >= 0 ? options.atol : rtol * getLargestMagnitude(refOut);
     Comparison result = compare(out, refOut, rtol, atol);
     bool passed = result.nans == 0 && result.mismatches == 0 &&
                   result.normRelError <= rtol;
@@ -180,10 +178,9 @@ static int checkOutputs(const RunOptions &options,
           << (passed ? "PASS" : "FAIL") << "\n";
     }
     llvm::outs() << "output #" << index << " (" << out.getDesc().str()
-                 << "): atol " << llvm::format("%.3g", atol)
-                 << ", max_abs_err " << llvm::format("%.3g", result.maxAbsError)
-                 << ", max_rel_err " << llvm::format("%.3g", result.maxRelError)
-                 << ", max err/tol "
+                 << "): atol " << llvm::format("%.3g", atol) << ", max_abs_err "
+                 << llvm::format("%.3g", result.maxAbsError) << ", max_rel_err "
+                 << llvm::format("%.3g", result.maxRelError) << ", max err/tol "
                  << llvm::format("%.3g", result.maxErrorOverTolerance)
                  << ", norm_rel_err "
                  << llvm::format("%.3g", result.normRelError) << ", mismatches "
@@ -208,7 +205,6 @@ static int checkOutputs(const RunOptions &options,
   llvm::outs() << (allPassed ? "PASS" : "FAIL") << "\n";
   return allPassed ? 0 : 1;
 }
-
 
 /// Lowers the reference for the CPU: Linalg through upstream's ordinary
 /// path, a block program through Blockbuster's, unfused.
@@ -281,7 +277,7 @@ int blockbuster::runner::runProgramOnCPU(MLIRContext &context,
     if (refFile.empty()) {
       if (test->kind != InputKind::Linalg) {
         toolErrors.error() << "--check on a block program needs "
-                        "--reference (another block program or Linalg)\n";
+                              "--reference (another block program or Linalg)\n";
         return 1;
       }
       refFile = options.inputFilename;
@@ -300,8 +296,8 @@ int blockbuster::runner::runProgramOnCPU(MLIRContext &context,
 
   if (failed(lowerWithBlockbuster(
           *test->module, test->kind,
-          getLoweringOptions(options, /*applyFusion=*/options.fuse &&
-                                          !options.noFuse))))
+          getLoweringOptions(options,
+                             /*applyFusion=*/options.fuse && !options.noFuse))))
     return 1;
   if (ref && failed(lowerReference(*ref, options)))
     return 1;
@@ -353,9 +349,9 @@ static Program getArtifactSignature(MLIRContext &context,
   Program test;
   test.filename = filename.str();
   test.entry = artifact.entry;
-  for (auto [indices, descs] : {std::make_pair(&artifact.inputs, &test.inputs),
-                                std::make_pair(&artifact.outputs,
-                                               &test.outputs)})
+  for (auto [indices, descs] :
+       {std::make_pair(&artifact.inputs, &test.inputs),
+        std::make_pair(&artifact.outputs, &test.outputs)})
     for (int index : *indices) {
       const runtime::Buffer &buffer = artifact.buffers[index];
       ArrayDesc desc;
@@ -390,9 +386,8 @@ loadArtifactReference(MLIRContext &context, const RunOptions &options,
                           "from), or a \"source\" in the manifest\n";
     return failure();
   }
-  StringRef refEntry = options.entryName.empty()
-                           ? StringRef(test.entry)
-                           : StringRef(options.entryName);
+  StringRef refEntry = options.entryName.empty() ? StringRef(test.entry)
+                                                 : StringRef(options.entryName);
   FailureOr<Program> ref = loadProgram(context, refFile, refEntry, toolErrors);
   if (failed(ref) || failed(checkSignaturesMatch(test, *ref, toolErrors)) ||
       failed(lowerReference(*ref, options)))
@@ -408,8 +403,8 @@ getHostArrayRefs(const runtime::Artifact &artifact,
   std::vector<runtime::HostArrayRef> refs;
   for (auto [array, index] : llvm::zip(arrays, indices)) {
     const runtime::Buffer &buffer = artifact.buffers[index];
-    refs.push_back({array.data(), array.getBytes(), buffer.shape,
-                    buffer.dtype});
+    refs.push_back(
+        {array.data(), array.getBytes(), buffer.shape, buffer.dtype});
   }
   return refs;
 }

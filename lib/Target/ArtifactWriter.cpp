@@ -22,9 +22,8 @@ LogicalResult blockbuster::writeArtifact(ModuleOp module, StringRef entry,
   StringAttr text;
   if (entry.empty()) {
     if (manifests.size() != 1)
-      return emitError(module.getLoc())
-             << "the module has " << manifests.size()
-             << " entries; name one (--entry)";
+      return emitError(module.getLoc()) << "the module has " << manifests.size()
+                                        << " entries; name one (--entry)";
     text = dyn_cast<StringAttr>(manifests.begin()->getValue());
     entry = manifests.begin()->getName().getValue();
   } else {

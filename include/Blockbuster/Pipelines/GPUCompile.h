@@ -1,4 +1,4 @@
-//===- GPUCompile.h - Compile Linalg or block programs for the GPU -*- C++ -*-===//
+//===- GPUCompile.h - Linalg or block programs for the GPU ------*- C++ -*-===//
 //
 // What bb-compile and the C API run before they write an artifact
 // (Blockbuster/Target/ArtifactWriter.h): conversion, fusion, selection and

@@ -1,4 +1,4 @@
-//===- Runner.h - Run a program and check it against a reference -*- C++ -*-===//
+//===- Runner.h - Run a program, check it against a reference ---*- C++ -*-===//
 //
 // What bb-run does (docs/CPUExecution.md), as a library: run the program
 // under test (MLIR JIT-run on the CPU, or an artifact on CUDA) on seeded

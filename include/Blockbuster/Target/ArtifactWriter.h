@@ -1,4 +1,4 @@
-//===- ArtifactWriter.h - Write a compiled module as an artifact -*- C++ -*-===//
+//===- ArtifactWriter.h - A compiled module as an artifact ------*- C++ -*-===//
 //
 // The artifact of docs/design/03-lowering-and-runtime.md: one PTX file per
 // kernel module plus a JSON manifest (docs/Artifact.md), written by bb-compile

@@ -402,8 +402,8 @@ LogicalResult ProgramBuilder::classifyConstant(arith::ConstantOp constant) {
         "is a tensor constant that is not a splat; block programs "
         "take arrays as arguments only (run "
         "--hoist-tensor-constants to make it one)");
-  if (failed(getArrayType(constant.getLoc(), constant.getType(),
-                          "the constant")))
+  if (failed(
+          getArrayType(constant.getLoc(), constant.getType(), "the constant")))
     return failure();
   ValueInfo &info = infos[constant.getResult()];
   info.kind = ValueInfo::Kind::Filled;
@@ -422,8 +422,7 @@ LogicalResult ProgramBuilder::classifySlice(tensor::ExtractSliceOp slice) {
     return slice.emitOpError(
         "cannot be converted to a block program: only static "
         "slices with unit strides are in the operator table");
-  if (failed(getArrayType(slice.getLoc(), slice.getType(),
-                          "the slice")))
+  if (failed(getArrayType(slice.getLoc(), slice.getType(), "the slice")))
     return failure();
   Value source = slice.getSource();
   const ValueInfo &sourceInfo = infos[source];
@@ -439,8 +438,7 @@ LogicalResult ProgramBuilder::classifySlice(tensor::ExtractSliceOp slice) {
   auto sourceType = slice.getSourceType();
   unsigned aliasDim = 0;
   for (auto [dim, offset, size] :
-       llvm::enumerate(slice.getStaticOffsets(),
-                       slice.getStaticSizes())) {
+       llvm::enumerate(slice.getStaticOffsets(), slice.getStaticSizes())) {
     if (dropped.test(dim)) {
       info.sourceDimToAliasDim.push_back(std::nullopt);
       info.sourceFixedIndex.push_back(offset);
@@ -450,8 +448,8 @@ LogicalResult ProgramBuilder::classifySlice(tensor::ExtractSliceOp slice) {
     info.sourceDimToAliasDim.push_back(aliasDim++);
     info.sourceFixedIndex.push_back(0);
     bool whole = offset == 0 && size == sourceType.getDimSize(dim);
-    info.sourceSliceOffset.push_back(
-        whole ? std::nullopt : std::optional<int64_t>(offset));
+    info.sourceSliceOffset.push_back(whole ? std::nullopt
+                                           : std::optional<int64_t>(offset));
   }
   return success();
 }
@@ -462,8 +460,7 @@ LogicalResult ProgramBuilder::classifyConcat(tensor::ConcatOp concat) {
   SmallVector<Piece> pieces;
   int64_t start = 0;
   for (Value input : concat.getInputs()) {
-    int64_t size =
-        cast<RankedTensorType>(input.getType()).getDimSize(dim);
+    int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
     pieces.push_back(Piece{start, size, input, 0});
     start += size;
   }
@@ -472,7 +469,8 @@ LogicalResult ProgramBuilder::classifyConcat(tensor::ConcatOp concat) {
 
 /// Records an insert_slice as built from its destination and source along
 /// the one dimension it replaces a range of.
-LogicalResult ProgramBuilder::classifyInsertSlice(tensor::InsertSliceOp insert) {
+LogicalResult
+ProgramBuilder::classifyInsertSlice(tensor::InsertSliceOp insert) {
   // A static insert of unit strides that replaces a range of one
   // dimension: the destination before and after it, the source
   // in it.
@@ -499,8 +497,7 @@ LogicalResult ProgramBuilder::classifyInsertSlice(tensor::InsertSliceOp insert) 
       droppedDims.push_back(dropped->contains(dim));
   SmallVector<unsigned> partial;
   for (auto [dim, offset, size] :
-       llvm::enumerate(insert.getStaticOffsets(),
-                       insert.getStaticSizes()))
+       llvm::enumerate(insert.getStaticOffsets(), insert.getStaticSizes()))
     if (offset != 0 || size != destType.getDimSize(dim))
       partial.push_back(dim);
   if (partial.size() > 1)
@@ -514,8 +511,7 @@ LogicalResult ProgramBuilder::classifyInsertSlice(tensor::InsertSliceOp insert) 
   SmallVector<Piece> pieces;
   if (offset > 0)
     pieces.push_back(Piece{0, offset, insert.getDest(), 0});
-  pieces.push_back(
-      Piece{offset, size, insert.getSource(), 0, droppedDims});
+  pieces.push_back(Piece{offset, size, insert.getSource(), 0, droppedDims});
   if (offset + size < extent)
     pieces.push_back(Piece{offset + size, extent - offset - size,
                            insert.getDest(), offset + size});
@@ -546,10 +542,9 @@ LogicalResult ProgramBuilder::classifyReshape(ReshapeOp reshape) {
   auto sourceType = cast<RankedTensorType>(source.getType());
   // The side of the reshape whose dimensions are grouped.
   auto grouped = expand ? viewType : sourceType;
-  info.viewDimToSourceDim.assign(viewType.getRank(),
-                                 std::nullopt);
-  for (auto [group, dims] : llvm::enumerate(
-           reshape.getReassociationIndices())) {
+  info.viewDimToSourceDim.assign(viewType.getRank(), std::nullopt);
+  for (auto [group, dims] :
+       llvm::enumerate(reshape.getReassociationIndices())) {
     SmallVector<int64_t> wide;
     for (int64_t dim : dims)
       if (grouped.getDimSize(dim) != 1)
@@ -589,8 +584,7 @@ LogicalResult ProgramBuilder::classifyGeneric(linalg::GenericOp generic) {
     AffineMap outMap = generic.getIndexingMapsArray()[1];
     for (AffineExpr expr : inMap.getResults()) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        info.sourceDimToAliasDim.push_back(
-            *outMap.getResultPosition(dim));
+        info.sourceDimToAliasDim.push_back(*outMap.getResultPosition(dim));
         info.sourceFixedIndex.push_back(0);
         info.sourceSliceOffset.push_back(std::nullopt);
       } else {
@@ -632,13 +626,22 @@ LogicalResult ProgramBuilder::classify() {
               return success();
             })
             .Case([&](linalg::FillOp fill) { return classifyFill(fill); })
-            .Case([&](arith::ConstantOp constant) { return classifyConstant(constant); })
-            .Case([&](tensor::ExtractSliceOp slice) { return classifySlice(slice); })
-            .Case([&](tensor::ConcatOp concat) { return classifyConcat(concat); })
-            .Case([&](tensor::InsertSliceOp insert) { return classifyInsertSlice(insert); })
+            .Case([&](arith::ConstantOp constant) {
+              return classifyConstant(constant);
+            })
+            .Case([&](tensor::ExtractSliceOp slice) {
+              return classifySlice(slice);
+            })
+            .Case(
+                [&](tensor::ConcatOp concat) { return classifyConcat(concat); })
+            .Case([&](tensor::InsertSliceOp insert) {
+              return classifyInsertSlice(insert);
+            })
             .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
                 [&](auto reshape) { return classifyReshape(reshape); })
-            .Case([&](linalg::GenericOp generic) { return classifyGeneric(generic); })
+            .Case([&](linalg::GenericOp generic) {
+              return classifyGeneric(generic);
+            })
             .Case([&](func::ReturnOp) { return success(); })
             .Default([&](Operation *other) {
               return other->emitOpError()
@@ -1876,11 +1879,11 @@ LogicalResult GenericConverter::convertReductions(
         return failure();
       auto partialType = cast<TileType>(partial.getType());
       if (partialType.getElementType() != outElement)
-        initTile = CastOp::create(
-            at, loc,
-            cast<TileType>(initTile.getType())
-                .withElementType(partialType.getElementType()),
-            initTile);
+        initTile =
+            CastOp::create(at, loc,
+                           cast<TileType>(initTile.getType())
+                               .withElementType(partialType.getElementType()),
+                           initTile);
       result = createCombine(at, loc, kind, initTile, result);
     }
     auto resultType = cast<TileType>(result.getType());
@@ -1920,8 +1923,8 @@ LogicalResult GenericConverter::yieldResults(ArrayRef<unsigned> outputs,
       axes.push_back(program.getUnitAxis(units++));
     }
     Value tile = final;
-    auto wanted = TileType::get(op.getContext(), axes,
-                                cast<TileType>(tile.getType()).getElementType());
+    auto wanted = TileType::get(
+        op.getContext(), axes, cast<TileType>(tile.getType()).getElementType());
     if (tile.getType() != wanted)
       tile = BroadcastOp::create(at, loc, wanted, tile);
     yielded.push_back(tile);
@@ -1947,8 +1950,8 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
   for (unsigned index : outputs)
     resultTypes.push_back(
         *getArrayType(loc, op.getResult(index).getType(), "result"));
-  auto map = MapOp::create(builder, loc, resultTypes,
-                           builder.getArrayAttr(*mapAxes));
+  auto map =
+      MapOp::create(builder, loc, resultTypes, builder.getArrayAttr(*mapAxes));
   mapBody = &map.getBody().emplaceBlock();
   if (!tiledReductionAxes.empty())
     innerBody = std::make_unique<Block>();

@@ -494,8 +494,7 @@ static Error parseHeader(const Checker &c, const json::Object &manifest,
   const json::Value *version = manifest.get("version");
   if (!version || version->getAsInteger() != 1 ||
       version->kind() != json::Value::Number)
-    return c.fail("version", "version " +
-                                 (version ? dump(*version) : "null") +
+    return c.fail("version", "version " + (version ? dump(*version) : "null") +
                                  " is not supported (this runtime reads "
                                  "version 1)");
   TRY(entry, c.getString(manifest, "entry", ""));
@@ -507,8 +506,8 @@ static Error parseHeader(const Checker &c, const json::Object &manifest,
                             /*required=*/false));
   artifact.features = features;
   TRY(source, c.getString(manifest, "source", "", /*required=*/false));
-  if (!source.empty() && (sys::path::is_absolute(source) ||
-                          StringRef(source).contains("..")))
+  if (!source.empty() &&
+      (sys::path::is_absolute(source) || StringRef(source).contains("..")))
     return c.fail("source", "'" + source +
                                 "' must be a file name relative to the "
                                 "artifact directory");
@@ -563,10 +562,10 @@ using Positions = std::map<BufferKind, std::set<int64_t>>;
 
 /// Buffer `i` of the manifest; records an input's or output's position in
 /// `positions`.
-static Expected<Buffer> parseBuffer(const Checker &c, const json::Value &value,
-                                    size_t i,
-                                    const std::map<std::string, int> &bufferIndex,
-                                    Positions &positions) {
+static Expected<Buffer>
+parseBuffer(const Checker &c, const json::Value &value, size_t i,
+            const std::map<std::string, int> &bufferIndex,
+            Positions &positions) {
   std::string field = formatv("buffers[{0}]", i);
   const json::Object *object = value.getAsObject();
   if (!object)
@@ -596,8 +595,8 @@ static Expected<Buffer> parseBuffer(const Checker &c, const json::Value &value,
       return c.fail(field + ".position",
                     formatv("must be >= 0, got {0}", position));
     if (!positions[buffer.kind].insert(position).second)
-      return c.fail(field + ".position", formatv("two {0}s have position {1}",
-                                                 kind, position));
+      return c.fail(field + ".position",
+                    formatv("two {0}s have position {1}", kind, position));
     buffer.position = position;
   }
   TRY(shape, c.getArray(*object, "shape", field));
@@ -620,16 +619,15 @@ static Expected<Buffer> parseBuffer(const Checker &c, const json::Value &value,
   TRY(dtypeName, c.getString(*object, "dtype", field));
   std::optional<DType> dtype = parseDType(dtypeName);
   if (!dtype)
-    return c.fail(field + ".dtype", "'" + dtypeName + "' is not one of " +
-                                        dtypeList);
+    return c.fail(field + ".dtype",
+                  "'" + dtypeName + "' is not one of " + dtypeList);
   buffer.dtype = *dtype;
   TRY(bytes, c.getInt(*object, "bytes", field));
   int64_t expected = elements * getDTypeBytes(*dtype);
   if (bytes != expected)
     return c.fail(field + ".bytes",
-                  formatv("is {0}, but shape [{1}] of {2} is {3} bytes",
-                          bytes, joinDims(buffer.shape, ", "), dtypeName,
-                          expected));
+                  formatv("is {0}, but shape [{1}] of {2} is {3} bytes", bytes,
+                          joinDims(buffer.shape, ", "), dtypeName, expected));
   buffer.bytes = bytes;
   TRY(constant, c.getString(*object, "constant", field,
                             /*required=*/false));
@@ -657,14 +655,14 @@ static Error parseBuffers(const Checker &c, const json::Object &manifest,
     while (seen.count(missing))
       ++missing;
     if (missing != static_cast<int64_t>(seen.size()))
-      return c.fail("buffers",
-                    formatv("the {0} positions are [{1}]; position {2} is "
-                            "missing",
-                            kind == BufferKind::Input ? "input" : "output",
-                            joinDims(std::vector<int64_t>(seen.begin(),
-                                                          seen.end()),
-                                     ", "),
-                            missing));
+      return c.fail(
+          "buffers",
+          formatv(
+              "the {0} positions are [{1}]; position {2} is "
+              "missing",
+              kind == BufferKind::Input ? "input" : "output",
+              joinDims(std::vector<int64_t>(seen.begin(), seen.end()), ", "),
+              missing));
   }
   if (positions[BufferKind::Output].empty())
     return c.fail("buffers", "the program has no output");
@@ -699,8 +697,8 @@ static Expected<Param> parseParam(const Checker &c,
                       dump(paramValue));
   Param p;
   if (const json::Value *map = param->get("tensor_map")) {
-    if (Error e = parseTensorMap(c, *map, paramField + ".tensor_map",
-                                 artifact, bufferIndex, p))
+    if (Error e = parseTensorMap(c, *map, paramField + ".tensor_map", artifact,
+                                 bufferIndex, p))
       return std::move(e);
     return p;
   }
@@ -763,9 +761,8 @@ static Error checkParamSizes(const Checker &c, const std::string &field,
     if (size == 0 || size == p.getBytes())
       continue;
     std::string what =
-        p.isBuffer()
-            ? "buffer '" + artifact.buffers[p.bufferIndex].name +
-                  "' (a device pointer, 8 bytes)"
+        p.isBuffer() ? "buffer '" + artifact.buffers[p.bufferIndex].name +
+                           "' (a device pointer, 8 bytes)"
         : p.isTensorMap()
             ? "a tensor map of '" + artifact.buffers[p.bufferIndex].name +
                   "' (a device pointer, 8 bytes)"
@@ -787,21 +784,18 @@ static Error checkParamSizes(const Checker &c, const std::string &field,
 /// Launch `i` of the manifest: its kernel must be an entry of its module's
 /// PTX, its grid and block within CUDA's limits and the PTX's, and its
 /// parameters what the entry takes.
-static Expected<Launch>
-parseLaunch(const Checker &c, const json::Value &value, size_t i,
-            const Artifact &artifact,
-            ArrayRef<std::vector<PTXEntry>> moduleEntries,
-            const std::map<std::string, int> &bufferIndex,
-            std::set<int> &written) {
+static Expected<Launch> parseLaunch(
+    const Checker &c, const json::Value &value, size_t i,
+    const Artifact &artifact, ArrayRef<std::vector<PTXEntry>> moduleEntries,
+    const std::map<std::string, int> &bufferIndex, std::set<int> &written) {
   std::string field = formatv("launches[{0}]", i);
   const json::Object *object = value.getAsObject();
   if (!object)
     return c.fail(field, "expected an object");
   Launch launch;
   TRY(moduleName, c.getString(*object, "module", field));
-  auto module = llvm::find_if(artifact.modules, [&](const Module &m) {
-    return m.name == moduleName;
-  });
+  auto module = llvm::find_if(
+      artifact.modules, [&](const Module &m) { return m.name == moduleName; });
   if (module == artifact.modules.end())
     return c.fail(field + ".module", "unknown module '" + moduleName + "'");
   launch.moduleIndex = module - artifact.modules.begin();
@@ -817,9 +811,8 @@ parseLaunch(const Checker &c, const json::Value &value, size_t i,
       names.push_back(e.name);
     llvm::sort(names);
     return c.fail(field + ".kernel",
-                  "the PTX of module '" + moduleName + "' (" +
-                      module->ptxFile + ") has no .entry " + kernel +
-                      " (entries: " +
+                  "the PTX of module '" + moduleName + "' (" + module->ptxFile +
+                      ") has no .entry " + kernel + " (entries: " +
                       (names.empty() ? "none" : join(names, ", ")) + ")");
   }
   TRY(grid, c.getDims(*object, "grid", field, maxGridDim));
@@ -829,10 +822,9 @@ parseLaunch(const Checker &c, const json::Value &value, size_t i,
   std::vector<int64_t> blockDims(block.begin(), block.end());
   int64_t threads = int64_t(block[0]) * block[1] * block[2];
   if (threads > maxThreadsPerBlock)
-    return c.fail(field + ".block",
-                  formatv("[{0}] is {1} threads; at most {2}",
-                          joinDims(blockDims, ", "), threads,
-                          maxThreadsPerBlock));
+    return c.fail(field + ".block", formatv("[{0}] is {1} threads; at most {2}",
+                                            joinDims(blockDims, ", "), threads,
+                                            maxThreadsPerBlock));
   if (ptxEntry->reqntid && !llvm::equal(blockDims, *ptxEntry->reqntid))
     return c.fail(field + ".block",
                   formatv("[{0}], but the PTX requires .reqntid {1}",
@@ -856,8 +848,8 @@ parseLaunch(const Checker &c, const json::Value &value, size_t i,
   TRY(params, c.getArray(*object, "params", field));
   for (auto [j, paramValue] : llvm::enumerate(*params)) {
     std::string paramField = formatv("{0}.params[{1}]", field, j);
-    TRY(p, parseParam(c, paramValue, paramField, artifact, bufferIndex,
-                      written));
+    TRY(p,
+        parseParam(c, paramValue, paramField, artifact, bufferIndex, written));
     launch.params.push_back(p);
   }
   if (Error e = checkParamSizes(c, field, launch, *ptxEntry, *module, artifact))
@@ -884,8 +876,8 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
     return error(manifestPath + ": cannot read: " + file.getError().message());
   Expected<json::Value> parsed = json::parse((*file)->getBuffer());
   if (!parsed)
-    return error(manifestPath + ": invalid JSON: " +
-                 toString(parsed.takeError()));
+    return error(manifestPath +
+                 ": invalid JSON: " + toString(parsed.takeError()));
   const json::Object *manifest = parsed->getAsObject();
   if (!manifest)
     return c.fail("manifest", "expected a JSON object");
@@ -911,10 +903,10 @@ Expected<Artifact> blockbuster::runtime::loadArtifact(StringRef directory) {
                         [](const Param &p) { return p.isTensorMap(); });
   });
   if (usesTensorMaps && !StringRef(artifact.chip).ends_with("a"))
-    return c.fail("target.chip",
-                  artifact.chip + ", but tensor-map (TMA) kernels are "
-                                  "compiled for an architecture-specific "
-                                  "chip such as sm_90a");
+    return c.fail("target.chip", artifact.chip +
+                                     ", but tensor-map (TMA) kernels are "
+                                     "compiled for an architecture-specific "
+                                     "chip such as sm_90a");
   for (auto [index, buffer] : llvm::enumerate(artifact.buffers))
     if (buffer.kind == BufferKind::Output && buffer.bytes &&
         !written.count(index))
