@@ -102,6 +102,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaStages = options.wgmmaStages;
   gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
+  gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   buildGPUPipeline(back, gpu);
   return back.run(module);

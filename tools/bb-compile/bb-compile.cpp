@@ -4,7 +4,7 @@
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
-//              [--wgmma-fragment-epilogue=false]
+//              [--wgmma-fragment-epilogue=false] [--wgmma-prologue-ahead=false]
 //              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -94,6 +94,12 @@ static cl::opt<bool> wgmmaFragmentEpilogue(
              "accumulator registers, stored straight to global memory "
              "(=false: through shared memory)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPrologueAhead(
+    "wgmma-prologue-ahead", cl::init(true),
+    cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
+             "step's A part rewritten while this step's wgmma runs "
+             "(=false: this step's, after the last wgmma)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(
     "split-max-blocks", cl::init(1056),
     cl::desc("Grids of fewer blocks than the SMs split their reduce loops "
@@ -146,6 +152,7 @@ int main(int argc, char **argv) {
   options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
+  options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

@@ -36,6 +36,12 @@ struct GPUPipelineOptions
                      "the accumulator registers and stored straight to "
                      "global memory (off: through shared memory)"),
       llvm::cl::init(true)};
+  Option<bool> wgmmaPrologueAhead{
+      *this, "wgmma-prologue-ahead",
+      llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "
+                     "the next step's A part rewritten while this step's "
+                     "wgmma runs (off: this step's, after the last wgmma)"),
+      llvm::cl::init(true)};
   Option<int64_t> splitMaxBlocks{
       *this, "split-max-blocks",
       llvm::cl::desc("gpu-split-reductions' max-blocks: the most blocks of a "

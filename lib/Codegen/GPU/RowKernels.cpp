@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
 
@@ -103,12 +104,16 @@ bool isWorkgroupAlloc(Value v) {
 }
 
 /// A memref of global memory the kernel may index directly: an argument of
-/// the enclosing function, or a subview of one.
+/// the enclosing function or an intermediate array the function allocates
+/// (the row statistics of a norm + matmul, say), or a subview of either.
 bool isGlobalView(Value v) {
   if (auto subview = v.getDefiningOp<memref::SubViewOp>())
     v = subview.getSource();
-  return isa<BlockArgument>(v) &&
-         isa<func::FuncOp>(cast<BlockArgument>(v).getOwner()->getParentOp());
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return isa<func::FuncOp>(arg.getOwner()->getParentOp());
+  auto alloc = v.getDefiningOp<memref::AllocOp>();
+  return alloc && !alloc.getType().getMemorySpace() &&
+         isa<func::FuncOp>(alloc->getParentOp());
 }
 
 /// Whether element (r, c) of `memref`, for c a multiple of `elements`, lies
@@ -135,6 +140,8 @@ bool isVectorAligned(Value memref, int64_t elements) {
 
 /// The checks of one block body; `reason` says why it is not a row kernel.
 struct RowKernelMatcher {
+  explicit RowKernelMatcher(int64_t maxPerLane) : maxPerLane(maxPerLane) {}
+
   int64_t maxPerLane;
   RowShape shape;
   std::string reason;
@@ -334,6 +341,254 @@ struct RowKernelMatcher {
     return true;
   }
 };
+
+/// A loop of a block that reduces its rows tile by tile along the columns:
+///
+///   scf.for %i = 0 to S step 1 {
+///     %c = arith.muli %i, T
+///     %x = memref.subview %arg[%r, %c] [R, T] [1, 1]      // (or [%c] [T])
+///     elementwise linalg.generic ops on [R, T] workgroup tiles,
+///     reductions into [R] workgroup temporaries filled with their
+///     combiner's identity, and for each temporary
+///     acc = combiner(acc, tmp) into an accumulator defined before the loop
+///   }
+///
+/// block-select gives a row-statistics kernel this form when the reduced
+/// axis is tiled for a kernel that shares the program's axis table (norm +
+/// matmul: the statistics kernel iterates the GEMM's k blocks of 128).
+/// Over the whole row [R, S T] the same reductions accumulate straight into
+/// the accumulators: the same sum in another association, which is what a
+/// row kernel does with any reduction (its lanes' partials and shuffles).
+struct TiledRowLoop {
+  scf::ForOp loop;
+  int64_t tile = 0;
+  int64_t steps = 0;
+  /// The column offset `%i * T`.
+  Value offset;
+  /// Each reduction's temporary and the accumulator it is added into.
+  DenseMap<Value, Value> accumulators;
+  /// The ops the flattened form drops: fills of temporaries, accumulations.
+  DenseSet<Operation *> dropped;
+  std::string reason;
+
+  LogicalResult fail(const Twine &why) {
+    reason = why.str();
+    return failure();
+  }
+};
+
+/// The `combiner(out, in)` of an elementwise rank-1 generic that only
+/// combines its one input into its output, else null.
+Operation *accumulationCombiner(linalg::GenericOp op) {
+  if (op.getNumLoops() != 1 || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics())
+    return nullptr;
+  Block *body = op.getBlock();
+  if (!llvm::hasSingleElement(body->without_terminator()))
+    return nullptr;
+  Operation *combiner = &body->front();
+  Value in = body->getArgument(0), out = body->getArgument(1);
+  if (combiner->getNumOperands() != 2 ||
+      body->getTerminator()->getOperand(0) != combiner->getResult(0) ||
+      !blockbuster::combinerIdentity(combiner) ||
+      !((combiner->getOperand(0) == out && combiner->getOperand(1) == in) ||
+        (combiner->getOperand(0) == in && combiner->getOperand(1) == out)))
+    return nullptr;
+  return combiner;
+}
+
+/// The combiner of a reduction generic with one init, else null.
+Operation *reductionCombiner(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1)
+    return nullptr;
+  return cast<linalg::YieldOp>(op.getBlock()->getTerminator())
+      .getOperand(0)
+      .getDefiningOp();
+}
+
+/// The precondition of `flattenTiledRowLoop`.
+LogicalResult matchTiledRowLoop(scf::ForOp loop, TiledRowLoop &info) {
+  info.loop = loop;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *lb != 0 || *step != 1 || *ub < 1 ||
+      loop.getNumResults() != 0)
+    return info.fail("a loop that is not 0 to S by 1 without results");
+  info.steps = *ub;
+  Value iv = loop.getInductionVar();
+  if (!iv.hasOneUse())
+    return info.fail("a loop index used other than as one column offset");
+  auto mul = dyn_cast<arith::MulIOp>(*iv.getUsers().begin());
+  std::optional<int64_t> tile =
+      mul ? getConstantIntValue(mul.getLhs() == iv ? mul.getRhs()
+                                                   : mul.getLhs())
+          : std::nullopt;
+  if (!tile || *tile < 1 || mul->getBlock() != loop.getBody())
+    return info.fail("a loop index used other than as `index * T`");
+  info.tile = *tile;
+  info.offset = mul.getResult();
+  Block *body = loop.getBody();
+  auto inLoop = [&](Value v) { return v.getParentBlock() == body; };
+
+  // The column offset only places column tiles of kernel arguments, whose
+  // whole range the loop covers inside the argument.
+  for (Operation *user : info.offset.getUsers()) {
+    auto subview = dyn_cast<memref::SubViewOp>(user);
+    if (!subview || !isGlobalView(subview.getResult()) ||
+        subview.getSourceType().getRank() != subview.getType().getRank() ||
+        !subview.hasUnitStride())
+      return info.fail("a column offset used other than by a view of a "
+                       "kernel argument");
+    for (auto [d, offset] : llvm::enumerate(subview.getMixedOffsets())) {
+      if (dyn_cast<Value>(offset) == info.offset) {
+        if (subview.getStaticSizes()[d] != info.tile ||
+            subview.getSourceType().isDynamicDim(d) ||
+            subview.getSourceType().getDimSize(d) < info.tile * info.steps)
+          return info.fail("a column tile not of T static columns inside "
+                           "the argument");
+      } else if (auto v = dyn_cast<Value>(offset); v && inLoop(v)) {
+        return info.fail("a view offset computed in the loop");
+      }
+    }
+  }
+
+  for (Operation &op : body->without_terminator()) {
+    if (&op == mul)
+      continue;
+    if (auto subview = dyn_cast<memref::SubViewOp>(op)) {
+      if (!llvm::is_contained(subview->getOperands(), info.offset))
+        return info.fail("a view in the loop that does not move with it");
+      continue;
+    }
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      if (!isWorkgroupAlloc(alloc) || !type.hasStaticShape() ||
+          (type.getRank() == 2 && type.getDimSize(1) != info.tile) ||
+          type.getRank() > 2 || !alloc.getDynamicSizes().empty())
+        return info.fail("a workgroup tile in the loop that is not [R, T] "
+                         "or [R]");
+      continue;
+    }
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      if (!fill.hasPureBufferSemantics() || !inLoop(fill.getOutputs()[0]) ||
+          cast<MemRefType>(fill.getOutputs()[0].getType()).getRank() != 1)
+        return info.fail("a fill in the loop other than of a temporary");
+      continue; // Checked with its reduction below.
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || !generic.hasPureBufferSemantics())
+      return info.fail("an op in the loop that is not a view, tile, fill "
+                       "or linalg.generic on buffers: " +
+                       op.getName().getStringRef());
+    if (Operation *combiner = accumulationCombiner(generic);
+        combiner && inLoop(generic.getDpsInputs()[0]) &&
+        !inLoop(generic.getDpsInits()[0])) {
+      // acc = combiner(acc, tmp): tmp must be the identity-filled output
+      // of one reduction with the same combiner, and nothing else.
+      Value tmp = generic.getDpsInputs()[0], acc = generic.getDpsInits()[0];
+      linalg::FillOp fill;
+      linalg::GenericOp reduction;
+      for (Operation *user : tmp.getUsers()) {
+        if (user == generic)
+          continue;
+        if (auto f = dyn_cast<linalg::FillOp>(user); f && !fill)
+          fill = f;
+        else if (auto r = dyn_cast<linalg::GenericOp>(user);
+                 r && !reduction && r.getDpsInits()[0] == tmp &&
+                 r.getNumDpsInits() == 1)
+          reduction = r;
+        else
+          return info.fail("a temporary used other than by its fill, its "
+                           "reduction and its accumulation");
+      }
+      Operation *reduced = reduction ? reductionCombiner(reduction) : nullptr;
+      std::optional<APFloat> identity =
+          blockbuster::combinerIdentity(combiner);
+      APFloat filled(0.0f);
+      if (!reduced || reduced->getName() != combiner->getName() || !fill ||
+          !matchPattern(fill.getInputs()[0], m_ConstantFloat(&filled)) ||
+          filled.compare(*identity) != APFloat::cmpEqual ||
+          !fill->isBeforeInBlock(reduction))
+        return info.fail("an accumulation whose temporary is not one "
+                         "reduction from the combiner's identity");
+      if (llvm::any_of(acc.getUsers(), [&](Operation *user) {
+            return user != generic && user->getBlock() == body;
+          }))
+        return info.fail("an accumulator used otherwise in the loop");
+      if (!info.accumulators.try_emplace(tmp, acc).second)
+        return info.fail("a temporary accumulated twice");
+      info.dropped.insert(fill);
+      info.dropped.insert(generic);
+      continue;
+    }
+    // Other generics work on the loop's tiles; what they read from before
+    // the loop is one value per row.
+    for (OpOperand &operand : generic->getOpOperands()) {
+      if (inLoop(operand.get()))
+        continue;
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      if (generic.isDpsInit(&operand) || map.getNumResults() != 1 ||
+          map.getResult(0) != getAffineDimExpr(0, map.getContext()))
+        return info.fail("a generic in the loop that reads a tile of its "
+                         "columns from before the loop, or writes there");
+    }
+  }
+  // Every [R] tile of the loop is a temporary, and every reduction in the
+  // loop feeds an accumulation.
+  for (auto alloc : body->getOps<memref::AllocOp>())
+    if (alloc.getType().getRank() == 1 &&
+        !info.accumulators.count(alloc.getResult()))
+      return info.fail("an [R] tile in the loop that is not accumulated");
+  for (auto generic : body->getOps<linalg::GenericOp>())
+    if (generic.getNumReductionLoops() != 0 &&
+        !info.accumulators.count(generic.getDpsInits()[0]))
+      return info.fail("a reduction in the loop that is not accumulated");
+  return success();
+}
+
+/// Replaces `info.loop` by its ops over whole rows of S T columns: views and
+/// tiles widened, each reduction writing its accumulator.
+void flattenTiledRowLoop(RewriterBase &rewriter, const TiledRowLoop &info) {
+  scf::ForOp loop = info.loop;
+  rewriter.setInsertionPoint(loop);
+  IRMapping mapping;
+  for (auto [tmp, acc] : info.accumulators)
+    mapping.map(tmp, acc);
+  int64_t width = info.tile * info.steps;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (&op == info.offset.getDefiningOp() || info.dropped.contains(&op) ||
+        (op.getNumResults() == 1 &&
+         info.accumulators.count(op.getResult(0))))
+      continue;
+    if (auto subview = dyn_cast<memref::SubViewOp>(op)) {
+      SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+      SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
+      for (auto [offset, size] : llvm::zip(offsets, sizes))
+        if (dyn_cast<Value>(offset) == info.offset) {
+          offset = rewriter.getIndexAttr(0);
+          size = rewriter.getIndexAttr(width);
+        }
+      mapping.map(subview.getResult(),
+                  memref::SubViewOp::create(rewriter, subview.getLoc(),
+                                            subview.getSource(), offsets, sizes,
+                                            subview.getMixedStrides()));
+      continue;
+    }
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      auto wide = MemRefType::get({type.getDimSize(0), width},
+                                  type.getElementType(), AffineMap(),
+                                  type.getMemorySpace());
+      mapping.map(alloc.getResult(),
+                  memref::AllocOp::create(rewriter, alloc.getLoc(), wide,
+                                          alloc.getAlignmentAttr()));
+      continue;
+    }
+    rewriter.clone(op, mapping);
+  }
+  rewriter.eraseOp(loop);
+}
 
 /// Emits the row schedule of one block grid: the values of every buffer for
 /// the current row live here, as SSA values, never in shared memory.
@@ -755,22 +1010,72 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
         rewriter.eraseOp(alloc);
   }
 
+  /// The row kernel `grid` becomes once its tiled row loops (see
+  /// TiledRowLoop) are flattened: a flattened copy of `grid` that the
+  /// matcher takes (`matched` its result), else null. The copy is made
+  /// only when every top-level loop of `grid` is such a loop, and kept only
+  /// when it is a row kernel: the generic path cannot hold whole rows of
+  /// f32 tiles in shared memory.
+  scf::ForallOp flattenRowLoops(RewriterBase &rewriter, scf::ForallOp grid,
+                                RowKernelMatcher &matched) {
+    auto loops = llvm::to_vector(grid.getBody()->getOps<scf::ForOp>());
+    if (loops.empty())
+      return nullptr;
+    for (scf::ForOp loop : loops) {
+      TiledRowLoop info;
+      if (failed(matchTiledRowLoop(loop, info))) {
+        DEBUG_WITH_TYPE("gpu-row-kernels",
+                        llvm::dbgs() << "not a tiled row loop: " << info.reason
+                                     << "\n");
+        return nullptr;
+      }
+    }
+    rewriter.setInsertionPoint(grid);
+    auto flat = cast<scf::ForallOp>(rewriter.clone(*grid));
+    for (scf::ForOp loop :
+         llvm::to_vector(flat.getBody()->getOps<scf::ForOp>())) {
+      TiledRowLoop info;
+      [[maybe_unused]] LogicalResult matchedLoop =
+          matchTiledRowLoop(loop, info);
+      assert(succeeded(matchedLoop) && "a copy matches as its original");
+      flattenTiledRowLoop(rewriter, info);
+    }
+    if (matched.check(flat))
+      return flat;
+    DEBUG_WITH_TYPE("gpu-row-kernels",
+                    llvm::dbgs() << "flattened, not a row kernel: "
+                                 << matched.reason << "\n");
+    rewriter.eraseOp(flat);
+    return nullptr;
+  }
+
   void runOnOperation() override {
     if (threads < kWarpSize || threads % kWarpSize != 0)
       return;
-    SmallVector<std::pair<scf::ForallOp, RowKernelMatcher>> kernels;
+    SmallVector<scf::ForallOp> grids;
     getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
       if (!blockbuster::isBlockGrid(grid))
         return WalkResult::advance();
-      RowKernelMatcher matcher{maxRowElementsPerLane};
-      if (matcher.check(grid))
-        kernels.emplace_back(grid, std::move(matcher));
-      else
-        DEBUG_WITH_TYPE("gpu-row-kernels",
-                        llvm::dbgs()
-                            << "not a row kernel: " << matcher.reason << "\n");
+      grids.push_back(grid);
       return WalkResult::skip();
     });
+    IRRewriter rewriter(&getContext());
+    SmallVector<std::pair<scf::ForallOp, RowKernelMatcher>> kernels;
+    for (scf::ForallOp grid : grids) {
+      RowKernelMatcher matcher(maxRowElementsPerLane);
+      if (matcher.check(grid)) {
+        kernels.emplace_back(grid, std::move(matcher));
+        continue;
+      }
+      DEBUG_WITH_TYPE("gpu-row-kernels", llvm::dbgs() << "not a row kernel: "
+                                                      << matcher.reason
+                                                      << "\n");
+      RowKernelMatcher flatMatcher(maxRowElementsPerLane);
+      if (scf::ForallOp flat = flattenRowLoops(rewriter, grid, flatMatcher)) {
+        rewriter.eraseOp(grid);
+        kernels.emplace_back(flat, std::move(flatMatcher));
+      }
+    }
     for (auto &[grid, matched] : kernels)
       lower(grid, matched);
   }

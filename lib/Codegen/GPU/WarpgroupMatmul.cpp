@@ -48,13 +48,19 @@
 // Partial edge tiles need no other special case: TMA fills the
 // out-of-bounds part of a box with zeros, and the epilogue only reads or
 // writes the tile's valid corner.
-// An A tile that a 128 x 128 block computes elementwise from a tile of a
-// global array (the normalised rows of LayerNorm/RMSNorm + matmul) takes
-// the same schedule with a prologue (WarpgroupPrologue.h): TMA stages the
-// raw tile, the warpgroup rewrites each slot's A part in place before its
-// wgmma, and the mainloop then waits for the previous wgmma group and
-// synchronises before refilling its slot (no release mbarriers: the
-// barrier already orders the refill after every warp's wgmma).
+// An A tile that a 128 x 128 or 128 x 256 block computes elementwise from a
+// tile of a global array (the normalised rows of LayerNorm/RMSNorm +
+// matmul) takes the same schedule with a prologue (WarpgroupPrologue.h):
+// TMA stages the raw tile and each warpgroup rewrites its rows of each
+// slot's A part in place. By default one step ahead (`prologue-ahead`):
+// step i's wgmma, the release and refill of step i - 1's slot as in a
+// plain GEMM, then step i + 1's rows rewritten while step i's wgmma runs
+// and a barrier of the warpgroup's warps, so that the next wgmma queues
+// behind the running one. Otherwise step i's rows rewritten while step i -
+// 1's wgmma runs, then wgmma.wait_group 0 and the block's barrier before
+// the refill (no release mbarriers: the barrier orders the refill after
+// every warp's wgmma) and step i's wgmma: the tensor cores drain every
+// step (measured 6-9% slower, docs/performance.md).
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not
@@ -280,11 +286,6 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   std::optional<int64_t> stepK = constantUpperBound(aTile.getResult(), 1);
   if (tileM != kTileM || (tileN != 128 && tileN != 256) || !stepK)
     return fail(dot, "the block is not a 128 x 128 or 128 x 256 tile");
-  // The prologue's thread mapping is one warpgroup's (WarpgroupPrologue.h);
-  // block-warpgroup-gemm-blocks gives 128 x 256 to plain GEMMs only.
-  if (gemm.prologue && tileN != 128)
-    return fail(dot, "an A tile computed in the block needs a 128 x 128 "
-                     "tile");
   gemm.tileN = *tileN;
   Value iv = loop && gemm.reduce == loop.getOperation() ? loop.getInductionVar()
                                                         : Value();
@@ -425,9 +426,10 @@ namespace {
 class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
-                          int64_t stages)
+                          int64_t stages, bool prologueAhead)
       : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
         ctx(rewriter.getContext()), stages(stages),
+        prologueAhead(prologueAhead && gemm.prologue),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -465,6 +467,17 @@ private:
   /// Thread 0 (`leader`) waits until both warpgroups released the slot of
   /// step - 1, which it refills next.
   void awaitRelease(Value released, Value step, Value leader);
+  /// Waits on the barrier of k step `step`'s slot in `group` for the
+  /// phase of the step's round: the copies' (the slot has landed) or the
+  /// releases' (both warpgroups are done with it).
+  void waitForStep(Value group, Value step);
+  /// The A part of k step `step`'s slot that the warpgroup whose first row
+  /// is at byte `aOffset` of it multiplies.
+  Value aPart(Value step, Value aOffset);
+  /// A barrier of the warpgroup of `thread`: its warps' stores to shared
+  /// memory are done before any of them goes on (named barrier 1 + w of
+  /// 128 threads; the block's barrier with one warpgroup).
+  void syncWarpgroup(Value thread);
   /// The accumulator registers of this thread and where they sit: row
   /// firstRow + 64 m + 8 i, columns firstColumn + 8 j and + 1 hold registers
   /// 4 j + 2 i and + 1 of struct m.
@@ -486,6 +499,8 @@ private:
   Location loc;
   MLIRContext *ctx;
   int64_t stages;
+  // The prologue rewrites step i + 1's A part while step i's wgmma runs.
+  bool prologueAhead;
   gpu::AddressSpaceAttr workgroup;
   Value descA, descB, ring, barriers;
   std::optional<WarpgroupPrologueLowering> prologue;
@@ -579,13 +594,40 @@ void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
   auto wait = scf::IfOp::create(rewriter, loc, waits);
   rewriter.setInsertionPointToStart(&wait.getThenRegion().front());
   Value previous = arith::SubIOp::create(rewriter, loc, step, index(1));
-  Value slot = arith::RemUIOp::create(rewriter, loc, previous, index(stages));
-  Value round = arith::DivUIOp::create(rewriter, loc, previous, index(stages));
+  waitForStep(released, previous);
+}
+
+void WarpgroupMatmulLowering::waitForStep(Value group, Value step) {
+  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+  Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
   Value parity = arith::IndexCastOp::create(
       rewriter, loc, rewriter.getI1Type(),
       arith::RemUIOp::create(rewriter, loc, round, index(2)));
-  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, released, parity,
+  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, group, parity,
                                          index(kWaitTicks), slot);
+}
+
+Value WarpgroupMatmulLowering::aPart(Value step, Value aOffset) {
+  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+  Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
+  return ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
+                  {warpgroupRows(), kStepK});
+}
+
+void WarpgroupMatmulLowering::syncWarpgroup(Value thread) {
+  if (g.warpgroups() == 1) {
+    gpu::BarrierOp::create(rewriter, loc);
+    return;
+  }
+  Value warpgroup = arith::DivUIOp::create(rewriter, loc, thread,
+                                           index(kWarpgroupThreads));
+  Value id = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getI32Type(),
+      arith::AddIOp::create(rewriter, loc, warpgroup, index(1)));
+  Value count = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getI32IntegerAttr(kWarpgroupThreads));
+  NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, count,
+                          NVVM::BarrierReductionAttr(), Value());
 }
 
 WarpgroupMatmulLowering::Fragments
@@ -877,7 +919,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // with it: one more barrier per slot, on which each warpgroup arrives
   // once it has finished the wgmma that read the slot.
   Value released;
-  if (g.warpgroups() > 1) {
+  if (g.warpgroups() > 1 && (!g.prologue || prologueAhead)) {
     released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
     for (int64_t slot = 0; slot < stages; ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, released,
@@ -892,7 +934,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   for (int64_t step = 0; step < std::min(stages - 1, steps); ++step)
     issueCopies(index(step), leader);
   if (g.prologue) {
-    prologue.emplace(rewriter, *g.prologue, g.reduce, kTileM, kStepK, kTotal);
+    prologue.emplace(rewriter, *g.prologue, g.reduce, warpgroupRows(), kStepK,
+                     kTotal, g.warpgroups());
     prologue->emitRowValues();
   }
 
@@ -909,6 +952,12 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         rewriter, loc, warpgroup,
         index(warpgroupRows() * kStepK * elementBytes()));
   }
+  if (prologueAhead) {
+    // Step 0's A part, before the mainloop rewrites each next one.
+    waitForStep(barriers, index(0));
+    prologue->emitSlot(aPart(index(0), aOffset), index(0));
+    syncWarpgroup(thread);
+  }
   Value init =
       nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
@@ -918,16 +967,12 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     rewriter.setInsertionPointToStart(loop.getBody());
     Value step = loop.getInductionVar();
     Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
-    Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
-    Value parity = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI1Type(),
-        arith::RemUIOp::create(rewriter, loc, round, index(2)));
-    nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
-                                           index(kWaitTicks), slot);
+    // Ahead, the previous step (or the code before the loop) waited for
+    // this step's slot before rewriting it.
+    if (!prologueAhead)
+      waitForStep(barriers, step);
     Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
-    Value aTile =
-        ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
-                 {warpgroupRows(), kStepK});
+    Value aTile = aPart(step, aOffset);
     Value bTile =
         ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
                  {kStepK, g.tileN});
@@ -949,11 +994,12 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       issueCopies(next, leader);
       rewriter.setInsertionPointAfter(refill);
     };
-    if (prologue) {
+    if (prologue && !prologueAhead) {
       // The A part rewritten in place while step i - 1's wgmma runs; then
       // every warp is past that wgmma (so its slot may be refilled) and
-      // every rewritten chunk is visible to this step's. One warpgroup:
-      // its A view is the slot's whole A part.
+      // every rewritten chunk is visible to this step's (with two
+      // warpgroups the block's barrier also stands for the slots' release
+      // barriers). Each warpgroup rewrites its own rows of the A part.
       prologue->emitSlot(aTile, step);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       gpu::BarrierOp::create(rewriter, loc);
@@ -973,8 +1019,23 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         rewriter, loc, accType, aDesc, bDesc, rewriter.getI64IntegerAttr(1),
         /*transposeA=*/UnitAttr(), /*transposeB=*/rewriter.getUnitAttr(),
         loop.getRegionIterArg(0));
-    if (!prologue)
+    if (!prologue || prologueAhead)
       refillPrevious();
+    if (prologueAhead) {
+      // Step i + 1's A part rewritten while step i's wgmma runs (step i -
+      // 1's is done: its slot was just released), so that the next wgmma
+      // is issued, and queued behind this one, as soon as the warpgroup's
+      // warps have all written their chunks.
+      Value next = arith::AddIOp::create(rewriter, loc, step, index(1));
+      Value inRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+      auto rewrite = scf::IfOp::create(rewriter, loc, inRange);
+      rewriter.setInsertionPointToStart(&rewrite.getThenRegion().front());
+      waitForStep(barriers, next);
+      prologue->emitSlot(aPart(next, aOffset), next);
+      rewriter.setInsertionPointAfter(rewrite);
+      syncWarpgroup(thread);
+    }
     scf::YieldOp::create(rewriter, loc, acc);
   }
 
@@ -1050,7 +1111,7 @@ struct GPUWarpgroupMatmul
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
-      WarpgroupMatmulLowering lowering(rewriter, gemm, slots);
+      WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

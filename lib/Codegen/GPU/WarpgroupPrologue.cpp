@@ -34,7 +34,7 @@ using namespace blockbuster;
 namespace {
 
 // The layout of a slot's A part: 16-byte chunks of 8 elements, 8 chunks per
-// 128-byte swizzled row, 128 threads.
+// 128-byte swizzled row, 128 threads per warpgroup.
 constexpr int64_t kChunkElements = 8, kChunksPerRow = 8, kThreads = 128;
 constexpr int64_t kRowsPerPass = kThreads / kChunksPerRow;
 
@@ -158,9 +158,11 @@ blockbuster::matchWarpgroupPrologue(linalg::GenericOp dot,
 
 WarpgroupPrologueLowering::WarpgroupPrologueLowering(
     RewriterBase &rewriter, const WarpgroupPrologue &prologue,
-    Operation *reduce, int64_t tileRows, int64_t stepK, int64_t kTotal)
+    Operation *reduce, int64_t tileRows, int64_t stepK, int64_t kTotal,
+    int64_t warpgroups)
     : rewriter(rewriter), p(prologue), loc(p.op.getLoc()),
       tileRows(tileRows), stepK(stepK), kTotal(kTotal),
+      warpgroups(warpgroups),
       tileAlloc(p.op.getDpsInits()[0].getDefiningOp()),
       opOutsideReduce(!reduce->isAncestor(p.op)) {
   // Each body op by what it reads: the row inputs alone (once per row), the
@@ -205,6 +207,16 @@ void WarpgroupPrologueLowering::cloneBody(Part part, IRMapping &mapping) {
 
 void WarpgroupPrologueLowering::emitRowValues() {
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  if (warpgroups > 1) {
+    // Warpgroup w rewrites rows 64 w onwards: a 64-row view whose offset,
+    // 8 KB, is a multiple of the swizzle's 1 KB period, so local row r is
+    // swizzled as block row r is.
+    Value warpgroup =
+        arith::DivUIOp::create(rewriter, loc, thread, index(kThreads));
+    warpgroupRow =
+        arith::MulIOp::create(rewriter, loc, warpgroup, index(tileRows));
+    thread = arith::RemUIOp::create(rewriter, loc, thread, index(kThreads));
+  }
   chunk = arith::RemUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
   firstRow =
       arith::DivUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
@@ -219,12 +231,15 @@ void WarpgroupPrologueLowering::emitRowValues() {
     IRMapping mapping = invariant;
     Value row = arith::AddIOp::create(rewriter, loc, firstRow,
                                       index(j * kRowsPerPass));
+    if (warpgroupRow)
+      row = arith::AddIOp::create(rewriter, loc, warpgroupRow, row);
     for (OpOperand *input : p.rowInputs) {
       // At a partial edge block the rows past the array's end read row 0:
       // their products are never stored.
       Value source = input->get();
       Value at = row;
-      if (cast<MemRefType>(source.getType()).getDimSize(0) < tileRows) {
+      if (cast<MemRefType>(source.getType()).getDimSize(0) <
+          tileRows * warpgroups) {
         Value rows = memref::DimOp::create(rewriter, loc, source, 0);
         Value inside = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::ult, row, rows);

@@ -49,25 +49,30 @@ matchWarpgroupPrologue(mlir::linalg::GenericOp dot, mlir::Operation *reduce);
 
 /// The transformation, in the ring of gpu-warpgroup-matmul: each slot's A
 /// part is a 128 x 64 tile of 16-bit elements stored with the 128-byte TMA
-/// swizzle (the 16-byte chunk c of row r at chunk c ^ (r % 8)). Thread t of
-/// the warpgroup owns chunk t % 8 of rows t / 8 + 16 j, j < 8: the row
-/// statistics are computed once, before the mainloop, and the 8 threads of
-/// each quarter warp touch 8 different chunks of one row (16-byte accesses
-/// without bank conflicts).
+/// swizzle (the 16-byte chunk c of row r at chunk c ^ (r % 8)). Each
+/// warpgroup rewrites the rows its own wgmma reads (all 128 with one
+/// warpgroup, rows 64 w to 64 w + 63 for warpgroup w of two): thread t of
+/// a warpgroup owns chunk t % 8 of its rows t / 8 + 16 j (j < 8 or j < 4).
+/// The row statistics are computed once, before the mainloop, and the 8
+/// threads of each quarter warp touch 8 different chunks of one row
+/// (16-byte accesses without bank conflicts).
 class WarpgroupPrologueLowering {
 public:
   /// `reduce` is the loop or dot the schedule replaces, `tileRows` x
-  /// `stepK` the A part of a slot, `kTotal` the extent of K.
+  /// `stepK` the A part of a slot that one of the block's `warpgroups`
+  /// rewrites, `kTotal` the extent of K.
   WarpgroupPrologueLowering(mlir::RewriterBase &rewriter,
                             const WarpgroupPrologue &prologue,
                             mlir::Operation *reduce, int64_t tileRows,
-                            int64_t stepK, int64_t kTotal);
+                            int64_t stepK, int64_t kTotal,
+                            int64_t warpgroups);
 
   /// Before the mainloop: the part of the body that depends on the row
   /// inputs alone, for each of the thread's rows (in registers).
   void emitRowValues();
   /// In the mainloop, once k step `step` has landed in `slot` (a view of
-  /// the slot's A part): rewrites it in place with the op's body, then
+  /// the warpgroup's rows of the slot's A part): rewrites it in place with
+  /// the op's body, then
   /// `fence.proxy.async` so that wgmma (the async proxy) sees the stores.
   /// Columns past K become zeros.
   void emitSlot(mlir::Value slot, mlir::Value step);
@@ -84,11 +89,12 @@ private:
   mlir::RewriterBase &rewriter;
   WarpgroupPrologue p;
   mlir::Location loc;
-  int64_t tileRows, stepK, kTotal;
+  int64_t tileRows, stepK, kTotal, warpgroups;
   llvm::DenseMap<mlir::Operation *, Part> parts;
-  // Thread t's chunk (t % 8), its first row (t / 8) and the chunk's place
-  // in the swizzled row.
-  mlir::Value chunk, firstRow, swizzledChunk;
+  // Thread t's chunk (t % 8), its first row (t / 8) in its warpgroup's
+  // rows, the chunk's place in the swizzled row, and the warpgroup's first
+  // row in the block's tile (null with one warpgroup).
+  mlir::Value chunk, firstRow, swizzledChunk, warpgroupRow;
   // The values of the invariant part, and per row of the thread those of
   // the row part too.
   mlir::IRMapping invariant;

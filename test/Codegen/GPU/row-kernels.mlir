@@ -229,3 +229,174 @@ func.func @loop_in_block(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// The statistics kernel of a norm + matmul: its reduce axis is tiled for
+// the GEMM kernel that shares the program's axis table, so each block of 8
+// rows reduces 4 column tiles of 64 in a loop (a sum of squares, and the
+// sum of the row minus a shift read from column 0, as LayerNorm's shifted
+// statistics), each tile into a temporary added into the accumulator. The
+// loop covers the whole row: it is flattened into reductions over rows of
+// 256, which the row kernel takes (one warp per row, 16-byte loads, the
+// partials in registers), writing an intermediate array of the function.
+// CHECK-LABEL: func.func @tiled_row_loop
+// CHECK: scf.forall (%[[B:.*]]) in (16) {
+// CHECK-NOT: scf.for
+// CHECK:   memref.subview %{{.*}}[%{{.*}}, 0] [8, 256]
+// CHECK:   scf.forall (%[[W:.*]]) in (4) {
+// CHECK:     memref.load %{{.*}} : memref<8xbf16, strided<[256], offset: ?>>
+// CHECK:     vector.load %{{.*}} {alignment = 16 : i64} : memref<8x256xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// CHECK-NOT: vector.load
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK-NOT: gpu.barrier
+// CHECK:     scf.if
+// CHECK:       memref.store %{{.*}}, %{{.*}} : memref<8xf32, strided<[1], offset: ?>>
+// CHECK-NOT: scf.for
+// CHECK: } {blockbuster.block_threads = 128 : i64, mapping = [#gpu.block<x>]}
+func.func @tiled_row_loop(%x: memref<64x256xbf16>) -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %stats = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  scf.forall (%b) in (8) {
+    %r0 = arith.muli %b, %c8 : index
+    %first = memref.subview %x[%r0, 0] [8, 1] [1, 1] : memref<64x256xbf16> to memref<8xbf16, strided<[256], offset: ?>>
+    %shift = memref.alloc() : memref<8xf32, #wg>
+    linalg.generic {indexing_maps = [#r, #r], iterator_types = ["parallel"]}
+        ins(%first : memref<8xbf16, strided<[256], offset: ?>>) outs(%shift : memref<8xf32, #wg>) {
+    ^bb0(%a: bf16, %o: f32):
+      %e = arith.extf %a : bf16 to f32
+      linalg.yield %e : f32
+    }
+    %ss = memref.alloc() : memref<8xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%ss : memref<8xf32, #wg>)
+    %sd = memref.alloc() : memref<8xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%sd : memref<8xf32, #wg>)
+    scf.for %k = %c0 to %c4 step %c1 {
+      %c = arith.muli %k, %c64 : index
+      %xs = memref.subview %x[%r0, %c] [8, 64] [1, 1] : memref<64x256xbf16> to memref<8x64xbf16, strided<[256, 1], offset: ?>>
+      %t = memref.alloc() : memref<8xf32, #wg>
+      linalg.fill ins(%zero : f32) outs(%t : memref<8xf32, #wg>)
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%xs : memref<8x64xbf16, strided<[256, 1], offset: ?>>) outs(%t : memref<8xf32, #wg>) {
+      ^bb0(%a: bf16, %acc: f32):
+        %e = arith.extf %a : bf16 to f32
+        %sq = arith.mulf %e, %e : f32
+        %s = arith.addf %acc, %sq : f32
+        linalg.yield %s : f32
+      }
+      %d = memref.alloc() : memref<8x64xf32, #wg>
+      linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+          ins(%xs, %shift : memref<8x64xbf16, strided<[256, 1], offset: ?>>, memref<8xf32, #wg>) outs(%d : memref<8x64xf32, #wg>) {
+      ^bb0(%a: bf16, %s: f32, %o: f32):
+        %e = arith.extf %a : bf16 to f32
+        %m = arith.subf %e, %s : f32
+        linalg.yield %m : f32
+      }
+      %u = memref.alloc() : memref<8xf32, #wg>
+      linalg.fill ins(%zero : f32) outs(%u : memref<8xf32, #wg>)
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%d : memref<8x64xf32, #wg>) outs(%u : memref<8xf32, #wg>) {
+      ^bb0(%a: f32, %acc: f32):
+        %s = arith.addf %acc, %a : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#r, #r], iterator_types = ["parallel"]}
+          ins(%t : memref<8xf32, #wg>) outs(%ss : memref<8xf32, #wg>) {
+      ^bb0(%a: f32, %o: f32):
+        %s = arith.addf %o, %a : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#r, #r], iterator_types = ["parallel"]}
+          ins(%u : memref<8xf32, #wg>) outs(%sd : memref<8xf32, #wg>) {
+      ^bb0(%a: f32, %o: f32):
+        %s = arith.addf %o, %a : f32
+        linalg.yield %s : f32
+      }
+    }
+    %both = memref.alloc() : memref<8xf32, #wg>
+    linalg.generic {indexing_maps = [#r, #r, #r], iterator_types = ["parallel"]}
+        ins(%ss, %sd : memref<8xf32, #wg>, memref<8xf32, #wg>) outs(%both : memref<8xf32, #wg>) {
+    ^bb0(%a: f32, %b2: f32, %o: f32):
+      %s = arith.addf %a, %b2 : f32
+      linalg.yield %s : f32
+    }
+    %out = memref.subview %stats[%r0] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    memref.copy %both, %out : memref<8xf32, #wg> to memref<8xf32, strided<[1], offset: ?>>
+  } {mapping = [#gpu.block<x>]}
+  return %stats : memref<64xf32>
+}
+
+// Not flattened, so not a row kernel: a loop whose temporary is not reset
+// to the combiner's identity in every step (its accumulation would count
+// the earlier steps again), and a loop whose tiles are read at the same
+// columns in every step.
+// CHECK-LABEL: func.func @tiled_loop_not_a_row_sum
+// CHECK-NOT: gpu.lane_id
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: blockbuster.block_threads
+func.func @tiled_loop_not_a_row_sum(%x: memref<64x256xbf16>, %s1: memref<64xf32>, %s2: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  scf.forall (%b) in (8) {
+    %r0 = arith.muli %b, %c8 : index
+    %ss = memref.alloc() : memref<8xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%ss : memref<8xf32, #wg>)
+    scf.for %k = %c0 to %c4 step %c1 {
+      %c = arith.muli %k, %c64 : index
+      %xs = memref.subview %x[%r0, %c] [8, 64] [1, 1] : memref<64x256xbf16> to memref<8x64xbf16, strided<[256, 1], offset: ?>>
+      %t = memref.alloc() : memref<8xf32, #wg>
+      linalg.fill ins(%one : f32) outs(%t : memref<8xf32, #wg>)
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%xs : memref<8x64xbf16, strided<[256, 1], offset: ?>>) outs(%t : memref<8xf32, #wg>) {
+      ^bb0(%a: bf16, %acc: f32):
+        %e = arith.extf %a : bf16 to f32
+        %s = arith.addf %acc, %e : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#r, #r], iterator_types = ["parallel"]}
+          ins(%t : memref<8xf32, #wg>) outs(%ss : memref<8xf32, #wg>) {
+      ^bb0(%a: f32, %o: f32):
+        %s = arith.addf %o, %a : f32
+        linalg.yield %s : f32
+      }
+    }
+    %out = memref.subview %s1[%r0] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    memref.copy %ss, %out : memref<8xf32, #wg> to memref<8xf32, strided<[1], offset: ?>>
+  } {mapping = [#gpu.block<x>]}
+  scf.forall (%b) in (8) {
+    %r0 = arith.muli %b, %c8 : index
+    %xs = memref.subview %x[%r0, 0] [8, 64] [1, 1] : memref<64x256xbf16> to memref<8x64xbf16, strided<[256, 1], offset: ?>>
+    %ss = memref.alloc() : memref<8xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%ss : memref<8xf32, #wg>)
+    scf.for %k = %c0 to %c4 step %c1 {
+      %t = memref.alloc() : memref<8xf32, #wg>
+      linalg.fill ins(%zero : f32) outs(%t : memref<8xf32, #wg>)
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+          ins(%xs : memref<8x64xbf16, strided<[256, 1], offset: ?>>) outs(%t : memref<8xf32, #wg>) {
+      ^bb0(%a: bf16, %acc: f32):
+        %e = arith.extf %a : bf16 to f32
+        %s = arith.addf %acc, %e : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#r, #r], iterator_types = ["parallel"]}
+          ins(%t : memref<8xf32, #wg>) outs(%ss : memref<8xf32, #wg>) {
+      ^bb0(%a: f32, %o: f32):
+        %s = arith.addf %o, %a : f32
+        linalg.yield %s : f32
+      }
+    }
+    %out = memref.subview %s2[%r0] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    memref.copy %ss, %out : memref<8xf32, #wg> to memref<8xf32, strided<[1], offset: ?>>
+  } {mapping = [#gpu.block<x>]}
+  return
+}

@@ -1,7 +1,8 @@
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=false | FileCheck %s
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-ahead=false" | FileCheck %s
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=group-rows=0 | FileCheck %s --check-prefix=ROWS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=threads=256 | FileCheck %s --check-prefix=THREADS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefix=FRAG
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=false | FileCheck %s --check-prefix=AHEAD
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -824,6 +825,20 @@
 // CHECK:        nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:        builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
 
+// Ahead with one warpgroup: the same order, the block's barrier in place
+// of the warpgroup's.
+// AHEAD-LABEL: func.func @norm(
+// AHEAD:        nvvm.fence.proxy
+// AHEAD-NEXT:   gpu.barrier
+// AHEAD:        scf.for
+// AHEAD:          nvgpu.warpgroup.mma
+// AHEAD:          scf.if
+// AHEAD:            nvgpu.mbarrier.try_wait.parity
+// AHEAD:            nvvm.fence.proxy {{.*}}<cta>}
+// AHEAD-NEXT:     }
+// AHEAD-NEXT:     gpu.barrier
+// AHEAD-NEXT:     scf.yield
+
 // The prologue and the register epilogue together.
 // FRAG-LABEL: func.func @norm
 // FRAG:         nvvm.fence.proxy
@@ -895,9 +910,13 @@
 
 // -----
 
-// The same LayerNorm + matmul in a block of 128 x 256: the prologue's
-// thread mapping is one warpgroup's, so the block stays with mma.sync
-// (block-warpgroup-gemm-blocks gives 128 x 256 to plain GEMMs only).
+// The same LayerNorm + matmul in a block of 128 x 256 (two consumer
+// warpgroups, a ring of 4 slots of 48 KB): each warpgroup rewrites the 64
+// rows of the slot's A part that its own wgmma reads; thread t of
+// warpgroup w = t / 128 owns chunk (t % 128) % 8 of rows (t % 128) / 8 + 16 j,
+// j < 4, whose statistics it reads at rows 64 w onwards. The block's barrier
+// after wgmma.wait_group 0 stands for the slots' release barriers: one
+// mbarrier group (the copies').
 
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -905,7 +924,7 @@
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 #map4 = affine_map<(d0, d1) -> (d0)>
 #map5 = affine_map<(d0, d1) -> (d1)>
-  func.func @negative_norm_wide(%x: memref<256x256xbf16>, %gamma: memref<256xbf16>, %beta: memref<256xbf16>, %w: memref<256x512xbf16>, %out: memref<256x512xbf16>, %mean: memref<256xf32>, %var: memref<256xf32>) attributes {blockbuster.num_inputs = 4 : i64} {
+  func.func @norm_wide(%x: memref<256x256xbf16>, %gamma: memref<256xbf16>, %beta: memref<256xbf16>, %w: memref<256x512xbf16>, %out: memref<256x512xbf16>, %mean: memref<256xf32>, %var: memref<256xf32>) attributes {blockbuster.num_inputs = 4 : i64} {
     %c64 = arith.constant 64 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
@@ -972,8 +991,65 @@
     return
   }
 
-// CHECK-LABEL: func.func @negative_norm_wide
-// CHECK-NOT:   nvgpu
-// CHECK:       linalg.generic
-// FRAG-LABEL:  func.func @negative_norm_wide
-// FRAG-NOT:    nvgpu
+// CHECK-LABEL: func.func @norm_wide
+// CHECK:        scf.forall
+// CHECK:        %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<196608xi8, #gpu.address_space<workgroup>>
+// CHECK:        nvgpu.mbarrier.create
+// CHECK-NOT:    nvgpu.mbarrier.create
+// CHECK:        gpu.barrier
+// CHECK:        %[[TID:.*]] = gpu.thread_id  x
+// CHECK:        %[[WG:.*]] = arith.divui %[[TID]], %c128
+// CHECK:        %[[WGROW:.*]] = arith.muli %[[WG]], %c64
+// CHECK:        %[[LOCAL:.*]] = arith.remui %[[TID]], %c128
+// CHECK:        %[[CHUNK:.*]] = arith.remui %[[LOCAL]], %c8
+// CHECK:        %[[ROW:.*]] = arith.divui %[[LOCAL]], %c8
+// CHECK:        %[[R0:.*]] = arith.addi %[[ROW]], %c0
+// CHECK:        %[[G0:.*]] = arith.addi %[[WGROW]], %[[R0]]
+// CHECK:        memref.load %{{.*}}[%[[G0]]]
+// CHECK-COUNT-4: math.rsqrt
+// CHECK-NOT:    math.rsqrt
+// CHECK:        scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>)
+// CHECK:          nvgpu.mbarrier.try_wait.parity
+// CHECK:          %[[SLOTA:.*]] = memref.view %[[RING]][%{{.*}}][] : memref<196608xi8, #gpu.address_space<workgroup>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4:  vector.store %{{.*}}, %[[SLOTA]]
+// CHECK-NOT:      vector.store %{{.*}}, %[[SLOTA]]
+// CHECK:          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:     nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:     gpu.barrier
+// CHECK-NOT:      nvgpu.mbarrier.arrive
+// CHECK:          scf.if
+// CHECK-COUNT-5:    nvgpu.tma.async.load
+// CHECK:          nvgpu.warpgroup.generate.descriptor %[[SLOTA]]
+// CHECK:          nvgpu.warpgroup.mma
+// CHECK:          scf.yield
+// CHECK:      } {blockbuster.block_threads = 256 : i64, mapping = [#gpu.block<y>, #gpu.block<x>]}
+// Ahead (the default): step 0's rows rewritten before the mainloop; in
+// step i the wgmma of step i (whose wait leaves it in flight), the release
+// and refill of step i - 1's slot as in a plain GEMM (so the release
+// mbarriers are back), then step i + 1's slot awaited and rewritten while
+// step i's wgmma runs, and a named barrier of the warpgroup's 128 threads
+// before the next wgmma reads its rows.
+// AHEAD-LABEL:  func.func @norm_wide
+// AHEAD:        nvgpu.mbarrier.create
+// AHEAD:        nvgpu.mbarrier.create
+// AHEAD:        nvgpu.mbarrier.try_wait.parity
+// AHEAD-COUNT-4: vector.store {{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// AHEAD:        nvvm.fence.proxy
+// AHEAD:        nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// AHEAD:        scf.for
+// AHEAD-NOT:      nvgpu.mbarrier.try_wait.parity
+// AHEAD:          nvgpu.warpgroup.mma
+// AHEAD:          nvgpu.mbarrier.arrive %
+// AHEAD:          nvgpu.tma.async.load
+// AHEAD:          scf.if
+// AHEAD:            nvgpu.mbarrier.try_wait.parity
+// AHEAD-COUNT-4:    vector.store {{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// AHEAD:            nvvm.fence.proxy {{.*}}<cta>}
+// AHEAD-NEXT:     }
+// AHEAD:          nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// AHEAD-NEXT:     scf.yield
+// FRAG-LABEL:  func.func @norm_wide
+// FRAG:         nvvm.fence.proxy
+// FRAG:         nvgpu.warpgroup.mma
+// FRAG-NOT:     nvgpu.warpgroup.mma.store
+// FRAG:         vector.store {{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>

@@ -240,18 +240,21 @@ def GPUWarpgroupMatmul
     blocks with the register epilogue run bf16 4096^3 at 0.92x cuBLAS,
     128 x 128 blocks through shared memory at 0.75x.
 
-    A 128 x 128 block whose A tile it computes itself, elementwise from a
-    tile of a global array of the same 16-bit type (the normalised rows of
-    LayerNorm or RMSNorm + matmul: inputs read at (m, k), loop-invariant
-    row inputs at (m), views of global vectors at (k)), takes the same
-    schedule with a prologue: TMA stages the raw tile as A, and in step i
-    the warpgroup applies the op's body to the slot's A part in place (the
-    part of the body that reads only row inputs once, before the mainloop;
-    16-byte chunks of the 128-byte swizzle), `fence.proxy.async`, waits for
-    step i - 1's wgmma group and synchronises before thread 0 refills that
-    slot and step i's wgmma starts. The arithmetic and the rounding to 16
-    bits are the op's own. Such a block of 128 x 256 stays with
-    `gpu-contractions-to-mma` (the prologue's threads are one warpgroup).
+    A 128 x 128 or 128 x 256 block whose A tile it computes itself,
+    elementwise from a tile of a global array of the same 16-bit type (the
+    normalised rows of LayerNorm or RMSNorm + matmul: inputs read at
+    (m, k), loop-invariant row inputs at (m), views of global vectors at
+    (k)), takes the same schedule with a prologue: TMA stages the raw tile
+    as A, and each warpgroup applies the op's body to its rows of the
+    slot's A part in place (the part of the body that reads only row inputs
+    once, before the mainloop; 16-byte chunks of the 128-byte swizzle),
+    then `fence.proxy.async`. With `prologue-ahead` (the default) step i
+    issues its wgmma, releases and refills step i - 1's slot as a plain
+    GEMM does, rewrites step i + 1's slot while its wgmma runs and meets
+    the warpgroup's warps at a barrier; without, step i rewrites its own
+    slot, waits for step i - 1's wgmma group and synchronises the block
+    before thread 0 refills that slot and step i's wgmma starts. The
+    arithmetic and the rounding to 16 bits are the op's own.
 
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
@@ -270,6 +273,10 @@ def GPUWarpgroupMatmul
            /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
+    Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
+           "A blocks with a prologue: rewrites step i + 1's A part while "
+           "step i's wgmma runs, so that the next wgmma is queued behind "
+           "the running one (off: step i's, after step i - 1's wgmma)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

@@ -6,8 +6,11 @@
 // The cost model does not know that schedule: its blocks stop at 128 on
 // every axis, and it counts the tiles of the mma.sync lowering. This pass
 // writes the schedule's block sizes into the axis table of each program
-// that is one such kernel, before block-select (which keeps sizes already
-// in the table, and still chooses for every other program).
+// that is one such kernel, or that ends with one whose A tile the reduce
+// computes from one argument tile (norm + matmul: the warpgroups rewrite
+// it in the ring, and its row statistics come from kernels over m alone),
+// before block-select (which keeps sizes already in the table, and still
+// chooses for every other program).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,8 @@
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Debug.h"
 
@@ -61,14 +66,75 @@ bool isTmaOperand(Value tile, ArrayRef<StringRef> axes) {
                       [](int64_t o) { return o == kExactIndex; });
 }
 
-/// The precondition: `program` is one kernel whose only reduction is
+/// The axes of a tile value, else empty.
+SmallVector<StringRef> tileAxes(Value value) {
+  SmallVector<StringRef> axes;
+  if (auto tile = dyn_cast<TileType>(value.getType()))
+    for (Attribute axis : tile.getAxes())
+      axes.push_back(cast<StringAttr>(axis).getValue());
+  return axes;
+}
+
+/// Whether the dot's A operand `tile` [m, k] is computed in `reduce` from
+/// one load of a whole 16-bit argument [m, k] of TMA's kind by pure
+/// elementwise work that reads besides it only tiles along m computed
+/// before the reduce, loads of rank-1 arguments along k and constants: the
+/// normalised rows of LayerNorm/RMSNorm + matmul, which gpu-warpgroup-matmul
+/// rewrites in the ring (WarpgroupPrologue.h). `slice` receives the ops.
+bool isPrologueOperand(Value tile, StringRef m, StringRef k, ReduceOp reduce,
+                       llvm::SmallPtrSetImpl<Operation *> &slice) {
+  auto type = dyn_cast<TileType>(tile.getType());
+  if (!type || !(type.getElementType().isBF16() ||
+                 type.getElementType().isF16()))
+    return false;
+  int64_t rawLoads = 0;
+  SmallVector<Value> worklist = {tile};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || !reduce->isAncestor(def)) {
+      // From before the reduce: per-row values (the statistics).
+      SmallVector<StringRef> axes = tileAxes(value);
+      if (!isa<TileType>(value.getType()) ||
+          !(axes.empty() || ArrayRef<StringRef>(axes) == ArrayRef{m}))
+        return false;
+      continue;
+    }
+    if (def->getParentOp() != reduce || !slice.insert(def).second)
+      continue;
+    SmallVector<StringRef> axes = tileAxes(value);
+    if (!llvm::all_of(axes, [&](StringRef a) { return a == m || a == k; }))
+      return false;
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      if (isTmaOperand(value, {m, k})) {
+        ++rawLoads;
+        continue;
+      }
+      auto array = cast<ArrayType>(load.getSource().getType());
+      if (!isa<BlockArgument>(load.getSource()) || array.getRank() != 1 ||
+          ArrayRef<StringRef>(axes) != ArrayRef{k} ||
+          load.getOffsets()[0] != kExactIndex)
+        return false;
+      continue;
+    }
+    if (isa<DotOp, TileReduceOp, ReduceOp>(def) || def->getNumRegions() ||
+        !isPure(def) || def->getNumResults() != 1)
+      return false;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return rawLoads == 1;
+}
+
+/// The precondition: `program` ends with a kernel whose only reduction is
 /// C[m, n] = sum over k of A[m, k] * B[k, n] of whole 16-bit arguments (any
-/// elementwise epilogue after it). Returns the axes m, n, k.
+/// elementwise epilogue after it), where A is an argument or computed in
+/// the reduce from one (isPrologueOperand); with a computed A, kernels over
+/// m alone (its row statistics) may come before. Returns the axes m, n, k.
 FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
   auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
-  if (maps.size() != 1)
-    return fail(program, "not one kernel");
-  MapOp map = maps.front();
+  if (maps.empty())
+    return fail(program, "no kernel");
+  MapOp map = maps.back();
   if (map.getAxes().size() != 2)
     return fail(map, "not a grid over two axes");
   SmallVector<ReduceOp> reduces;
@@ -82,17 +148,30 @@ FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
     return fail(map, "not one reduce of one dot and elementwise work");
   ReduceOp reduce = reduces.front();
   DotOp dot = dots.front();
-  // The reduce's body: the two loads, the dot and its yield.
-  if (dot->getParentOp() != reduce ||
-      llvm::range_size(reduce.getBody().front().getOperations()) != 4)
-    return fail(reduce, "the reduce does more than one dot of two loads");
   StringRef m = cast<StringAttr>(map.getAxes()[0]).getValue();
   StringRef n = cast<StringAttr>(map.getAxes()[1]).getValue();
   StringRef k = reduce.getAxis();
-  if (!isTmaOperand(dot.getLhs(), {m, k}) ||
-      !isTmaOperand(dot.getRhs(), {k, n}))
-    return fail(dot, "the operands are not A[m, k] and B[k, n] of 16-bit "
-                     "arguments with 16-byte aligned rows");
+  if (!isTmaOperand(dot.getRhs(), {k, n}))
+    return fail(dot, "B is not B[k, n] of a 16-bit argument with 16-byte "
+                     "aligned rows");
+  // The reduce's body: A's load or computation, B's load, the dot and its
+  // yield.
+  llvm::SmallPtrSet<Operation *, 16> prologue;
+  bool plain = isTmaOperand(dot.getLhs(), {m, k});
+  if (!plain && !isPrologueOperand(dot.getLhs(), m, k, reduce, prologue))
+    return fail(dot, "A is neither A[m, k] of a 16-bit argument with "
+                     "16-byte aligned rows nor computed from one");
+  if (dot->getParentOp() != reduce ||
+      llvm::range_size(reduce.getBody().front().getOperations()) !=
+          (plain ? 4 : 3 + prologue.size()))
+    return fail(reduce, "the reduce does more than one dot and its operands");
+  // Kernels before the GEMM: none for a plain GEMM; the row statistics of
+  // a computed A (grids over m alone).
+  for (MapOp other : ArrayRef(maps).drop_back())
+    if (plain || other.getAxes().size() != 1 ||
+        cast<StringAttr>(other.getAxes()[0]).getValue() != m)
+      return fail(other, "a kernel besides the GEMM that is not over m "
+                         "alone");
   return std::array<StringRef, 3>{m, n, k};
 }
 

@@ -1,8 +1,9 @@
 // Tests of --block-warpgroup-gemm-blocks (bb-compile runs it before
 // block-select for sm_90a): a program that is one plain GEMM kernel of
-// 16-bit arguments gets blocks of 128 x 256 x 64 in its axis table, the tile
-// of gpu-warpgroup-matmul's two-warpgroup schedule; every other program is
-// left to block-select.
+// 16-bit arguments, or a GEMM kernel whose A tile its reduce computes from
+// one argument tile after kernels over m alone (norm + matmul), gets blocks
+// of 128 x 256 x 64 in its axis table, the tile of gpu-warpgroup-matmul's
+// two-warpgroup schedule; every other program is left to block-select.
 //
 // RUN: bb-opt %s --split-input-file --block-warpgroup-gemm-blocks | FileCheck %s
 
@@ -147,4 +148,128 @@ block.program @rmsnorm_matmul axes(m = 4096 tiled, n = 4096 tiled, k = 4096 tile
     block.yield %10 : !block.tile<[m, n], f32>
   }
   block.return %0 : !block.array<4096x4096xf32>
+}
+
+// -----
+
+// LayerNorm + matmul as block-fuse leaves it (scripts/build-anchors.py, M2048
+// K256 N4096): a kernel of row statistics over a0 alone, then the GEMM
+// kernel whose reduce computes the normalised A tile from one tile of X,
+// the statistics (along a0, before the reduce) and gamma, beta (along a1):
+// 128 x 256 x 64, the statistics kernel sharing a0's and a1's blocks.
+// CHECK-LABEL: block.program @layernorm_matmul axes(a0 = 2048 tiled block 128, a1 = 256 tiled block 64, a2 = 4096 tiled block 256)
+block.program @layernorm_matmul axes(a0 = 2048 tiled, a1 = 256 tiled, a2 = 4096 tiled) (%arg0: !block.array<2048x256xbf16>, %arg1: !block.array<256xbf16>, %arg2: !block.array<256xbf16>, %arg3: !block.array<256x4096xbf16>) -> !block.array<2048x4096xbf16> {
+  %0:2 = block.map [a0] -> !block.array<2048xf32>, !block.array<2048xf32> {
+    %2 = block.constant [] 2.560000e+02 : f32
+    %3 = block.load %arg0 [a0, 0] : !block.array<2048x256xbf16> -> !block.tile<[a0], bf16>
+    %4 = block.cast %3 : !block.tile<[a0], bf16> to !block.tile<[a0], f32>
+    %5:3 = block.reduce a1 combiners [add, add, add] -> !block.tile<[a0], f32>, !block.tile<[a0], f32>, !block.tile<[a0], f32> {
+      %14 = block.load %arg0 [a0, a1] : !block.array<2048x256xbf16> -> !block.tile<[a0, a1], bf16>
+      %15 = block.cast %14 : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+      %16 = block.tile_reduce add %15 over [a1] : !block.tile<[a0, a1], f32>
+      %17 = block.sub %15, %4 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      %18 = block.dot %17, %17 contract [a1] : !block.tile<[a0, a1], f32>, !block.tile<[a0, a1], f32>
+      %19 = block.tile_reduce add %17 over [a1] : !block.tile<[a0, a1], f32>
+      block.yield %16, %18, %19 : !block.tile<[a0], f32>, !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    }
+    %6 = block.constant [] 2.000000e+00 : f32
+    %7 = block.mul %5#2, %6 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %8 = block.div %5#0, %2 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %9 = block.sub %8, %4 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    %10 = block.mul %9, %2 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %11 = block.sub %7, %10 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    %12 = block.mul %11, %9 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    %13 = block.sub %5#1, %12 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    block.yield %13, %8 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+  }
+  %1 = block.map [a0, a2] -> !block.array<2048x4096xbf16> {
+    %2 = block.load %0#1 [a0] : !block.array<2048xf32> -> !block.tile<[a0], f32>
+    %3 = block.load %0#0 [a0] : !block.array<2048xf32> -> !block.tile<[a0], f32>
+    %4 = block.constant [] 2.560000e+02 : f32
+    %5 = block.constant [] 9.99999974E-6 : f32
+    %6 = block.div %3, %4 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %7 = block.add %6, %5 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %8 = block.rsqrt %7 : !block.tile<[a0], f32>
+    %9 = block.reduce a1 combiners [add] -> !block.tile<[a0, a2], f32> {
+      %11 = block.load %arg0 [a0, a1] : !block.array<2048x256xbf16> -> !block.tile<[a0, a1], bf16>
+      %12 = block.cast %11 : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+      %13 = block.sub %12, %2 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      %14 = block.mul %13, %8 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      %15 = block.load %arg1 [a1] : !block.array<256xbf16> -> !block.tile<[a1], bf16>
+      %16 = block.cast %15 : !block.tile<[a1], bf16> to !block.tile<[a1], f32>
+      %17 = block.mul %14, %16 : !block.tile<[a0, a1], f32>, !block.tile<[a1], f32>
+      %18 = block.load %arg2 [a1] : !block.array<256xbf16> -> !block.tile<[a1], bf16>
+      %19 = block.cast %18 : !block.tile<[a1], bf16> to !block.tile<[a1], f32>
+      %20 = block.add %17, %19 : !block.tile<[a0, a1], f32>, !block.tile<[a1], f32>
+      %21 = block.cast %20 : !block.tile<[a0, a1], f32> to !block.tile<[a0, a1], bf16>
+      %22 = block.load %arg3 [a1, a2] : !block.array<256x4096xbf16> -> !block.tile<[a1, a2], bf16>
+      %23 = block.dot %21, %22 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+      block.yield %23 : !block.tile<[a0, a2], f32>
+    }
+    %10 = block.cast %9 : !block.tile<[a0, a2], f32> to !block.tile<[a0, a2], bf16>
+    block.yield %10 : !block.tile<[a0, a2], bf16>
+  }
+  block.return %1 : !block.array<2048x4096xbf16>
+}
+
+// -----
+
+// The same with a residual added to the normalised rows: A is computed from
+// two tiles of arguments, which the ring's in-place rewrite cannot take.
+// CHECK-LABEL: block.program @residual_norm_matmul axes(a0 = 2048 tiled, a1 = 256 tiled, a2 = 4096 tiled)
+block.program @residual_norm_matmul axes(a0 = 2048 tiled, a1 = 256 tiled, a2 = 4096 tiled) (%arg0: !block.array<2048x256xbf16>, %res: !block.array<2048x256xbf16>, %arg1: !block.array<256xbf16>, %arg2: !block.array<256xbf16>, %arg3: !block.array<256x4096xbf16>) -> !block.array<2048x4096xbf16> {
+  %0:2 = block.map [a0] -> !block.array<2048xf32>, !block.array<2048xf32> {
+    %2 = block.constant [] 2.560000e+02 : f32
+    %3 = block.load %arg0 [a0, 0] : !block.array<2048x256xbf16> -> !block.tile<[a0], bf16>
+    %4 = block.cast %3 : !block.tile<[a0], bf16> to !block.tile<[a0], f32>
+    %5:3 = block.reduce a1 combiners [add, add, add] -> !block.tile<[a0], f32>, !block.tile<[a0], f32>, !block.tile<[a0], f32> {
+      %14 = block.load %arg0 [a0, a1] : !block.array<2048x256xbf16> -> !block.tile<[a0, a1], bf16>
+      %15 = block.cast %14 : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+      %16 = block.tile_reduce add %15 over [a1] : !block.tile<[a0, a1], f32>
+      %17 = block.sub %15, %4 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      %18 = block.dot %17, %17 contract [a1] : !block.tile<[a0, a1], f32>, !block.tile<[a0, a1], f32>
+      %19 = block.tile_reduce add %17 over [a1] : !block.tile<[a0, a1], f32>
+      block.yield %16, %18, %19 : !block.tile<[a0], f32>, !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    }
+    %6 = block.constant [] 2.000000e+00 : f32
+    %7 = block.mul %5#2, %6 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %8 = block.div %5#0, %2 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %9 = block.sub %8, %4 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    %10 = block.mul %9, %2 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %11 = block.sub %7, %10 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    %12 = block.mul %11, %9 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    %13 = block.sub %5#1, %12 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+    block.yield %13, %8 : !block.tile<[a0], f32>, !block.tile<[a0], f32>
+  }
+  %1 = block.map [a0, a2] -> !block.array<2048x4096xbf16> {
+    %2 = block.load %0#1 [a0] : !block.array<2048xf32> -> !block.tile<[a0], f32>
+    %3 = block.load %0#0 [a0] : !block.array<2048xf32> -> !block.tile<[a0], f32>
+    %4 = block.constant [] 2.560000e+02 : f32
+    %5 = block.constant [] 9.99999974E-6 : f32
+    %6 = block.div %3, %4 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %7 = block.add %6, %5 : !block.tile<[a0], f32>, !block.tile<[], f32>
+    %8 = block.rsqrt %7 : !block.tile<[a0], f32>
+    %9 = block.reduce a1 combiners [add] -> !block.tile<[a0, a2], f32> {
+      %11 = block.load %arg0 [a0, a1] : !block.array<2048x256xbf16> -> !block.tile<[a0, a1], bf16>
+      %12 = block.cast %11 : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+      %13 = block.sub %12, %2 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      %14 = block.mul %13, %8 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+      %15 = block.load %arg1 [a1] : !block.array<256xbf16> -> !block.tile<[a1], bf16>
+      %16 = block.cast %15 : !block.tile<[a1], bf16> to !block.tile<[a1], f32>
+      %17 = block.mul %14, %16 : !block.tile<[a0, a1], f32>, !block.tile<[a1], f32>
+      %18 = block.load %arg2 [a1] : !block.array<256xbf16> -> !block.tile<[a1], bf16>
+      %19 = block.cast %18 : !block.tile<[a1], bf16> to !block.tile<[a1], f32>
+      %20 = block.add %17, %19 : !block.tile<[a0, a1], f32>, !block.tile<[a1], f32>
+      %r = block.load %res [a0, a1] : !block.array<2048x256xbf16> -> !block.tile<[a0, a1], bf16>
+      %rf = block.cast %r : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+      %s = block.add %20, %rf : !block.tile<[a0, a1], f32>, !block.tile<[a0, a1], f32>
+      %21 = block.cast %s : !block.tile<[a0, a1], f32> to !block.tile<[a0, a1], bf16>
+      %22 = block.load %arg3 [a1, a2] : !block.array<256x4096xbf16> -> !block.tile<[a1, a2], bf16>
+      %23 = block.dot %21, %22 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+      block.yield %23 : !block.tile<[a0, a2], f32>
+    }
+    %10 = block.cast %9 : !block.tile<[a0, a2], f32> to !block.tile<[a0, a2], bf16>
+    block.yield %10 : !block.tile<[a0, a2], bf16>
+  }
+  block.return %1 : !block.array<2048x4096xbf16>
 }

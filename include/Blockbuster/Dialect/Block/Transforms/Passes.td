@@ -145,7 +145,12 @@ def BlockWarpgroupGemmBlocks
     Run before `block-select` when compiling for sm_90a (bb-compile does):
     a program that is one kernel whose only reduction is one dot
     `A[m, k] * B[k, n]` of whole f16/bf16 arguments with 16-byte aligned
-    rows (any elementwise epilogue after it), and whose m, n and k axes
+    rows (any elementwise epilogue after it), or that ends with such a
+    kernel whose reduce computes A elementwise from one such argument tile
+    (reading besides it only tiles along m computed before the reduce,
+    loads of vectors along k and constants: LayerNorm/RMSNorm + matmul,
+    whose row-statistics kernels over m alone come first), and whose m, n
+    and k axes
     are tiled and still open, gets blocks of 128 (m) x 256 (n) x 64 (k) in
     its axis table, the tile of `gpu-warpgroup-matmul`'s two-warpgroup
     schedule (docs/GPUPipeline.md). Left to `block-select` instead: m
