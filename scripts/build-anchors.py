@@ -537,6 +537,10 @@ def main():
                         help="also plain GEMMs of these shapes")
     parser.add_argument("--norm-matmul", nargs="*", default=[], metavar="MxKxN",
                         help="also LayerNorm+matmul and RMSNorm+matmul of these shapes")
+    parser.add_argument("--attention", nargs="*", default=[], metavar="BxHxSxD",
+                        help="also attention (bf16, P rounded as the anchors) "
+                             "of these shapes, unmasked and causal (issue 15's "
+                             "sweep)")
     parser.add_argument("--variant", action="append", default=[],
                         metavar="NAME=FLAGS",
                         help="also compile each workload with these extra "
@@ -555,6 +559,11 @@ def main():
         m, k, n = (int(x) for x in shape.split("x"))
         for kind in ("layernorm_matmul", "rmsnorm_matmul"):
             workloads.append(("%s_m%d_k%d_n%d" % (kind, m, k, n), kind, dict(M=m, K=k, N=n)))
+    for shape in args.attention:
+        b, h, n, d = (int(x) for x in shape.split("x"))
+        for kind in ("attention", "attention_causal"):
+            workloads.append(("%s_b%d_h%d_s%d_d%d" % (kind, b, h, n, d), kind,
+                              dict(B=b, H=h, S=n, D=d)))
     selected = [w for w in workloads
                 if args.only is None or any(s in w[0] for s in args.only)]
     if args.list:

@@ -56,7 +56,10 @@ static LogicalResult compileOnce(ModuleOp module,
                                  std::string *fusedProgram) {
   std::string fuseStep =
       options.fuse
-          ? "block-fuse{keep-snapshots=true target=" + options.target + "}"
+          ? "block-fuse{keep-snapshots=true target=" + options.target +
+                (options.divideAfterRounding ? " divide-after-rounding=true"
+                                             : "") +
+                "}"
           : "";
   std::string select = "block-select{target=" + options.target;
   if (!options.blockSizes.empty())

@@ -65,6 +65,14 @@ static cl::opt<bool> noFuse("no-fuse", cl::init(false),
                             cl::desc("Skip block-fuse (one kernel per "
                                      "operator)"),
                             cl::cat(bbCompileCategory));
+static cl::opt<bool> divideAfterRounding(
+    "divide-after-rounding", cl::init(false),
+    cl::desc("Let block-fuse move a division past a rounding before a dot: "
+             "dot(cast(x / s), w) as dot(cast(x), w) / s (inexact; for "
+             "attention with P rounded to bf16, the single-pass online "
+             "softmax with one Q K^T instead of the program's exact two "
+             "passes; docs/GPUPipeline.md)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     blockSizes("block-sizes", cl::init(""),
                cl::desc("Block sizes AXIS=SIZE,... given to block-select"),
@@ -143,6 +151,7 @@ int main(int argc, char **argv) {
   blockbuster::GPUCompileOptions options;
   options.wholeThreshold = wholeThreshold;
   options.fuse = !noFuse;
+  options.divideAfterRounding = divideAfterRounding;
   options.target = target;
   options.blockSizes = blockSizes;
   options.chip = chip;

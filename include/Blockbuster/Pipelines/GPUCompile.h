@@ -23,6 +23,10 @@ struct GPUCompileOptions {
   int64_t wholeThreshold = 0;
   /// Run block-fuse before selection (false: the unfused program).
   bool fuse = true;
+  /// block-fuse's divide-after-rounding: a division moves past a rounding
+  /// before a dot (inexact; attention's single-pass online softmax when P
+  /// is rounded to 16 bits). Off: the program's exact arithmetic.
+  bool divideAfterRounding = false;
   /// The machine block-fuse and block-select estimate for ("h100",
   /// "h200").
   std::string target = "h100";

@@ -42,8 +42,15 @@
 //    this iteration's tile); otherwise it is staged where it is used;
 //  - a contraction whose tile has one reader that keeps it only through
 //    `select(c, f(S), g)`, where c compares a column position with a row
-//    position (index sums growing with linalg.index: a causal mask), runs
-//    only if c holds at the first column and the last row of the block;
+//    position (index sums growing with linalg.index: a causal mask): its
+//    loop stops before the tiles that c discards whole where that is
+//    proven to leave the loop's state unchanged (maskedIterationKeeps),
+//    else such a tile skips the dot (c fails at the first column and the
+//    last row of the block); the mask's op runs with c true on a tile c
+//    keeps whole, and compares constant column offsets with a threshold
+//    per row on a tile that crosses the diagonal;
+//  - f32 `math.exp`: ex2.approx of the argument times log2(e), a constant
+//    factor of the argument (the softmax scale) folded into one fma;
 //  - an `scf.for` (a reduce over key tiles): the buffers it updates that
 //    live across iterations become loop-carried registers;
 //  - a `memref.copy` of a tile to a global array: two adjacent columns per
@@ -69,6 +76,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -79,6 +87,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
+
+#include <cmath>
+#include <limits>
 
 #define DEBUG_TYPE "gpu-flash-attention"
 
@@ -136,6 +147,271 @@ LogicalResult fail(Operation *op, const Twine &reason) {
   return failure();
 }
 
+//===----------------------------------------------------------------------===//
+// Key tiles a causal mask discards whole
+//===----------------------------------------------------------------------===//
+//
+// A reduce loop over key tiles whose S = Q K^T tile is read only through a
+// mask `select(c, f(S), g)` (see findMask) iterates tiles whose every
+// element the mask replaces by g: for a causal mask, the tiles whose first
+// key comes after the block's last query. Such an iteration can be left out
+// only if it leaves the loop's state (the buffers it carries: m, l, O)
+// unchanged. That is proven here, per loop, by evaluating the loop body
+// once on abstract values in which c is false everywhere:
+//
+//  - a buffer the loop reads but does not write, or a carried buffer at the
+//    start of the iteration, is `Entry(buffer)`: its value then, a finite
+//    number (and, where it is a divisor, not zero); an element of a global
+//    array (Q, K, V) is `Finite`; a constant is `Const`;
+//  - the ops of the bodies fold on these values with the identities of
+//    IEEE arithmetic that hold for finite x: x - x = 0, x + 0 = x, x * 1 =
+//    x, 0 * x = 0, 0 / x = 0 (x != 0), max(x, -inf) = x, -inf - x = -inf,
+//    exp(-inf) = 0, exp(0) = 1, x == -inf is false; constants fold exactly;
+//    anything else is `Top`. The mask's compare is false;
+//  - a reduction (row max, row sum, the dot P V) whose body returns its
+//    accumulator unchanged leaves its output as it was: sum += 0 and
+//    max(acc, -inf) for every element.
+//
+// The iteration keeps the state when every carried buffer ends as it began.
+// That is checked twice: (a) with the carried buffers as Entry values, which
+// covers every row that had a kept key in an earlier iteration (its m is a
+// finite maximum of finite scores, its l >= 1 as the maximum's own term is
+// exp(0), O finite); (b) with the carried buffers at their initial fills
+// (m = -inf, l = 0, O = 0), which covers every row with no kept key yet (by
+// induction: each earlier tile was then masked whole for that row too, and
+// by (b) left the fills in place). Both assume finite inputs: an infinite
+// or NaN score already makes the program's result non-finite. A row with no
+// kept key in the whole loop gives NaN in the program (exp(-inf - -inf) or
+// 0 / 0); the loop keeps its first iteration, which gives that NaN too.
+//
+// The rows of one tile evaluate the same ops on the same kinds of values,
+// so one evaluation stands for all of them.
+
+/// The abstract value of every element of a buffer, or of a scalar.
+struct Abstract {
+  enum Kind { Top, Finite, Const, Entry } kind = Top;
+  // Const: the value (an i1 as 0 or 1).
+  float value = 0;
+  // Entry: the buffer whose value at the iteration's start this is.
+  Value buffer;
+
+  static Abstract top() { return {}; }
+  static Abstract finite() { return {Finite, 0, Value()}; }
+  static Abstract constant(float v) { return {Const, v, Value()}; }
+  static Abstract entry(Value b) { return {Entry, 0, b}; }
+  bool isConst(float v) const {
+    return kind == Const && (value == v || (std::isnan(v) && std::isnan(value)));
+  }
+  // Finite (Entry values are assumed finite).
+  bool isFinite() const {
+    return kind == Finite || kind == Entry ||
+           (kind == Const && std::isfinite(value));
+  }
+  bool operator==(const Abstract &other) const {
+    if (kind != other.kind)
+      return false;
+    if (kind == Const)
+      return isConst(other.value) && std::signbit(value) == std::signbit(other.value);
+    return kind != Entry || buffer == other.buffer;
+  }
+};
+
+/// `op` of a generic's body on abstract operands.
+static Abstract evaluateScalar(Operation *op, ArrayRef<Abstract> in,
+                               Operation *falseCompare) {
+  auto negInf = -std::numeric_limits<float>::infinity();
+  auto fold = [&](float v) { return Abstract::constant(v); };
+  bool constants = llvm::all_of(in, [](const Abstract &a) {
+    return a.kind == Abstract::Const;
+  });
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
+      return fold(float(f.getValueAsDouble()));
+    if (auto i = dyn_cast<IntegerAttr>(constant.getValue());
+        i && i.getType().isInteger(1))
+      return fold(i.getValue().isOne() ? 1.0f : 0.0f);
+    return Abstract::top();
+  }
+  if (op == falseCompare)
+    return fold(0.0f);
+  if (isa<arith::AddFOp>(op)) {
+    if (constants)
+      return fold(in[0].value + in[1].value);
+    for (int i = 0; i < 2; ++i) {
+      if (in[i].isConst(0.0f) && in[1 - i].isFinite())
+        return in[1 - i];
+      if (in[i].isConst(negInf) && in[1 - i].isFinite())
+        return fold(negInf);
+    }
+    return Abstract::top();
+  }
+  if (isa<arith::SubFOp>(op)) {
+    if (constants)
+      return fold(in[0].value - in[1].value);
+    if (in[0].kind == Abstract::Entry && in[0] == in[1])
+      return fold(0.0f);
+    if (in[0].isConst(negInf) && in[1].isFinite())
+      return fold(negInf);
+    if (in[1].isConst(0.0f) && in[0].isFinite())
+      return in[0];
+    return Abstract::top();
+  }
+  if (isa<arith::MulFOp>(op)) {
+    if (constants)
+      return fold(in[0].value * in[1].value);
+    for (int i = 0; i < 2; ++i) {
+      if (in[i].isConst(1.0f) && in[1 - i].isFinite())
+        return in[1 - i];
+      if (in[i].isConst(0.0f) && in[1 - i].isFinite())
+        return fold(0.0f);
+    }
+    return Abstract::top();
+  }
+  if (isa<arith::DivFOp>(op)) {
+    if (constants)
+      return fold(in[0].value / in[1].value);
+    // 0 / x = 0: a divisor that enters the loop is not zero (l >= 1).
+    if (in[0].isConst(0.0f) && in[1].kind == Abstract::Entry)
+      return fold(0.0f);
+    if (in[1].isConst(1.0f) && in[0].isFinite())
+      return in[0];
+    return Abstract::top();
+  }
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op)) {
+    if (constants)
+      return fold(std::max(in[0].value, in[1].value));
+    for (int i = 0; i < 2; ++i)
+      if (in[i].isConst(negInf) && in[1 - i].isFinite())
+        return in[1 - i];
+    return Abstract::top();
+  }
+  if (isa<math::ExpOp, math::Exp2Op>(op)) {
+    if (in[0].isConst(0.0f))
+      return fold(1.0f);
+    if (in[0].isConst(negInf))
+      return fold(0.0f);
+    return Abstract::top();
+  }
+  if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+    // Exact in every float type: 0, 1, +-inf.
+    if (in[0].kind == Abstract::Const &&
+        (in[0].value == 0.0f || in[0].value == 1.0f || std::isinf(in[0].value)))
+      return in[0];
+    if (isa<arith::ExtFOp>(op) && in[0].kind == Abstract::Finite)
+      return in[0];
+    return Abstract::top();
+  }
+  if (auto compare = dyn_cast<arith::CmpFOp>(op)) {
+    using P = arith::CmpFPredicate;
+    if (constants)
+      return fold(arith::applyCmpPredicate(compare.getPredicate(),
+                                           APFloat(in[0].value),
+                                           APFloat(in[1].value))
+                      ? 1.0f
+                      : 0.0f);
+    // A finite value against an infinity: never equal.
+    for (int i = 0; i < 2; ++i)
+      if (in[i].kind == Abstract::Const && std::isinf(in[i].value) &&
+          in[1 - i].isFinite()) {
+        if (llvm::is_contained({P::OEQ, P::UEQ}, compare.getPredicate()))
+          return fold(0.0f);
+        if (llvm::is_contained({P::ONE, P::UNE}, compare.getPredicate()))
+          return fold(1.0f);
+      }
+    return Abstract::top();
+  }
+  if (isa<arith::SelectOp>(op)) {
+    if (in[0].kind == Abstract::Const)
+      return in[0].value != 0.0f ? in[1] : in[2];
+    return in[1] == in[2] ? in[1] : Abstract::top();
+  }
+  return Abstract::top();
+}
+
+/// Whether an iteration of `loop` in which `maskCompare` is false leaves
+/// every buffer of `carried` as it began (case (a) above when `initial` is
+/// empty, case (b) with the carried buffers' initial fills otherwise).
+static bool maskedIterationKeeps(scf::ForOp loop, ArrayRef<Value> carried,
+                                 Operation *maskCompare,
+                                 ArrayRef<float> initial) {
+  DenseMap<Value, Abstract> state;
+  for (auto [i, buffer] : llvm::enumerate(carried))
+    state[buffer] = initial.empty() ? Abstract::entry(buffer)
+                                    : Abstract::constant(initial[i]);
+  auto lookup = [&](Value buffer) -> Abstract {
+    auto it = state.find(buffer);
+    if (it != state.end())
+      return it->second;
+    if (!isWorkgroup(buffer))
+      return Abstract::finite();
+    if (!loop->isAncestor(buffer.getParentBlock()->getParentOp()))
+      return Abstract::entry(buffer);
+    return Abstract::top();
+  };
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      state[alloc.getResult()] = Abstract::top();
+      continue;
+    }
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      Abstract value = Abstract::top();
+      if (auto constant =
+              fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+        value = evaluateScalar(constant, {}, nullptr);
+      state[fill.getOutputs()[0]] = value;
+      continue;
+    }
+    if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
+      state[copy.getOutputs()[0]] = lookup(copy.getInputs()[0]);
+      continue;
+    }
+    if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      if (generic.getNumDpsInits() != 1)
+        return false;
+      Block *body = generic.getBody();
+      DenseMap<Value, Abstract> values;
+      for (OpOperand &operand : generic->getOpOperands())
+        values[body->getArgument(operand.getOperandNumber())] =
+            lookup(operand.get());
+      for (Operation &inner : body->without_terminator()) {
+        SmallVector<Abstract> in;
+        for (Value operand : inner.getOperands()) {
+          auto it = values.find(operand);
+          Abstract value = it != values.end() ? it->second : Abstract::top();
+          if (it == values.end())
+            if (auto c = operand.getDefiningOp<arith::ConstantOp>())
+              value = evaluateScalar(c, {}, nullptr);
+          in.push_back(value);
+        }
+        if (inner.getNumResults() == 1)
+          values[inner.getResult(0)] =
+              evaluateScalar(&inner, in, maskCompare);
+      }
+      Value yielded = body->getTerminator()->getOperand(0);
+      Abstract result = values.count(yielded) ? values[yielded]
+                                              : Abstract::top();
+      Value out = generic.getDpsInits()[0];
+      // A reduction folds every element alike: unchanged iff one step
+      // returns the accumulator.
+      if (generic.getNumReductionLoops() && !(result == lookup(out)))
+        result = Abstract::top();
+      state[out] = result;
+      continue;
+    }
+    // Index arithmetic and views of global arrays.
+    if (isPure(&op) && op.getNumRegions() == 0 &&
+        llvm::none_of(op.getOperands(), isWorkgroup))
+      continue;
+    return false;
+  }
+  for (auto [i, buffer] : llvm::enumerate(carried))
+    if (!(lookup(buffer) == (initial.empty()
+                                 ? Abstract::entry(buffer)
+                                 : Abstract::constant(initial[i]))))
+      return false;
+  return true;
+}
+
 /// Rebuilds one block grid with its tiles in registers.
 class FlashAttentionBuilder : IndexArithmetic {
 public:
@@ -181,6 +457,10 @@ private:
   /// Stages global tile `oldB` (rows x columns) into shared memory.
   FailureOr<Value> stage(Value oldB, int64_t rows, int64_t columns);
   Value pack(Value lo, Value hi);
+  /// exp of the old body's `oldArg` (cloned through `local`) as ex2.approx
+  /// of its argument times log2(e), the product folded into a constant
+  /// factor of the argument where there is one.
+  Value exp2(Value oldArg, IRMapping &local);
 
   /// A B operand of a dot in a loop whose view depends on the loop's
   /// induction variable: its tiles are copied one iteration ahead
@@ -218,16 +498,48 @@ private:
     scf::ForOp oldLoop;
     Value upperBound, step, lowerBound, firstGroup;
     DenseMap<Value, Prefetched> prefetched;
+    // The (old) tile whose mask bounds the loop: every iteration computes
+    // it.
+    Value boundingTile;
   };
   SmallVector<LoopState> loops;
   // Row vectors made by an elementwise op from the row index alone, and
   // that index's loop.
   DenseMap<Value, std::pair<linalg::GenericOp, int64_t>> rowFunctions;
+  // While a mask's body is cloned: its compare, and the value it takes for
+  // the register at hand.
+  Operation *maskCompare = nullptr;
+  Value maskValue;
 
+  /// A mask on a tile S: the one elementwise op that reads S, which keeps
+  /// S's values only as the kept value of `select(compare, f(S), g)`, where
+  /// `compare` compares a column position with a row position, each a sum
+  /// growing with its `linalg.index` (a causal mask).
+  struct Mask {
+    // S, and the op that reads it.
+    Value tile;
+    linalg::GenericOp op;
+    arith::CmpIOp compare;
+    int64_t rowLoop = -1, columnLoop = -1;
+    // The column position is the compare's left side (`col <= row`), else
+    // its right side (`row >= col`).
+    bool columnLeft = true;
+  };
+  std::optional<Mask> findMask(Value out);
+  // The masks of the dots seen so far, by their elementwise op.
+  DenseMap<Operation *, Mask> masks;
+  /// The mask's compare at the tile's `row` and `column`.
+  FailureOr<Value> maskHolds(Mask mask, Value row, Value column);
   /// The condition under which the dot into `out` must run: false when its
-  /// tile's one reader is a mask that discards every element of it (see
-  /// maskedTileKept); null when the dot always runs.
+  /// tile's one reader is a mask that discards every element of it; null
+  /// when the dot always runs.
   Value dotNeeded(Value out);
+  /// For a loop whose key tiles a mask discards whole from some iteration
+  /// on (causal: the tiles after the block's last query), the upper bound
+  /// that leaves them out, when maskedIterationKeeps proves that they leave
+  /// the loop's state unchanged; null otherwise.
+  Value maskedUpperBound(scf::ForOp loop, ArrayRef<Value> carried,
+                         Value &boundingTile);
   /// `value` of `op`'s body (an index built by addi from linalg.index,
   /// row-vector inputs made by rowFunctions and values from outside) with
   /// the column index `column` and the row index `row`.
@@ -247,6 +559,15 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
       local.map(indexOp.getResult(), indices[indexOp.getDim()]);
       continue;
     }
+    if (auto exp = dyn_cast<math::ExpOp>(inner);
+        exp && exp.getType().isF32()) {
+      local.map(exp.getResult(), exp2(exp.getOperand(), local));
+      continue;
+    }
+    if (&inner == maskCompare) {
+      local.map(inner.getResult(0), maskValue);
+      continue;
+    }
     for (Value operand : inner.getOperands())
       if (!local.contains(operand) && mapping.contains(operand))
         local.map(operand, mapping.lookup(operand));
@@ -256,6 +577,65 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
   if (!local.contains(result) && mapping.contains(result))
     return mapping.lookup(result);
   return local.lookupOrDefault(result);
+}
+
+/// `c` if `value` is an f32 constant.
+static std::optional<float> f32Constant(Value value) {
+  FloatAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) || !attr.getType().isF32())
+    return std::nullopt;
+  return float(attr.getValueAsDouble());
+}
+
+Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
+  Type f32 = rewriter.getF32Type();
+  auto constant = [&](float v) -> Value {
+    return arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(v));
+  };
+  auto lookup = [&](Value old) {
+    return local.contains(old) ? local.lookup(old)
+                               : mapping.lookupOrDefault(old);
+  };
+  constexpr float log2e = 1.44269504088896340736f;
+  // The product by a constant, x * c: x times c log2(e) in one rounding.
+  auto scaled = [&](Value old) -> std::optional<std::pair<Value, float>> {
+    auto mul = old.getDefiningOp<arith::MulFOp>();
+    if (!mul || mul->getBlock() != oldArg.getParentBlock())
+      return std::nullopt;
+    for (int i = 0; i < 2; ++i)
+      if (std::optional<float> c = f32Constant(mul->getOperand(i)))
+        return std::make_pair(lookup(mul->getOperand(1 - i)), *c * log2e);
+    return std::nullopt;
+  };
+  Value argument;
+  // exp(x c - b) = 2^(x (c log2 e) - b log2 e): one fma before ex2; through
+  // a mask's select(k, x c, -inf), whose -inf stays -inf.
+  auto sub = oldArg.getDefiningOp<arith::SubFOp>();
+  if (sub && sub->getBlock() == oldArg.getParentBlock()) {
+    Value minuend = sub.getLhs();
+    auto select = minuend.getDefiningOp<arith::SelectOp>();
+    std::optional<float> falseValue =
+        select ? f32Constant(select.getFalseValue()) : std::nullopt;
+    bool masked = falseValue && std::isinf(*falseValue) && *falseValue < 0;
+    if (auto product = scaled(masked ? select.getTrueValue() : minuend)) {
+      Value shift = arith::MulFOp::create(
+          rewriter, loc, lookup(sub.getRhs()), constant(-log2e));
+      argument = math::FmaOp::create(rewriter, loc, product->first,
+                                     constant(product->second), shift);
+      if (masked)
+        argument = arith::SelectOp::create(rewriter, loc,
+                                           lookup(select.getCondition()),
+                                           argument, constant(*falseValue));
+    }
+  }
+  if (!argument)
+    argument = arith::MulFOp::create(rewriter, loc, lookup(oldArg),
+                                     constant(log2e));
+  return LLVM::CallIntrinsicOp::create(
+             rewriter, loc, f32,
+             rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+             ValueRange{argument})
+      .getResult(0);
 }
 
 Value FlashAttentionBuilder::pack(Value lo, Value hi) {
@@ -354,6 +734,24 @@ LogicalResult FlashAttentionBuilder::interpretGeneric(linalg::GenericOp op) {
   return interpretRowReduction(op);
 }
 
+/// How many times `value`, a sum of `op`'s body (addi of linalg.index,
+/// row vectors and values from outside), adds the linalg.index of `dim`;
+/// -1 for another op.
+static int64_t indexMultiplicity(linalg::GenericOp op, Value value,
+                                 int64_t dim) {
+  Operation *def = value.getDefiningOp();
+  if (value.getParentBlock() != op.getBody() || !def)
+    return 0;
+  if (auto index = dyn_cast<linalg::IndexOp>(def))
+    return int64_t(index.getDim()) == dim;
+  if (auto sum = dyn_cast<arith::AddIOp>(def)) {
+    int64_t lhs = indexMultiplicity(op, sum.getLhs(), dim);
+    int64_t rhs = indexMultiplicity(op, sum.getRhs(), dim);
+    return lhs < 0 || rhs < 0 ? -1 : lhs + rhs;
+  }
+  return -1;
+}
+
 LogicalResult
 FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   Value out = op.getDpsInits()[0];
@@ -400,18 +798,98 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
       return fail(op, "the body has effects or regions");
 
   int64_t registers = outShape.isTile ? outShape.columns / kTileN * 4 : 2;
+  // A mask's compare, `col(n) <= row(m)` with col adding the column index
+  // once, holds at column columnBase + c (c the register's constant
+  // offset) iff c <= row(m) - col(columnBase): one threshold per row of
+  // the lane, computed once, against constants: per register one compare
+  // with a constant instead of the 64-bit sums of both positions.
+  auto maskIt = masks.find(op);
+  SmallVector<Value> thresholds;
+  std::optional<arith::CmpIPredicate> thresholdPredicate;
+  if (maskIt != masks.end() && outShape.isTile) {
+    Mask mask = maskIt->second;
+    using P = arith::CmpIPredicate;
+    P predicate = mask.compare.getPredicate();
+    Value columnSide =
+        mask.columnLeft ? mask.compare.getLhs() : mask.compare.getRhs();
+    Value rowSide =
+        mask.columnLeft ? mask.compare.getRhs() : mask.compare.getLhs();
+    if (llvm::is_contained({P::sle, P::slt, P::sge, P::sgt}, predicate) &&
+        indexMultiplicity(op, columnSide, columnLoop) == 1 &&
+        indexMultiplicity(op, rowSide, columnLoop) == 0) {
+      for (int64_t h = 0; h < 2 && thresholds.size() == size_t(h); ++h) {
+        FailureOr<Value> column = evaluateIndex(op, columnSide, rowLoop,
+                                                columnLoop, rowOf(2 * h),
+                                                columnBase);
+        FailureOr<Value> row = evaluateIndex(op, rowSide, rowLoop, columnLoop,
+                                             rowOf(2 * h), columnBase);
+        if (succeeded(column) && succeeded(row))
+          thresholds.push_back(
+              arith::SubIOp::create(rewriter, loc, *row, *column));
+      }
+      thresholdPredicate =
+          llvm::is_contained({P::sle, P::sge}, predicate) ? P::sle : P::slt;
+    }
+    if (thresholds.size() != 2)
+      thresholds.clear();
+  }
+  // `keptWhole`: the mask's compare is true on every register.
+  auto compute = [&](bool keptWhole) {
+    SmallVector<Value> values;
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
+      if (keptWhole || !thresholds.empty()) {
+        maskCompare = maskIt->second.compare;
+        maskValue =
+            keptWhole
+                ? arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult()
+                : arith::CmpIOp::create(rewriter, loc, *thresholdPredicate,
+                                        index(kTileN * (reg / 4) + reg % 2),
+                                        thresholds[q / 2])
+                      .getResult();
+      }
+      SmallVector<Value> args;
+      for (auto [fragment, access] : llvm::zip(inputs, accesses))
+        args.push_back(
+            fragment->values[access == Access::AtRow ? q / 2 : reg]);
+      args.push_back(old ? old->values[reg] : Value());
+      SmallVector<Value> indices(rank, index(0));
+      indices[rowLoop] = rowOf(q);
+      if (outShape.isTile)
+        indices[columnLoop] = columnOf(reg);
+      values.push_back(applyBody(body, args, indices));
+      maskCompare = nullptr;
+      maskValue = Value();
+    }
+    return values;
+  };
   Fragment result;
-  for (int64_t reg = 0; reg < registers; ++reg) {
-    int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
-    SmallVector<Value> args;
-    for (auto [fragment, access] : llvm::zip(inputs, accesses))
-      args.push_back(fragment->values[access == Access::AtRow ? q / 2 : reg]);
-    args.push_back(old ? old->values[reg] : Value());
-    SmallVector<Value> indices(rank, index(0));
-    indices[rowLoop] = rowOf(q);
-    if (outShape.isTile)
-      indices[columnLoop] = columnOf(reg);
-    result.values.push_back(applyBody(body, args, indices));
+  // A mask evaluates its compare only on the tiles that cross the
+  // diagonal: a tile it keeps whole (the compare holds at its last column
+  // and first row) runs the body with the compare true.
+  Value keptWhole;
+  if (maskIt != masks.end() && outShape.isTile) {
+    const BufferShape &tile = shapes[maskIt->second.tile];
+    Value lastColumn = arith::SubIOp::create(
+        rewriter, loc,
+        tile.validColumns ? tile.validColumns : index(tile.columns), index(1));
+    FailureOr<Value> kept = maskHolds(maskIt->second, index(0), lastColumn);
+    if (succeeded(kept))
+      keptWhole = *kept;
+  }
+  if (keptWhole) {
+    SmallVector<Type> types(registers, getElementTypeOrSelf(out.getType()));
+    auto split = scf::IfOp::create(rewriter, loc, types, keptWhole, true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(split.thenBlock());
+      scf::YieldOp::create(rewriter, loc, compute(true));
+      rewriter.setInsertionPointToStart(split.elseBlock());
+      scf::YieldOp::create(rewriter, loc, compute(false));
+    }
+    result.values.assign(split.getResults().begin(), split.getResults().end());
+  } else {
+    result.values = compute(false);
   }
   fragments[out] = std::move(result);
   // A row vector computed from its row index alone (the query positions of
@@ -901,37 +1379,44 @@ static bool dependsOn(linalg::GenericOp op, Value value, int64_t dim) {
   return false;
 }
 
-Value FlashAttentionBuilder::dotNeeded(Value out) {
+std::optional<FlashAttentionBuilder::Mask>
+FlashAttentionBuilder::findMask(Value out) {
   // The tile's readers: its fill, the dot, and one elementwise op.
-  linalg::GenericOp mask;
+  linalg::GenericOp op;
   for (Operation *user : out.getUsers()) {
     auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic || llvm::is_contained(generic.getDpsInits(), out))
       continue;
     // (The mask's output is allocated after the dot: no shape yet.)
-    if (mask || generic.getNumParallelLoops() != generic.getNumLoops() ||
+    if (op || generic.getNumParallelLoops() != generic.getNumLoops() ||
         generic.getNumDpsInits() != 1 ||
         cast<MemRefType>(generic.getDpsInits()[0].getType()).getRank() !=
             tileRank)
-      return Value();
-    mask = generic;
+      return std::nullopt;
+    op = generic;
   }
-  if (!mask)
-    return Value();
+  if (!op)
+    return std::nullopt;
   OpOperand *input = nullptr;
-  for (OpOperand *operand : mask.getDpsInputOperands())
+  for (OpOperand *operand : op.getDpsInputOperands())
     if (operand->get() == out) {
       if (input)
-        return Value();
+        return std::nullopt;
       input = operand;
     }
-  int64_t rowLoop = -1, columnLoop = -1;
-  if (failed(rowAndColumnLoops(mask, mask.getMatchingIndexingMap(input),
-                               shapes[out], rowLoop, columnLoop)))
-    return Value();
+  Mask mask;
+  mask.tile = out;
+  mask.op = op;
+  // S is a tile: rows, then columns last.
+  BufferShape tile;
+  tile.isTile = true;
+  tile.rowDim = tileRank - 2;
+  if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(input), tile,
+                               mask.rowLoop, mask.columnLoop)))
+    return std::nullopt;
   // The tile's values reach the result only as the kept value of one
   // select: `select(c, f(s), g)` with c and g free of s.
-  Block *body = mask.getBody();
+  Block *body = op.getBody();
   arith::SelectOp select;
   SmallVector<Value> worklist = {body->getArgument(input->getOperandNumber())};
   DenseSet<Operation *> seen;
@@ -941,44 +1426,251 @@ Value FlashAttentionBuilder::dotNeeded(Value out) {
       Operation *user = use.getOwner();
       if (auto s = dyn_cast<arith::SelectOp>(user)) {
         if (use.getOperandNumber() != 1 || (select && select != s))
-          return Value();
+          return std::nullopt;
         select = s;
         continue;
       }
       if (isa<linalg::YieldOp>(user) || !isPure(user) || user->getNumRegions())
-        return Value();
+        return std::nullopt;
       if (seen.insert(user).second)
         llvm::append_range(worklist, user->getResults());
     }
   }
-  auto compare = select ? select.getCondition().getDefiningOp<arith::CmpIOp>()
-                        : arith::CmpIOp();
-  if (!compare)
-    return Value();
+  mask.compare = select
+                     ? select.getCondition().getDefiningOp<arith::CmpIOp>()
+                     : arith::CmpIOp();
+  if (!mask.compare)
+    return std::nullopt;
   // c = cmpi(p, column side, row side), both sides growing with their index:
   // some element is kept iff p holds between the first column and the last
+  // row, every element iff it holds between the last column and the first
   // row.
-  Value lhs = compare.getLhs(), rhs = compare.getRhs();
+  Value lhs = mask.compare.getLhs(), rhs = mask.compare.getRhs();
+  int64_t rowLoop = mask.rowLoop, columnLoop = mask.columnLoop;
   bool columnLeft =
-      dependsOn(mask, lhs, columnLoop) && !dependsOn(mask, lhs, rowLoop);
+      dependsOn(op, lhs, columnLoop) && !dependsOn(op, lhs, rowLoop);
   bool columnRight =
-      dependsOn(mask, rhs, columnLoop) && !dependsOn(mask, rhs, rowLoop);
+      dependsOn(op, rhs, columnLoop) && !dependsOn(op, rhs, rowLoop);
   using P = arith::CmpIPredicate;
-  P predicate = compare.getPredicate();
+  P predicate = mask.compare.getPredicate();
   bool below = llvm::is_contained({P::sle, P::slt, P::ule, P::ult}, predicate);
   bool above = llvm::is_contained({P::sge, P::sgt, P::uge, P::ugt}, predicate);
-  if (!((columnLeft && below && !dependsOn(mask, rhs, columnLoop)) ||
-        (columnRight && above && !dependsOn(mask, lhs, columnLoop))))
+  if (columnLeft && below && !dependsOn(op, rhs, columnLoop))
+    mask.columnLeft = true;
+  else if (columnRight && above && !dependsOn(op, lhs, columnLoop))
+    mask.columnLeft = false;
+  else
+    return std::nullopt;
+  return mask;
+}
+
+FailureOr<Value> FlashAttentionBuilder::maskHolds(Mask mask, Value row,
+                                                  Value column) {
+  Value lhs = mask.compare.getLhs(), rhs = mask.compare.getRhs();
+  FailureOr<Value> left = evaluateIndex(mask.op, lhs, mask.rowLoop,
+                                        mask.columnLoop, row, column);
+  FailureOr<Value> right = evaluateIndex(mask.op, rhs, mask.rowLoop,
+                                         mask.columnLoop, row, column);
+  if (failed(left) || failed(right))
+    return failure();
+  return arith::CmpIOp::create(rewriter, loc, mask.compare.getPredicate(),
+                               *left, *right)
+      .getResult();
+}
+
+Value FlashAttentionBuilder::dotNeeded(Value out) {
+  std::optional<Mask> mask = findMask(out);
+  if (!mask)
+    return Value();
+  masks[mask->op.getOperation()] = *mask;
+  // The loop leaves out the tiles the mask discards whole: it computes
+  // every one it runs.
+  if (!loops.empty() && loops.back().boundingTile == out)
     return Value();
   Value lastRow =
       arith::SubIOp::create(rewriter, loc, shapes[out].validRows, index(1));
-  auto side = [&](Value value) {
-    return evaluateIndex(mask, value, rowLoop, columnLoop, lastRow, index(0));
-  };
-  FailureOr<Value> left = side(lhs), right = side(rhs);
-  if (failed(left) || failed(right))
+  FailureOr<Value> kept = maskHolds(*mask, lastRow, index(0));
+  return succeeded(kept) ? *kept : Value();
+}
+
+/// An index as a linear function of a loop's induction variable.
+struct Linear {
+  int64_t coefficient = 0, constant = 0;
+  SmallVector<std::pair<Value, int64_t>> invariants;
+  void add(const Linear &other, int64_t factor) {
+    coefficient += factor * other.coefficient;
+    constant += factor * other.constant;
+    for (auto [value, f] : other.invariants)
+      invariants.push_back({value, factor * f});
+  }
+};
+
+/// `value` (an index of `loop`'s body or of the body of `mask`, a generic
+/// in it) as `coefficient * iv + sum(factor * invariant) + constant` in the
+/// loop's induction variable, with the mask's column index at 0 (the tile's
+/// first column); failure for anything else (a row index, a buffer).
+static FailureOr<Linear> linearInIv(Value value, scf::ForOp loop,
+                                    linalg::GenericOp mask,
+                                    int64_t columnLoop) {
+  Linear result;
+  if (value == loop.getInductionVar()) {
+    result.coefficient = 1;
+    return result;
+  }
+  if (std::optional<int64_t> c = getConstantIntValue(value)) {
+    result.constant = *c;
+    return result;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def || !loop->isAncestor(def)) {
+    if (isa<BlockArgument>(value) &&
+        loop->isAncestor(value.getParentBlock()->getParentOp()))
+      return failure();
+    result.invariants.push_back({value, 1});
+    return result;
+  }
+  if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+    if (index->getParentOp() != mask ||
+        int64_t(index.getDim()) != columnLoop)
+      return failure();
+    return result;
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+    FailureOr<Linear> lhs =
+        linearInIv(def->getOperand(0), loop, mask, columnLoop);
+    FailureOr<Linear> rhs =
+        linearInIv(def->getOperand(1), loop, mask, columnLoop);
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    result.add(*lhs, 1);
+    result.add(*rhs, isa<arith::AddIOp>(def) ? 1 : -1);
+    return result;
+  }
+  if (isa<arith::MulIOp>(def)) {
+    for (int i = 0; i < 2; ++i)
+      if (std::optional<int64_t> c = getConstantIntValue(def->getOperand(i))) {
+        FailureOr<Linear> other =
+            linearInIv(def->getOperand(1 - i), loop, mask, columnLoop);
+        if (failed(other))
+          return failure();
+        result.add(*other, *c);
+        return result;
+      }
+  }
+  return failure();
+}
+
+/// True if `value` of `op`'s body reads nothing `loop` computes: the row
+/// side of a mask, with row functions made before the loop.
+static bool invariantIn(linalg::GenericOp op, Value value, scf::ForOp loop,
+                        const DenseMap<Value, std::pair<linalg::GenericOp,
+                                                        int64_t>> &rowFunctions) {
+  if (value.getParentBlock() != op.getBody())
+    return !loop->isAncestor(value.getParentBlock()->getParentOp());
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getArgNumber() >= op.getNumDpsInputs())
+      return false;
+    auto it = rowFunctions.find(op.getDpsInputs()[arg.getArgNumber()]);
+    if (it == rowFunctions.end() || loop->isAncestor(it->second.first))
+      return false;
+    linalg::GenericOp producer = it->second.first;
+    return invariantIn(producer,
+                       producer.getBody()->getTerminator()->getOperand(0),
+                       loop, rowFunctions);
+  }
+  return llvm::all_of(value.getDefiningOp()->getOperands(), [&](Value v) {
+    return invariantIn(op, v, loop, rowFunctions);
+  });
+}
+
+Value FlashAttentionBuilder::maskedUpperBound(scf::ForOp loop,
+                                              ArrayRef<Value> carried,
+                                              Value &boundingTile) {
+  // S: the first dot of the loop of two global tiles, with a mask.
+  std::optional<Mask> mask;
+  Value tile;
+  for (auto dot : loop.getBody()->getOps<linalg::GenericOp>()) {
+    if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2 ||
+        isWorkgroup(dot.getDpsInputs()[0]) ||
+        isWorkgroup(dot.getDpsInputs()[1]))
+      continue;
+    tile = dot.getDpsInits()[0];
+    mask = findMask(tile);
+    break;
+  }
+  if (!mask || mask->op->getParentOp() != loop)
     return Value();
-  return arith::CmpIOp::create(rewriter, loc, predicate, *left, *right);
+  using P = arith::CmpIPredicate;
+  P predicate = mask->compare.getPredicate();
+  if (!llvm::is_contained({P::sle, P::slt, P::sge, P::sgt}, predicate))
+    return Value();
+  Value columnSide = mask->columnLeft ? mask->compare.getLhs()
+                                      : mask->compare.getRhs();
+  Value rowSide = mask->columnLeft ? mask->compare.getRhs()
+                                   : mask->compare.getLhs();
+  // The first column's position, a iv + b with a > 0, and the row side at
+  // the block's last row, which the loop does not change.
+  FailureOr<Linear> first =
+      linearInIv(columnSide, loop, mask->op, mask->columnLoop);
+  if (failed(first) || first->coefficient <= 0 ||
+      !invariantIn(mask->op, rowSide, loop, rowFunctions))
+    return Value();
+  auto alloc = tile.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return Value();
+  MemRefType tileType = alloc.getType();
+  int64_t rowDim = tileRank - 2;
+  Value rows;
+  if (tileType.isDynamicDim(rowDim)) {
+    Value oldRows = alloc.getDynamicSizes()[tileType.getDynamicDimIndex(rowDim)];
+    if (!invariantIn(mask->op, oldRows, loop, rowFunctions) ||
+        !mapping.contains(oldRows))
+      return Value();
+    rows = mapping.lookup(oldRows);
+  } else {
+    rows = index(tileType.getDimSize(rowDim));
+  }
+  // The proof, both cases; the initial fills from the carried registers.
+  SmallVector<float> initial;
+  for (Value buffer : carried) {
+    const SmallVector<Value> &values = fragments[buffer].values;
+    FloatAttr constant;
+    if (values.empty() || !matchPattern(values.front(), m_Constant(&constant)) ||
+        llvm::any_of(values, [&](Value v) { return v != values.front(); }))
+      return Value();
+    initial.push_back(float(constant.getValueAsDouble()));
+  }
+  if (!maskedIterationKeeps(loop, carried, mask->compare, {}) ||
+      !maskedIterationKeeps(loop, carried, mask->compare, initial))
+    return Value();
+
+  // Some element of iteration iv's tile is kept iff a iv + b <= R (R - 1
+  // for a strict compare), R the row side at the last row: iv <= (R - b)
+  // floordiv a. The column side grows with iv, so every later iteration is
+  // masked whole. The first iteration stays (see maskedIterationKeeps).
+  Value lastRow = arith::SubIOp::create(rewriter, loc, rows, index(1));
+  FailureOr<Value> r = evaluateIndex(mask->op, rowSide, mask->rowLoop,
+                                     mask->columnLoop, lastRow, Value());
+  if (failed(r))
+    return Value();
+  Value limit = *r;
+  int64_t constant = first->constant;
+  if (llvm::is_contained({P::slt, P::sgt}, predicate))
+    constant += 1;
+  limit = arith::SubIOp::create(rewriter, loc, limit, index(constant));
+  for (auto [value, factor] : first->invariants)
+    limit = arith::SubIOp::create(
+        rewriter, loc, limit,
+        arith::MulIOp::create(rewriter, loc, mapping.lookupOrDefault(value),
+                              index(factor)));
+  Value last = arith::FloorDivSIOp::create(rewriter, loc, limit,
+                                           index(first->coefficient));
+  Value lower = mapping.lookupOrDefault(loop.getLowerBound());
+  Value upper = mapping.lookupOrDefault(loop.getUpperBound());
+  Value bound = arith::MaxSIOp::create(rewriter, loc, add(last, 1),
+                                       add(lower, 1));
+  boundingTile = tile;
+  return arith::MinSIOp::create(rewriter, loc, bound, upper);
 }
 
 SmallVector<std::pair<Value, FlashAttentionBuilder::Prefetched>>
@@ -1113,6 +1805,9 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       state.firstGroup = group;
     state.prefetched[oldB] = p;
   }
+  if (Value bound =
+          maskedUpperBound(loop, carried, state.boundingTile))
+    state.upperBound = bound;
   auto newLoop = scf::ForOp::create(rewriter, loc, state.lowerBound,
                                     state.upperBound, state.step, inits);
   loops.push_back(state);
@@ -1245,6 +1940,10 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
        llvm::zip(oldGrid.getInductionVars(), grid.getInductionVars()))
     mapping.map(oldIv, newIv);
   thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  // Every tile is in registers and only K and V are in shared memory:
+  // ptxas is to fit as many blocks as the shared memory allows.
+  thread.getDefiningOp()->setAttr(kOccupancyBySharedMemoryAttrName,
+                                 rewriter.getUnitAttr());
   Value warp = div(thread, kWarpSize);
   lane = rem(thread, kWarpSize);
   quadLane = rem(lane, 4);

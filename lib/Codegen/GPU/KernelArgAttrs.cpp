@@ -9,6 +9,10 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+
 namespace blockbuster {
 #define GEN_PASS_DEF_GPUKERNELARGATTRS
 #include "Blockbuster/Codegen/GPU/Passes.h.inc"
@@ -32,6 +36,36 @@ struct GPUKernelArgAttrs
         func.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(align));
         func.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
       }
+    });
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+          launch, launch.getKernel());
+      if (!func || !func.getBody()
+                        .walk([](Operation *op) {
+                          return op->hasAttr(
+                                     blockbuster::kOccupancyBySharedMemoryAttrName)
+                                     ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+                        })
+                        .wasInterrupted())
+        return;
+      std::optional<int64_t> bytes =
+          launch.getDynamicSharedMemorySize()
+              ? getConstantIntValue(launch.getDynamicSharedMemorySize())
+              : std::optional<int64_t>(0);
+      gpu::KernelDim3 size = launch.getBlockSizeOperandValues();
+      std::optional<int64_t> x = getConstantIntValue(size.x),
+                             y = getConstantIntValue(size.y),
+                             z = getConstantIntValue(size.z);
+      if (!bytes || !x || !y || !z)
+        return;
+      // The H100's SM: 228 KB of shared memory (1 KB reserved per block),
+      // 64 K registers, 2048 threads.
+      int64_t threads = *x * *y * *z;
+      int64_t blocks = std::min(228 * 1024 / (*bytes + 1024), 2048 / threads);
+      blocks = std::min(blocks, 65536 / (128 * threads));
+      if (blocks > 1)
+        func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(blocks));
     });
   }
 };

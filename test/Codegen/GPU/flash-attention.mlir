@@ -28,7 +28,11 @@
 // CHECK-COUNT-2: nvvm.mma.sync
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32
-// CHECK: math.exp
+// exp(x) as ex2.approx(x log2(e)), not libdevice's expf.
+// CHECK-NOT: math.exp
+// CHECK: arith.constant 1.44269502 : f32
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK: scf.yield %{{.*}} : f32, f32, f32, f32
 // CHECK: gpu.barrier
 // CHECK: %[[K2:.*]] = memref.alloc() {{.*}} : memref<128x24xbf16, #gpu.address_space<workgroup>>
@@ -38,9 +42,16 @@
 // CHECK: %[[O:.*]]:8 = scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK: nvgpu.device_async_wait %[[G2]] {numGroups = 1 : i32}
 // CHECK: nvgpu.ldmatrix %[[K2]]
-// The program's P: exp(s * scale - m) / l rounded to bf16, per register.
-// CHECK: math.exp
-// CHECK-NEXT: arith.divf %{{.*}}, %[[STATS]]#2 : f32
+// The program's P: exp(s * scale - m) / l rounded to bf16, per register,
+// the exp as ex2.approx(s * (scale log2(e)) - m log2(e)): 0.25 log2(e) =
+// 0.360673755.
+// CHECK-NOT: math.exp
+// CHECK: arith.constant -1.44269502 : f32
+// CHECK-NEXT: %[[SHIFT:.*]] = arith.mulf %[[STATS]]#0, %{{.*}} : f32
+// CHECK-NEXT: %[[SCALED:.*]] = arith.constant 0.360673755 : f32
+// CHECK-NEXT: %[[ARG:.*]] = math.fma %{{.*}}, %[[SCALED]], %[[SHIFT]] : f32
+// CHECK-NEXT: %[[EXP:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[ARG]])
+// CHECK-NEXT: arith.divf %[[EXP]], %[[STATS]]#2 : f32
 // CHECK-NEXT: arith.truncf %{{.*}} : f32 to bf16
 // Columns past the tile's end add nothing to P V.
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : bf16
@@ -380,31 +391,45 @@ module {
 // The causal form (scripts/build-anchors.py's attention_causal: scores of
 // key j > query i set to -inf through linalg.index after the scale): the
 // query positions are a row vector made from the row index (m0 + i), the
-// mask compares the key position (n0 + j) with it. S's one reader keeps S
-// only where the mask holds, so S = Q K^T runs only for key tiles with a
-// kept element: n0 + 0 <= m0 + (rows - 1), the first column against the
-// last row; other tiles leave S at its zero fill (the mask discards it).
+// mask compares the key position (n0 + j, n0 = 64 iv) with it.
+//
+// Key tiles whose first key comes after the block's last query are masked
+// whole, and an iteration on such a tile leaves (m, l) of the first loop and
+// O of the second unchanged (maskedIterationKeeps, both cases): each loop
+// stops before them, at min(2, max(1, (rows - 1 + m0 - 0) floordiv 64 + 1)),
+// and computes S = Q K^T on every tile it runs (no scf.if around the
+// mma.sync). A tile the mask keeps whole (its last key <= the block's first
+// query) runs the mask's body with the compare true; a tile crossing the
+// diagonal compares the register's constant column offset with one
+// threshold per row of the lane, m0 + row - (n0 + columnBase).
 
 // CHECK-LABEL: func.func @causal_attention
-// CHECK: scf.for
-// CHECK: nvgpu.device_async_wait
-// CHECK: nvgpu.device_async_create_group
+// CHECK: %[[LIMIT:.*]] = arith.subi %{{.*}}, %c0{{.*}} : index
 // CHECK-NEXT: %c64{{.*}} = arith.constant 64 : index
-// CHECK-NEXT: arith.muli
-// CHECK-NEXT: %c1{{.*}} = arith.constant 1 : index
-// CHECK-NEXT: %[[LAST:.*]] = arith.subi %{{.*}}, %c1{{.*}} : index
-// CHECK-NEXT: %c0{{.*}} = arith.constant 0 : index
-// CHECK-NEXT: %[[FIRST_KEY:.*]] = arith.addi %c0{{.*}}, %{{.*}} : index
-// CHECK-NEXT: %c0{{.*}} = arith.constant 0 : index
-// CHECK-NEXT: %[[LAST_QUERY:.*]] = arith.addi %[[LAST]], %{{.*}} : index
-// CHECK-NEXT: %[[KEEP:.*]] = arith.cmpi sle, %[[FIRST_KEY]], %[[LAST_QUERY]] : index
-// CHECK: scf.if %[[KEEP]] -> (f32,
+// CHECK-NEXT: %[[TILE:.*]] = arith.floordivsi %[[LIMIT]], %c64{{.*}} : index
+// CHECK: %[[END:.*]] = arith.addi %[[TILE]], %c1{{.*}} : index
+// CHECK-NEXT: %[[ATLEAST:.*]] = arith.maxsi %[[END]], %c1{{.*}} : index
+// CHECK-NEXT: %[[BOUND:.*]] = arith.minsi %[[ATLEAST]], %c2 : index
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[BOUND]] step %c1
+// The prefetch stops at the bound too.
+// CHECK: arith.cmpi slt, %{{.*}}, %[[BOUND]] : index
+// CHECK-NOT: scf.if %{{.*}} -> (f32
 // CHECK-COUNT-8: nvvm.mma.sync
+// CHECK: %[[THRESHOLD:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK: %[[KEPT:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: scf.if %[[KEPT]] -> (f32,
+// CHECK-NOT: arith.cmpi
 // CHECK: } else {
-// CHECK-NEXT: scf.yield %cst{{.*}}, %cst
-// The mask itself on every register: key position <= query position.
-// CHECK: arith.cmpi sle
-// CHECK: arith.select
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[HOLDS:.*]] = arith.cmpi sle, %[[C0]], %{{.*}} : index
+// CHECK: arith.select %[[HOLDS]], %{{.*}}, %cst
+// The second loop: the same bound.
+// CHECK: arith.floordivsi
+// CHECK: arith.maxsi
+// CHECK-NEXT: %[[BOUND2:.*]] = arith.minsi %{{.*}}, %c2 : index
+// CHECK: scf.for %{{.*}} = %c0 to %[[BOUND2]] step %c1
+// CHECK-NOT: scf.if %{{.*}} -> (f32
+// CHECK-COUNT-8: nvvm.mma.sync
 // CHECK: return
 
 #map = affine_map<(d0) -> (d0)>
@@ -575,4 +600,187 @@ module {
   }
 }
 
+// -----
 
+// The same mask with 0 instead of -inf for the masked scores: a tile masked
+// whole adds exp(0 - m) to l and O, so skipping it would change them, and
+// maskedIterationKeeps says so. Both loops keep their bound (2); a tile
+// masked whole still computes no Q K^T (its values are not read).
+
+// CHECK-LABEL: func.func @masked_to_zero
+// CHECK-NOT: arith.floordivsi
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK: scf.if %{{.*}} -> (f32,
+// CHECK-COUNT-8: nvvm.mma.sync
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK: scf.if %{{.*}} -> (f32,
+// CHECK-COUNT-8: nvvm.mma.sync
+// CHECK: return
+
+#map = affine_map<(d0) -> (d0)>
+#map1 = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d0)>
+#map5 = affine_map<(d0, d1) -> (d0, d1)>
+#map6 = affine_map<(d0, d1, d2) -> (d2, d1)>
+module {
+  func.func @masked_to_zero(%arg0: memref<1x1x100x16xbf16>, %arg1: memref<1x1x100x16xbf16>, %arg2: memref<1x1x100x16xbf16>, %arg3: memref<1x1x100x16xbf16>) attributes {blockbuster.num_inputs = 3 : i64} {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 2.500000e-01 : f32
+    %cst_1 = arith.constant 0xFF800000 : f32
+    %c100 = arith.constant 100 : index
+    %c64 = arith.constant 64 : index
+    %collapse_shape = memref.collapse_shape %arg0 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    %collapse_shape_2 = memref.collapse_shape %arg1 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    %collapse_shape_3 = memref.collapse_shape %arg2 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    %collapse_shape_4 = memref.collapse_shape %arg3 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    scf.forall (%arg4) in (2) {
+      %0 = arith.muli %arg4, %c64 : index
+      %1 = arith.subi %c100, %0 : index
+      %2 = arith.minsi %1, %c64 : index
+      %alloc = memref.alloc(%2) {alignment = 64 : i64} : memref<?xindex, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%alloc : memref<?xindex, #gpu.address_space<workgroup>>) {
+      ^bb0(%out: index):
+        %3 = linalg.index 0 : index
+        %4 = arith.addi %3, %0 : index
+        linalg.yield %4 : index
+      }
+      %subview = memref.subview %collapse_shape[%0, 0] [%2, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+      %alloc_5 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst_1 : f32) outs(%alloc_5 : memref<?xf32, #gpu.address_space<workgroup>>)
+      %alloc_6 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc_6 : memref<?xf32, #gpu.address_space<workgroup>>)
+      %alloc_7 = memref.alloc(%2) : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.copy ins(%alloc_5 : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_7 : memref<?xf32, #gpu.address_space<workgroup>>)
+      %alloc_8 = memref.alloc(%2) : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.copy ins(%alloc_6 : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_8 : memref<?xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c2 step %c1 {
+        %3 = arith.muli %arg5, %c64 : index
+        %4 = arith.subi %c100, %3 : index
+        %5 = arith.minsi %4, %c64 : index
+        %subview_12 = memref.subview %collapse_shape_2[%3, 0] [%5, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+        %alloc_13 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_13 : memref<?x?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map1, #map2, #map3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_12 : memref<?x16xbf16, strided<[16, 1], offset: ?>>, memref<?x16xbf16, strided<[16, 1], offset: ?>>) outs(%alloc_13 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_19: bf16, %out: f32):
+          %6 = arith.extf %in : bf16 to f32
+          %7 = arith.extf %in_19 : bf16 to f32
+          %8 = arith.mulf %6, %7 : f32
+          %9 = arith.addf %out, %8 : f32
+          linalg.yield %9 : f32
+        }
+        %alloc_14 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map4, #map5, #map5], iterator_types = ["parallel", "parallel"]} ins(%alloc, %alloc_13 : memref<?xindex, #gpu.address_space<workgroup>>, memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc_14 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: index, %in_19: f32, %out: f32):
+          %6 = linalg.index 1 : index
+          %7 = arith.mulf %in_19, %cst_0 : f32
+          %8 = arith.addi %6, %3 : index
+          %9 = arith.cmpi sle, %8, %in : index
+          %10 = arith.select %9, %7, %cst : f32
+          linalg.yield %10 : f32
+        }
+        %alloc_15 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst_1 : f32) outs(%alloc_15 : memref<?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map5, #map4], iterator_types = ["parallel", "reduction"]} ins(%alloc_14 : memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc_15 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %6 = arith.maximumf %out, %in : f32
+          linalg.yield %6 : f32
+        }
+        %alloc_16 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_16 : memref<?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map5, #map4, #map4], iterator_types = ["parallel", "reduction"]} ins(%alloc_14, %alloc_15 : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_16 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %in_19: f32, %out: f32):
+          %6 = arith.cmpf oeq, %in_19, %cst_1 : f32
+          %7 = arith.select %6, %cst, %in_19 : f32
+          %8 = arith.subf %in, %7 : f32
+          %9 = math.exp %8 : f32
+          %10 = arith.addf %out, %9 : f32
+          linalg.yield %10 : f32
+        }
+        %alloc_17 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%alloc_7, %alloc_15 : memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_17 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %in_19: f32, %out: f32):
+          %6 = arith.maximumf %in, %in_19 : f32
+          linalg.yield %6 : f32
+        }
+        %alloc_18 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map, #map, #map, #map, #map, #map], iterator_types = ["parallel"]} ins(%alloc_8, %alloc_7, %alloc_17, %alloc_16, %alloc_15 : memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_18 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %in_19: f32, %in_20: f32, %in_21: f32, %in_22: f32, %out: f32):
+          %6 = arith.cmpf oeq, %in_20, %cst_1 : f32
+          %7 = arith.select %6, %cst, %in_20 : f32
+          %8 = arith.subf %in_22, %7 : f32
+          %9 = math.exp %8 : f32
+          %10 = arith.mulf %in_21, %9 : f32
+          %11 = arith.subf %in_19, %7 : f32
+          %12 = math.exp %11 : f32
+          %13 = arith.mulf %in, %12 : f32
+          %14 = arith.addf %13, %10 : f32
+          linalg.yield %14 : f32
+        }
+        linalg.copy ins(%alloc_17 : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_7 : memref<?xf32, #gpu.address_space<workgroup>>)
+        linalg.copy ins(%alloc_18 : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_8 : memref<?xf32, #gpu.address_space<workgroup>>)
+      }
+      %alloc_9 = memref.alloc(%2) {alignment = 64 : i64} : memref<?x16xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc_9 : memref<?x16xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c2 step %c1 {
+        %3 = arith.muli %arg5, %c64 : index
+        %4 = arith.subi %c100, %3 : index
+        %5 = arith.minsi %4, %c64 : index
+        %subview_12 = memref.subview %collapse_shape_2[%3, 0] [%5, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+        %alloc_13 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_13 : memref<?x?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map1, #map2, #map3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_12 : memref<?x16xbf16, strided<[16, 1], offset: ?>>, memref<?x16xbf16, strided<[16, 1], offset: ?>>) outs(%alloc_13 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_17: bf16, %out: f32):
+          %6 = arith.extf %in : bf16 to f32
+          %7 = arith.extf %in_17 : bf16 to f32
+          %8 = arith.mulf %6, %7 : f32
+          %9 = arith.addf %out, %8 : f32
+          linalg.yield %9 : f32
+        }
+        %alloc_14 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xbf16, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map4, #map5, #map4, #map4, #map5], iterator_types = ["parallel", "parallel"]} ins(%alloc, %alloc_13, %alloc_7, %alloc_8 : memref<?xindex, #gpu.address_space<workgroup>>, memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_14 : memref<?x?xbf16, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: index, %in_17: f32, %in_18: f32, %in_19: f32, %out: bf16):
+          %6 = linalg.index 1 : index
+          %7 = arith.mulf %in_17, %cst_0 : f32
+          %8 = arith.addi %6, %3 : index
+          %9 = arith.cmpi sle, %8, %in : index
+          %10 = arith.select %9, %7, %cst : f32
+          %11 = arith.subf %10, %in_18 : f32
+          %12 = math.exp %11 : f32
+          %13 = arith.divf %12, %in_19 : f32
+          %14 = arith.truncf %13 : f32 to bf16
+          linalg.yield %14 : bf16
+        }
+        %subview_15 = memref.subview %collapse_shape_3[%3, 0] [%5, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+        %alloc_16 = memref.alloc(%2) {alignment = 64 : i64} : memref<?x16xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_16 : memref<?x16xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map1, #map6, #map3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%alloc_14, %subview_15 : memref<?x?xbf16, #gpu.address_space<workgroup>>, memref<?x16xbf16, strided<[16, 1], offset: ?>>) outs(%alloc_16 : memref<?x16xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_17: bf16, %out: f32):
+          %6 = arith.extf %in : bf16 to f32
+          %7 = arith.extf %in_17 : bf16 to f32
+          %8 = arith.mulf %6, %7 : f32
+          %9 = arith.addf %out, %8 : f32
+          linalg.yield %9 : f32
+        }
+        linalg.generic {indexing_maps = [#map5, #map5], iterator_types = ["parallel", "parallel"]} ins(%alloc_16 : memref<?x16xf32, #gpu.address_space<workgroup>>) outs(%alloc_9 : memref<?x16xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %6 = arith.addf %out, %in : f32
+          linalg.yield %6 : f32
+        }
+      }
+      %alloc_10 = memref.alloc(%2) {alignment = 64 : i64} : memref<?x16xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map5, #map5], iterator_types = ["parallel", "parallel"]} ins(%alloc_9 : memref<?x16xf32, #gpu.address_space<workgroup>>) outs(%alloc_10 : memref<?x16xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %3 = arith.truncf %in : f32 to bf16
+        linalg.yield %3 : bf16
+      }
+      %subview_11 = memref.subview %collapse_shape_4[%0, 0] [%2, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+      memref.copy %alloc_10, %subview_11 : memref<?x16xbf16, #gpu.address_space<workgroup>> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+    } {mapping = [#gpu.block<x>]}
+    return
+  }
+}

@@ -33,6 +33,12 @@ inline constexpr llvm::StringLiteral kManifestAttrName = "blockbuster.manifest";
 inline constexpr llvm::StringLiteral kBlockThreadsAttrName =
     "blockbuster.block_threads";
 
+/// On an op of a kernel (gpu-flash-attention's thread id): the kernel's
+/// registers should not hold fewer of its blocks on an SM than its shared
+/// memory allows; gpu-kernel-arg-attrs turns it into `nvvm.minctasm`.
+inline constexpr llvm::StringLiteral kOccupancyBySharedMemoryAttrName =
+    "blockbuster.occupancy_by_shared_memory";
+
 /// On a host allocation: a workspace of the artifact (docs/Artifact.md),
 /// zeroed by the runtime when it allocates it and left zeroed by the
 /// kernels (gpu-split-reductions' counters).

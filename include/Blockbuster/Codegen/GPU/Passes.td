@@ -163,8 +163,17 @@ def GPUFlashAttention
     5. a dot whose tile's one reader keeps it only through
        `select(c, f(S), g)`, with `c` comparing a column position and a row
        position that grow with their index (a causal mask built from
-       `linalg.index`), runs only when `c` holds at the first column and
-       the last row: tiles the mask discards whole are not computed.
+       `linalg.index`): its reduce loop stops before the key tiles the mask
+       discards whole, where an abstract evaluation of the loop body proves
+       that such an iteration leaves the loop's state unchanged (else such
+       a tile skips its dot); a tile the mask keeps whole runs the mask's
+       body with `c` true, a tile crossing the diagonal compares constant
+       column offsets with one threshold per row;
+    6. f32 `math.exp` becomes `ex2.approx.ftz` of the argument times
+       log2(e), with a constant factor of the argument (the softmax scale)
+       folded into one fma; the thread id is marked
+       `blockbuster.occupancy_by_shared_memory`, which
+       `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
 
     Columns past a partial key tile's end are left out of reductions and
     contribute zero to P V. The program's own ops run on the registers, so
@@ -550,6 +559,15 @@ def GPUKernelArgAttrs : Pass<"gpu-kernel-arg-attrs", "::mlir::ModuleOp"> {
     (docs/design/05-gpu-lowering-notes.md, gotcha 9). The runtime allocates
     every buffer with
     cuMemAlloc (256-byte aligned) and never passes one buffer twice.
+
+    A kernel with an op marked `blockbuster.occupancy_by_shared_memory`
+    (gpu-flash-attention's) gets `nvvm.minctasm` = the blocks its launch's
+    dynamic shared memory and threads allow on an SM (228 KB, 1 KB
+    reserved per block, 2048 threads), as long as that leaves ptxas at
+    least 128 registers per thread: ptxas otherwise may spend registers
+    on scheduling freedom until fewer blocks fit than the shared memory
+    allows (the causal attention kernel: 243 registers, 2 blocks per SM,
+    instead of 168 and 3 with no spill).
   }];
   let options = [
     Option<"align", "align", "int64_t", /*default=*/"16", "Alignment in bytes">,

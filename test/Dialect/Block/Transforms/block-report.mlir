@@ -275,7 +275,7 @@
 //                = 29753344
 // More than the unfused 26752000 at these block sizes: the up-projection,
 // with its reads of X, W1 and W3, is replicated across the nb(C) = 2 column
-// blocks, and X is read again for every block of F (design note 02: the
+// blocks, and X is read again for every block of F (docs/design/02-fusion-rules.md: the
 // trade is block-select's). FFN-FUSED-C1 below takes C in one block.
 // FFN-FUSED:      "program": "rmsnorm_ffn_swiglu",
 // FFN-FUSED:      "kernels": 1,

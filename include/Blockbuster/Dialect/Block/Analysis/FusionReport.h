@@ -73,8 +73,8 @@ struct KernelReport {
   /// tile in shared memory. Each is its own maximum over program points.
   int64_t registerBytesPeak = 0;
   int64_t sharedBytesPeak = 0;
-  /// What gpu-split-reductions would split (docs/FusionReport.md, "Split
-  /// candidates"): the blocks of the axis that the body's top-level sums
+  /// What gpu-split-reductions would split (docs/FusionReport.md,
+  /// "Estimates", the splits S): the blocks of the axis that the body's top-level sums
   /// holding a dot iterate (0: no such sum, sums of different counts, or a
   /// sum whose tile has a partial edge block along a grid axis),
   /// and the blocks its other top-level reduces iterate (every split runs

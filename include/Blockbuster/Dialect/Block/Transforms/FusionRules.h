@@ -26,6 +26,15 @@ void populateSiblingFusionPatterns(mlir::RewritePatternSet &patterns);
 void populateMapIntoReducePatterns(mlir::RewritePatternSet &patterns);
 /// Rule 4: scale hoisting through contractions and out of reduces.
 void populateScaleHoistingPatterns(mlir::RewritePatternSet &patterns);
+/// Rule 4's inexact extension, added to it only on request
+/// (`block-fuse{divide-after-rounding}`): dot(cast(x / s), w) becomes
+/// dot(cast(x), w) / s, rounding x instead of x / s before the product.
+void populateDivideAfterRoundingPatterns(mlir::RewritePatternSet &patterns);
+/// The unit attribute that such a rewrite puts on the casts it makes: the
+/// user accepts that the rounding moves past a positive scale, so rule 9's
+/// online rewrite may take cast(x c) as cast(x) c (attention: P rounded
+/// before its rescaling by the running maximum).
+inline constexpr llvm::StringLiteral kRescalableAttr = "block.rescalable";
 /// Rule 5: shift hoisting through contractions, and the linearity it needs
 /// (distributing a contraction over a sum, splitting a reduce's sums, the
 /// one-pass form of a shifted square).

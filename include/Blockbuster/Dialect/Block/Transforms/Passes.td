@@ -170,17 +170,27 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     The greedy ordered driver of docs/FusionRules.md. For every
     `block.program`, it walks the hierarchy breadth-first (the program, its
     kernels, their bodies, ...) and tries the rule sets in the priority
-    order `order`; after any rewrite it restarts from the first rule. When no
-    rule applies, the extend step tries a speculative rewrite at the first op
-    (breadth-first) where one applies (rule 6, replication, or a rule 3
-    recomputation that may add global bytes), the main loop runs again, and
-    the result is kept only if the program's estimated time on `target`
-    drops (docs/FusionReport.md, "Estimates"; more bytes are no reason to
-    roll back: recomputing row statistics per block of output columns costs
-    less than a launch and a round trip through global memory); otherwise
-    the program rolls back to the state before the step. After a kept step,
-    the ops of the kernels it changed that the search had passed are tried
-    again first.
+    order `order`; after any rewrite it restarts from the first rule.
+
+    When no rule applies, the extend step tries rule 6 (replication: a
+    producer recomputed where it is read, in a map, or in a reduce when
+    rule 3's profitability refuses it: a contraction it would repeat, or
+    global bytes it adds) at the
+    first op (breadth-first) where it applies, runs the main loop again,
+    and keeps the result only if the program's estimated time on `target`
+    is strictly lower than before: the sum over its kernels of the cost
+    model's estimate (docs/FusionReport.md, "Estimates"), with the block
+    sizes of the axis table, else 128. Bytes are not the criterion: more
+    bytes are no reason to roll back (recomputing row statistics per block
+    of output columns costs less than a launch and a round trip through
+    global memory). Otherwise the program goes back to the last kept state
+    and the search goes on at the next op. After a kept step the search
+    goes on from the same position, and the ops of the kernels the step
+    changed that the search had passed are tried again first. A first
+    phase leaves out producers whose body names an axis the consumer
+    iterates; a second, from the first op again, takes those that name it
+    only inside reduces over it (the copy reduces over a fresh axis of the
+    same extent).
 
     Deterministic: the same input gives the same output. Every rule removes
     a buffered edge, an op or moves work one way only, so the driver
@@ -195,7 +205,7 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     a PDL pattern's `pdl.pattern` name) and what it did:
 
     ```
-    step 3: rule 3 at attention.mlir:21:8: FuseMapIntoReduce: moved map at attention.mlir:12:8 into the reduce over a1
+    step 1: rule 3 at attention.block.mlir:16:12: FuseMapIntoReduce: moved map at attention.block.mlir:9:10 into the reduce over a1
     ```
 
     With `explain`, at the fixed point of each program, it prints how many
@@ -218,7 +228,8 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
                "Rule sets in priority order (ablation); default "
                "8,7,4,5,9,3,1,2 (0 places the rules of `rules=FILE`)">,
     Option<"extend", "extend", "bool", /*default=*/"true",
-           "Try replication (rule 6) when nothing else applies">,
+           "Try replication (rule 6) when nothing else applies, keeping "
+           "it when the estimated time on `target` drops">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "Print one line per rewrite to standard error">,
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"100000",
@@ -236,7 +247,13 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "0, else first">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "At the fixed point, print to standard error why each rule of "
-           "the main loop did not apply at each op, one line per reason">
+           "the main loop did not apply at each op, one line per reason">,
+    Option<"divideAfterRounding", "divide-after-rounding", "bool",
+           /*default=*/"false",
+           "Rule 4 also rewrites dot(cast(x / s), w) as dot(cast(x), w) / s "
+           "(inexact: rounds x instead of x / s; for attention with P "
+           "rounded to 16 bits, the single-pass online softmax instead of "
+           "the exact two-pass form)">
   ];
   let statistics = [
     Statistic<"rule1Applications", "rule-1", "Rewrites by rule 1 (producer-consumer map fusion)">,

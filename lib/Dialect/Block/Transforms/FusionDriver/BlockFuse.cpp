@@ -313,6 +313,8 @@ struct BlockFusePass
                                  : " does not exist (rules are 1 to 9, and 0 "
                                    "for those of `rules=FILE`)");
         entry->populate(patterns);
+        if (number == 4 && divideAfterRounding)
+          populateDivideAfterRoundingPatterns(patterns);
       }
       nameGeneratedPatterns(patterns);
       mainRootKinds.push_back(getRootKinds(patterns));
@@ -513,9 +515,9 @@ struct BlockFusePass
         snapshots.push_back(program.clone());
       if (failed(runMainLoop(program, rewriter)))
         return signalPassFailure();
-      // The extend step: at the first op (breadth-first) where a speculative
-      // rewrite applies (rule 6, or a rule 3 recomputation that may add
-      // global bytes), apply it, re-run the main loop, and keep the result
+      // The extend step: at the first op (breadth-first) where rule 6
+      // applies (replication into a map, or into a reduce of a producer
+      // rule 3's profitability refuses), apply it, re-run the main loop, and keep the result
       // only when the estimated time on the target drops; otherwise go back
       // to the last kept state and try the next op. Time, not bytes: a
       // LayerNorm's statistics recomputed per block of output columns read

@@ -246,6 +246,11 @@ std::optional<SmallVector<bool>> classifyOnlineTerms(ReduceOp second,
     if (isa<NegOp, BroadcastOp>(op) || (isa<TileReduceOp>(op) &&
         cast<TileReduceOp>(op).getKind() == CombinerKind::Add)) {
       linear = isScaled(op.getOperand(0));
+    } else if (isa<CastOp>(op) && op.hasAttr(kRescalableAttr)) {
+      // A rounding the user let move past a scale (rule 4's
+      // divide-after-rounding): cast(x e^(m_j - m)) is taken as
+      // cast(x) e^(m_j - m), so P is the rounding of exp(x - m_j).
+      linear = isScaled(op.getOperand(0));
     } else if (isa<DotOp, MulOp>(op)) {
       Value a = op.getOperand(0), b = op.getOperand(1);
       linear = (isScaled(a) && isFree(b)) || (isFree(a) && isScaled(b));

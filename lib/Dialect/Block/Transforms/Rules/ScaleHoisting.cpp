@@ -170,3 +170,49 @@ void blockbuster::block::populateScaleHoistingPatterns(
   populateGeneratedPDLLPatterns(patterns);
   registerFusionVocabulary(patterns.getPDLPatterns());
 }
+
+namespace {
+/// dot(cast(x / s), w) -> dot(cast(x), w) / s (either operand), s a scale
+/// outside the contraction: the rounding of the cast then applies to x
+/// instead of x / s, which changes the result by up to the cast's rounding
+/// error relative to each term (not an identity: only on request). For
+/// attention's P = cast(E / l) it lets the division by l leave the P V
+/// reduce, as rule 4 does for an unrounded P, and rule 9 then derives the
+/// single-pass online softmax: P = exp(S - m) rounded, O / l at the end.
+struct DivideAfterRounding : OpRewritePattern<DotOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DotOp dot,
+                                PatternRewriter &rewriter) const override {
+    for (int operand = 0; operand < 2; ++operand) {
+      Value rounded = dot->getOperand(operand);
+      auto cast = rounded.getDefiningOp<CastOp>();
+      auto div = cast ? cast.getOperand().getDefiningOp<DivOp>() : DivOp();
+      if (!div)
+        continue;
+      Value x = div.getLhs(), s = div.getRhs();
+      if (x.getType() != div.getType() ||
+          !isScaleOutsideContraction(s, x, dot.getContract()))
+        continue;
+      auto newCast =
+          CastOp::create(rewriter, cast.getLoc(), cast.getType(), x);
+      newCast->setAttr(kRescalableAttr, rewriter.getUnitAttr());
+      Value lhs = operand == 0 ? newCast.getResult() : dot.getLhs();
+      Value rhs = operand == 1 ? newCast.getResult() : dot.getRhs();
+      auto newDot =
+          DotOp::create(rewriter, dot.getLoc(), lhs, rhs, dot.getContract());
+      auto quotient = DivOp::create(rewriter, div.getLoc(), newDot, s);
+      rewriter.replaceOp(dot, relayoutLike(rewriter, quotient, dot));
+      return success();
+    }
+    return rewriter.notifyMatchFailure(
+        dot, "no operand is a cast of a quotient by a scale outside the "
+             "contraction");
+  }
+};
+} // namespace
+
+void blockbuster::block::populateDivideAfterRoundingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<DivideAfterRounding>(patterns.getContext());
+}
