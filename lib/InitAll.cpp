@@ -9,6 +9,7 @@
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 #include "Blockbuster/Pipelines/GPUPipeline.h"
 #include "Blockbuster/Pipelines/Pipelines.h"
+#include "Blockbuster/Runtime/CPU/Passes.h"
 
 void blockbuster::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<block::BlockDialect>();
@@ -21,4 +22,5 @@ void blockbuster::registerAllPasses() {
   registerBlockbusterGPUPasses();
   registerPipelines();
   registerGPUPipeline();
+  registerCPUCheckerPasses();
 }

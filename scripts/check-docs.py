@@ -367,7 +367,7 @@ class Checker:
             return (stripped in self.basenames or stripped + "/" in self.dirs
                     or stripped in ALLOWED_FILES)
         # A path below one of ours (`Rules/Common.pdll`,
-        # `Blockbuster/Pipelines/GPUArtifact.h`): the tail of a file or
+        # `Blockbuster/Pipelines/GPUCompile.h`): the tail of a file or
         # directory of the repository.
         return stripped in self.tails
 

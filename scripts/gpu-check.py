@@ -15,7 +15,7 @@ NaN always fails. One line per artifact, then a summary; exit status 1 if
 any artifact fails. Needs PyTorch and a CUDA device; no MLIR.
 
 `--numpy` does the same without PyTorch: NumPy inputs copied to the device,
-a float64 NumPy reference (test/Runtime/gpu-check.test runs it over a
+a float64 NumPy reference (test/Runtime/CUDA/gpu-check.test runs it over a
 stand-in libcuda, so the script itself is tested where there is no GPU).
 """
 

@@ -32,7 +32,7 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%src_root", config.blockbuster_src_root))
 config.substitutions.append(("%obj_root", config.blockbuster_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.blockbuster_src_root, "examples")))
-# The stand-in libcuda of test/Runtime/FakeCuda, for the runtime tests.
+# The stand-in libcuda of test/Runtime/CUDA/FakeCuda, for the runtime tests.
 config.substitutions.append(
     ("%fake_libcuda", os.path.join(config.blockbuster_libs_dir,
                                    "libBlockbusterFakeCuda" + config.llvm_shlib_ext)))

@@ -1,7 +1,7 @@
 //===- BlockbusterCAPI.cpp - The Blockbuster C API ------------------------===//
 //
 // Blockbuster-c/Blockbuster.h over the pass registry and the CPU runner
-// (Blockbuster/Runtime/CPURunner.h, which bb-run uses too). Each call builds
+// (Blockbuster/Runtime/CPU/CPURunner.h, which bb-run uses too). Each call builds
 // a fresh MLIRContext and captures every diagnostic into the result string,
 // so a caller sees exactly what bb-opt or bb-run would have printed.
 //
@@ -10,21 +10,19 @@
 #include "Blockbuster-c/Blockbuster.h"
 
 #include "Blockbuster/InitAll.h"
-#include "Blockbuster/Pipelines/GPUArtifact.h"
-#include "Blockbuster/Runtime/CPURunner.h"
+#include "Blockbuster/Pipelines/GPUCompile.h"
+#include "Blockbuster/Runtime/CPU/CPURunner.h"
 #include "Blockbuster/Support/LinalgParserGuard.h"
+#include "Blockbuster/Target/ArtifactWriter.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -59,11 +57,7 @@ public:
       llvm::InitializeNativeTargetAsmPrinter();
     });
     DialectRegistry registry;
-    mlir::registerAllDialects(registry);
-    mlir::registerAllExtensions(registry);
-    blockbuster::registerAllDialects(registry);
-    // Builtin and LLVM for the CPU JIT; GPU and NVVM for PTX (as bb-compile).
-    registerAllToLLVMIRTranslations(registry);
+    registerRunnerDialects(registry);
     context = std::make_unique<MLIRContext>(registry);
     context->printOpOnDiagnostic(false);
     handler = std::make_unique<SourceMgrDiagnosticHandler>(
@@ -140,6 +134,37 @@ static std::optional<llvm::json::Value> parseOptions(const char *options,
                           : llvm::toString(parsed.takeError()))
                << "\n";
   return std::nullopt;
+}
+
+/// Applies `apply` to each key of `options`, a JSON object (null or empty:
+/// none). Returns false after an error (printed) in the text or in `apply`.
+static bool applyOptions(
+    const char *options, const ErrorStream &errs,
+    llvm::function_ref<bool(llvm::StringRef, const llvm::json::Value &)>
+        apply) {
+  if (!options || !*options)
+    return true;
+  std::optional<llvm::json::Value> parsed = parseOptions(options, errs);
+  if (!parsed)
+    return false;
+  for (const auto &[key, value] : *parsed->getAsObject())
+    if (!apply(key, value))
+      return false;
+  return true;
+}
+
+/// The strings AXIS=SIZE of option `block_sizes`, or false after an error.
+static bool getBlockSizes(const llvm::json::Array &value,
+                          const ErrorStream &errs,
+                          std::vector<std::string> &sizes) {
+  for (const llvm::json::Value &size : value) {
+    if (!size.getAsString()) {
+      errs.error() << "options.block_sizes: expected strings AXIS=SIZE\n";
+      return false;
+    }
+    sizes.push_back(size.getAsString()->str());
+  }
+  return true;
 }
 
 extern "C" {
@@ -251,33 +276,25 @@ int bbRunCPU(const char *mlir, const char *entry, const char *options,
   const ErrorStream &errs = session.getErrorStream();
   LoweringOptions lowering;
   bool reference = false;
-  if (options && *options) {
-    std::optional<llvm::json::Value> parsed = parseOptions(options, errs);
-    if (!parsed)
-      return session.fail(result);
-    const llvm::json::Object *object = parsed->getAsObject();
-    for (const auto &[key, value] : *object) {
-      if (key == "fuse" && value.getAsBoolean()) {
-        lowering.fuse = *value.getAsBoolean();
-      } else if (key == "reference" && value.getAsBoolean()) {
-        reference = *value.getAsBoolean();
-      } else if (key == "target" && value.getAsString()) {
-        lowering.target = value.getAsString()->str();
-      } else if (key == "block_sizes" && value.getAsArray()) {
-        for (const llvm::json::Value &size : *value.getAsArray()) {
-          if (!size.getAsString()) {
-            errs.error() << "options.block_sizes: expected strings AXIS=SIZE\n";
-            return session.fail(result);
-          }
-          lowering.blockSizes.push_back(size.getAsString()->str());
+  bool applied = applyOptions(
+      options, errs, [&](llvm::StringRef key, const llvm::json::Value &value) {
+        if (key == "fuse" && value.getAsBoolean()) {
+          lowering.fuse = *value.getAsBoolean();
+        } else if (key == "reference" && value.getAsBoolean()) {
+          reference = *value.getAsBoolean();
+        } else if (key == "target" && value.getAsString()) {
+          lowering.target = value.getAsString()->str();
+        } else if (key == "block_sizes" && value.getAsArray()) {
+          return getBlockSizes(*value.getAsArray(), errs, lowering.blockSizes);
+        } else {
+          errs.error() << "unknown or mistyped option '" << key.str()
+                       << "' (known: fuse, reference, target, block_sizes)\n";
+          return false;
         }
-      } else {
-        errs.error() << "unknown or mistyped option '" << key.str()
-                     << "' (known: fuse, reference, target, block_sizes)\n";
-        return session.fail(result);
-      }
-    }
-  }
+        return true;
+      });
+  if (!applied)
+    return session.fail(result);
 
   FailureOr<Program> program = loadFromText(session, mlir, entry);
   if (failed(program))
@@ -344,44 +361,37 @@ int bbCompileArtifact(const char *mlir, const char *options,
   const ErrorStream &errs = session.getErrorStream();
   GPUCompileOptions gpu;
   std::string entry;
-  if (options && *options) {
-    std::optional<llvm::json::Value> parsed = parseOptions(options, errs);
-    if (!parsed)
-      return session.fail(result);
-    const llvm::json::Object *object = parsed->getAsObject();
-    for (const auto &[key, value] : *object) {
-      if (key == "entry" && value.getAsString()) {
-        entry = value.getAsString()->str();
-      } else if (key == "fuse" && value.getAsBoolean()) {
-        gpu.fuse = *value.getAsBoolean();
-      } else if (key == "whole_threshold" && value.getAsInteger()) {
-        gpu.wholeThreshold = *value.getAsInteger();
-      } else if (key == "target" && value.getAsString()) {
-        gpu.target = value.getAsString()->str();
-      } else if (key == "chip" && value.getAsString()) {
-        gpu.chip = value.getAsString()->str();
-      } else if (key == "features" && value.getAsString()) {
-        gpu.features = value.getAsString()->str();
-      } else if (key == "threads" && value.getAsInteger()) {
-        gpu.threads = *value.getAsInteger();
-      } else if (key == "block_sizes" && value.getAsArray()) {
-        std::vector<std::string> sizes;
-        for (const llvm::json::Value &size : *value.getAsArray()) {
-          if (!size.getAsString()) {
-            errs.error() << "options.block_sizes: expected strings AXIS=SIZE\n";
-            return session.fail(result);
-          }
-          sizes.push_back(size.getAsString()->str());
+  bool applied = applyOptions(
+      options, errs, [&](llvm::StringRef key, const llvm::json::Value &value) {
+        if (key == "entry" && value.getAsString()) {
+          entry = value.getAsString()->str();
+        } else if (key == "fuse" && value.getAsBoolean()) {
+          gpu.fuse = *value.getAsBoolean();
+        } else if (key == "whole_threshold" && value.getAsInteger()) {
+          gpu.wholeThreshold = *value.getAsInteger();
+        } else if (key == "target" && value.getAsString()) {
+          gpu.target = value.getAsString()->str();
+        } else if (key == "chip" && value.getAsString()) {
+          gpu.chip = value.getAsString()->str();
+        } else if (key == "features" && value.getAsString()) {
+          gpu.features = value.getAsString()->str();
+        } else if (key == "threads" && value.getAsInteger()) {
+          gpu.threads = *value.getAsInteger();
+        } else if (key == "block_sizes" && value.getAsArray()) {
+          std::vector<std::string> sizes;
+          if (!getBlockSizes(*value.getAsArray(), errs, sizes))
+            return false;
+          gpu.blockSizes = llvm::join(sizes, ",");
+        } else {
+          errs.error() << "unknown or mistyped option '" << key.str()
+                       << "' (known: entry, whole_threshold, fuse, target, "
+                          "chip, features, threads, block_sizes)\n";
+          return false;
         }
-        gpu.blockSizes = llvm::join(sizes, ",");
-      } else {
-        errs.error() << "unknown or mistyped option '" << key.str()
-                     << "' (known: entry, whole_threshold, fuse, target, "
-                        "chip, features, threads, block_sizes)\n";
-        return session.fail(result);
-      }
-    }
-  }
+        return true;
+      });
+  if (!applied)
+    return session.fail(result);
   if (!directory || !*directory) {
     errs.error() << "no output directory for the artifact\n";
     return session.fail(result);

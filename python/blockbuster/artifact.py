@@ -4,8 +4,8 @@ An artifact is a directory with ``manifest.json`` and one PTX file per kernel
 module. Everything here is pure Python and touches no GPU: an artifact that
 does not match its own PTX, or whose byte counts do not match its shapes, is
 refused before any CUDA call, so a bad artifact can never become a launch
-with wrong sizes. The C++ runtime (lib/Runtime/Artifact.cpp) applies the same
-rules with the same messages; test/Runtime/Inputs/bad-artifacts holds the
+with wrong sizes. The C++ runtime (lib/Runtime/CUDA/Artifact.cpp) applies the same
+rules with the same messages; test/Runtime/CUDA/Inputs/bad-artifacts holds the
 cases both are tested on.
 """
 
@@ -310,11 +310,8 @@ class _Checker:
         return value
 
 
-def load(path):
-    """Reads and validates the artifact in directory ``path``; raises
-    ArtifactError naming the file and the field at the first problem."""
-    path = os.fspath(path)
-    c = _Checker(path)
+def _read_manifest(path, c):
+    """The parsed manifest.json of directory ``path`` (a dict)."""
     if not os.path.isdir(path):
         raise ArtifactError("%s: not a directory (an artifact is a directory "
                             "with %s)" % (path, MANIFEST))
@@ -329,7 +326,12 @@ def load(path):
         raise ArtifactError("%s: invalid JSON: %s" % (c.where, e))
     if not isinstance(manifest, dict):
         c.fail("manifest", "expected a JSON object")
+    return manifest
 
+
+def _header(c, manifest):
+    """The manifest's entry, chip, features and source, after its format
+    and version."""
     fmt = manifest.get("format")
     if fmt != FORMAT:
         c.fail("format", "expected \"%s\", got %s" % (FORMAT, json.dumps(fmt)))
@@ -346,8 +348,11 @@ def load(path):
     if source and (os.path.isabs(source) or ".." in source):
         c.fail("source", "'%s' must be a file name relative to the artifact "
                "directory" % source)
+    return entry, chip, features, source
 
-    # Modules and their PTX.
+
+def _modules(c, manifest, path):
+    """The modules by name, their PTX read from directory ``path``."""
     modules = {}
     for i, m in enumerate(c.get(manifest, "modules", "", "array")):
         field = "modules[%d]" % i
@@ -370,53 +375,63 @@ def load(path):
         modules[name] = Module(name, ptx_file, ptx)
     if not modules:
         c.fail("modules", "an artifact needs at least one module")
+    return modules
 
-    # Buffers.
+
+def _buffer(c, i, b, buffers, positions):
+    """Buffer ``i`` of the manifest; records an input's or output's position
+    in ``positions``."""
+    field = "buffers[%d]" % i
+    if not isinstance(b, dict):
+        c.fail(field, "expected an object")
+    name = c.get(b, "name", field, "string")
+    field = "buffers[%d] ('%s')" % (i, name)
+    if name in buffers:
+        c.fail(field, "duplicate buffer name '%s'" % name)
+    kind = c.get(b, "kind", field, "string")
+    if kind not in BUFFER_KINDS:
+        c.fail(field + ".kind", "'%s' is not one of input, output, "
+               "intermediate, workspace" % kind)
+    position = None
+    if kind in ("input", "output"):
+        position = c.get(b, "position", field, "int")
+        if position < 0:
+            c.fail(field + ".position", "must be >= 0, got %d" % position)
+        if position in positions[kind]:
+            c.fail(field + ".position", "two %ss have position %d"
+                   % (kind, position))
+        positions[kind].add(position)
+    shape = c.get(b, "shape", field, "array")
+    if not all(_is_int(d) and d >= 0 for d in shape):
+        c.fail(field + ".shape", "expected non-negative integers, got %s"
+               % json.dumps(shape))
+    dtype = c.get(b, "dtype", field, "string")
+    if dtype not in DTYPE_BYTES:
+        c.fail(field + ".dtype", "'%s' is not one of %s"
+               % (dtype, " ".join(DTYPE_BYTES)))
+    nbytes = c.get(b, "bytes", field, "int")
+    expected = math.prod(shape) * DTYPE_BYTES[dtype]
+    if nbytes != expected:
+        c.fail(field + ".bytes", "is %d, but shape %s of %s is %d bytes"
+               % (nbytes, json.dumps(shape), dtype, expected))
+    constant = None
+    if "constant" in b:
+        constant = c.get(b, "constant", field, "string")
+        if kind != "input":
+            c.fail(field + ".constant", "only inputs can be constants, "
+                   "this buffer is an %s" % kind)
+    return Buffer(name, kind, position, shape, dtype, nbytes, constant)
+
+
+def _buffers(c, manifest):
+    """The buffers by name and in manifest order; the input and output
+    positions must run from 0 without a gap."""
     buffers = {}
     ordered = []
     positions = {"input": set(), "output": set()}
     for i, b in enumerate(c.get(manifest, "buffers", "", "array")):
-        field = "buffers[%d]" % i
-        if not isinstance(b, dict):
-            c.fail(field, "expected an object")
-        name = c.get(b, "name", field, "string")
-        field = "buffers[%d] ('%s')" % (i, name)
-        if name in buffers:
-            c.fail(field, "duplicate buffer name '%s'" % name)
-        kind = c.get(b, "kind", field, "string")
-        if kind not in BUFFER_KINDS:
-            c.fail(field + ".kind", "'%s' is not one of input, output, "
-                   "intermediate, workspace" % kind)
-        position = None
-        if kind in ("input", "output"):
-            position = c.get(b, "position", field, "int")
-            if position < 0:
-                c.fail(field + ".position", "must be >= 0, got %d" % position)
-            if position in positions[kind]:
-                c.fail(field + ".position", "two %ss have position %d"
-                       % (kind, position))
-            positions[kind].add(position)
-        shape = c.get(b, "shape", field, "array")
-        if not all(_is_int(d) and d >= 0 for d in shape):
-            c.fail(field + ".shape", "expected non-negative integers, got %s"
-                   % json.dumps(shape))
-        dtype = c.get(b, "dtype", field, "string")
-        if dtype not in DTYPE_BYTES:
-            c.fail(field + ".dtype", "'%s' is not one of %s"
-                   % (dtype, " ".join(DTYPE_BYTES)))
-        nbytes = c.get(b, "bytes", field, "int")
-        expected = math.prod(shape) * DTYPE_BYTES[dtype]
-        if nbytes != expected:
-            c.fail(field + ".bytes", "is %d, but shape %s of %s is %d bytes"
-                   % (nbytes, json.dumps(shape), dtype, expected))
-        constant = None
-        if "constant" in b:
-            constant = c.get(b, "constant", field, "string")
-            if kind != "input":
-                c.fail(field + ".constant", "only inputs can be constants, "
-                       "this buffer is an %s" % kind)
-        buf = Buffer(name, kind, position, shape, dtype, nbytes, constant)
-        buffers[name] = buf
+        buf = _buffer(c, i, b, buffers, positions)
+        buffers[buf.name] = buf
         ordered.append(buf)
     for kind, seen in positions.items():
         if seen != set(range(len(seen))):
@@ -425,97 +440,121 @@ def load(path):
                    % (kind, sorted(seen), missing))
     if not positions["output"]:
         c.fail("buffers", "the program has no output")
+    return buffers, ordered
 
-    # Launches.
-    launches = []
+
+def _param(c, p, pfield, buffers, written):
+    """Kernel parameter ``p``: a buffer, a scalar of a valid value, or a
+    tensor map. Records the outputs a launch is passed in ``written``."""
+    if (not isinstance(p, dict) or
+            [k in p for k in ("buffer", "scalar", "tensor_map")].count(True) != 1):
+        c.fail(pfield, "expected {\"buffer\": NAME}, {\"scalar\": "
+               "DTYPE, \"value\": V} or {\"tensor_map\": {...}}, got %s"
+               % json.dumps(p))
+    if "tensor_map" in p:
+        return Param(tensor_map=_tensor_map(
+            c, p["tensor_map"], pfield + ".tensor_map", buffers))
+    if "buffer" in p:
+        name = p["buffer"]
+        if name not in buffers:
+            c.fail(pfield, "unknown buffer %s" % json.dumps(name))
+        if buffers[name].kind == "output":
+            written.add(name)
+        return Param(buffer=buffers[name])
+    dtype = p["scalar"]
+    if dtype not in DTYPE_BYTES:
+        c.fail(pfield, "scalar type %s is not one of %s"
+               % (json.dumps(dtype), " ".join(DTYPE_BYTES)))
+    value = p.get("value")
+    if dtype in FLOAT_DTYPES:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    else:
+        bits = 8 * DTYPE_BYTES[dtype] if dtype != "i1" else 1
+        ok = _is_int(value) and (
+            0 <= value <= 1 if dtype == "i1"
+            else -(1 << (bits - 1)) <= value < (1 << bits))
+    if not ok:
+        c.fail(pfield, "value %s is not a valid %s"
+               % (json.dumps(value), dtype))
+    return Param(scalar=dtype, value=value)
+
+
+def _check_param_sizes(c, field, kernel, module, params, sizes):
+    """Each parameter against the size of the PTX entry's parameter it binds
+    (None: not known)."""
+    if len(sizes) != len(params):
+        c.fail(field + ".params", "%d parameters, but .entry %s in %s "
+               "takes %d" % (len(params), kernel, module.ptx_file,
+                             len(sizes)))
+    for j, (p, size) in enumerate(zip(params, sizes)):
+        if size is not None and size != p.nbytes:
+            what = ("buffer '%s' (a device pointer, 8 bytes)" % p.buffer.name
+                    if p.buffer is not None
+                    else "a tensor map of '%s' (a device pointer, 8 bytes)"
+                    % p.tensor_map.buffer.name if p.tensor_map is not None
+                    else "a %s scalar (%d bytes)" % (p.scalar, p.nbytes))
+            hint = (" (a memref descriptor? kernels must use the "
+                    "bare-pointer calling convention)"
+                    if p.buffer is not None and size > 8 else "")
+            c.fail("%s.params[%d]" % (field, j), "binds %s, but parameter "
+                   "%d of .entry %s in the PTX is %d bytes%s"
+                   % (what, j, kernel, size, hint))
+
+
+def _launch(c, i, l, modules, buffers, written):
+    """Launch ``i``: its kernel must be an entry of its module's PTX, its
+    grid and block within CUDA's limits and the PTX's, and its parameters
+    what the entry takes."""
+    field = "launches[%d]" % i
+    if not isinstance(l, dict):
+        c.fail(field, "expected an object")
+    mod_name = c.get(l, "module", field, "string")
+    if mod_name not in modules:
+        c.fail(field + ".module", "unknown module '%s'" % mod_name)
+    module = modules[mod_name]
+    kernel = c.get(l, "kernel", field, "string")
+    field = "launches[%d] ('%s')" % (i, kernel)
+    if kernel not in module.entries:
+        known = ", ".join(sorted(module.entries)) or "none"
+        c.fail(field + ".kernel", "the PTX of module '%s' (%s) has no "
+               ".entry %s (entries: %s)" % (mod_name, module.ptx_file,
+                                             kernel, known))
+    grid = c.dims(l, "grid", field, MAX_GRID_DIM)
+    block = c.dims(l, "block", field, MAX_BLOCK_DIM)
+    threads = math.prod(block)
+    if threads > MAX_THREADS_PER_BLOCK:
+        c.fail(field + ".block", "%s is %d threads; at most %d"
+               % (json.dumps(block), threads, MAX_THREADS_PER_BLOCK))
+    info = module.entries[kernel]
+    if info["reqntid"] and tuple(block) != info["reqntid"]:
+        c.fail(field + ".block", "%s, but the PTX requires .reqntid %s"
+               % (json.dumps(block), ", ".join(map(str, info["reqntid"]))))
+    if info["maxntid"] and threads > math.prod(info["maxntid"]):
+        c.fail(field + ".block", "%s is %d threads, but the PTX allows "
+               ".maxntid %s" % (json.dumps(block), threads,
+                                ", ".join(map(str, info["maxntid"]))))
+    smem = c.get(l, "dynamic_smem", field, "int", required=False) or 0
+    if smem < 0:
+        c.fail(field + ".dynamic_smem", "must be >= 0, got %d" % smem)
+    params = [_param(c, p, "%s.params[%d]" % (field, j), buffers, written)
+              for j, p in enumerate(c.get(l, "params", field, "array"))]
+    _check_param_sizes(c, field, kernel, module, params, info["params"])
+    return Launch(mod_name, kernel, grid, block, smem, params)
+
+
+def load(path):
+    """Reads and validates the artifact in directory ``path``; raises
+    ArtifactError naming the file and the field at the first problem."""
+    path = os.fspath(path)
+    c = _Checker(path)
+    manifest = _read_manifest(path, c)
+    entry, chip, features, source = _header(c, manifest)
+    modules = _modules(c, manifest, path)
+    buffers, ordered = _buffers(c, manifest)
+
     written = set()
-    for i, l in enumerate(c.get(manifest, "launches", "", "array")):
-        field = "launches[%d]" % i
-        if not isinstance(l, dict):
-            c.fail(field, "expected an object")
-        mod_name = c.get(l, "module", field, "string")
-        if mod_name not in modules:
-            c.fail(field + ".module", "unknown module '%s'" % mod_name)
-        module = modules[mod_name]
-        kernel = c.get(l, "kernel", field, "string")
-        field = "launches[%d] ('%s')" % (i, kernel)
-        if kernel not in module.entries:
-            known = ", ".join(sorted(module.entries)) or "none"
-            c.fail(field + ".kernel", "the PTX of module '%s' (%s) has no "
-                   ".entry %s (entries: %s)" % (mod_name, module.ptx_file,
-                                                 kernel, known))
-        grid = c.dims(l, "grid", field, MAX_GRID_DIM)
-        block = c.dims(l, "block", field, MAX_BLOCK_DIM)
-        threads = math.prod(block)
-        if threads > MAX_THREADS_PER_BLOCK:
-            c.fail(field + ".block", "%s is %d threads; at most %d"
-                   % (json.dumps(block), threads, MAX_THREADS_PER_BLOCK))
-        info = module.entries[kernel]
-        if info["reqntid"] and tuple(block) != info["reqntid"]:
-            c.fail(field + ".block", "%s, but the PTX requires .reqntid %s"
-                   % (json.dumps(block), ", ".join(map(str, info["reqntid"]))))
-        if info["maxntid"] and threads > math.prod(info["maxntid"]):
-            c.fail(field + ".block", "%s is %d threads, but the PTX allows "
-                   ".maxntid %s" % (json.dumps(block), threads,
-                                    ", ".join(map(str, info["maxntid"]))))
-        smem = c.get(l, "dynamic_smem", field, "int", required=False) or 0
-        if smem < 0:
-            c.fail(field + ".dynamic_smem", "must be >= 0, got %d" % smem)
-        params = []
-        for j, p in enumerate(c.get(l, "params", field, "array")):
-            pfield = "%s.params[%d]" % (field, j)
-            if (not isinstance(p, dict) or
-                    [k in p for k in ("buffer", "scalar", "tensor_map")].count(True) != 1):
-                c.fail(pfield, "expected {\"buffer\": NAME}, {\"scalar\": "
-                       "DTYPE, \"value\": V} or {\"tensor_map\": {...}}, got %s"
-                       % json.dumps(p))
-            if "tensor_map" in p:
-                params.append(Param(tensor_map=_tensor_map(
-                    c, p["tensor_map"], pfield + ".tensor_map", buffers)))
-                continue
-            if "buffer" in p:
-                name = p["buffer"]
-                if name not in buffers:
-                    c.fail(pfield, "unknown buffer %s" % json.dumps(name))
-                params.append(Param(buffer=buffers[name]))
-                if buffers[name].kind == "output":
-                    written.add(name)
-                continue
-            dtype = p["scalar"]
-            if dtype not in DTYPE_BYTES:
-                c.fail(pfield, "scalar type %s is not one of %s"
-                       % (json.dumps(dtype), " ".join(DTYPE_BYTES)))
-            value = p.get("value")
-            if dtype in FLOAT_DTYPES:
-                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            else:
-                bits = 8 * DTYPE_BYTES[dtype] if dtype != "i1" else 1
-                ok = _is_int(value) and (
-                    0 <= value <= 1 if dtype == "i1"
-                    else -(1 << (bits - 1)) <= value < (1 << bits))
-            if not ok:
-                c.fail(pfield, "value %s is not a valid %s"
-                       % (json.dumps(value), dtype))
-            params.append(Param(scalar=dtype, value=value))
-        sizes = info["params"]
-        if len(sizes) != len(params):
-            c.fail(field + ".params", "%d parameters, but .entry %s in %s "
-                   "takes %d" % (len(params), kernel, module.ptx_file,
-                                 len(sizes)))
-        for j, (p, size) in enumerate(zip(params, sizes)):
-            if size is not None and size != p.nbytes:
-                what = ("buffer '%s' (a device pointer, 8 bytes)" % p.buffer.name
-                        if p.buffer is not None
-                        else "a tensor map of '%s' (a device pointer, 8 bytes)"
-                        % p.tensor_map.buffer.name if p.tensor_map is not None
-                        else "a %s scalar (%d bytes)" % (p.scalar, p.nbytes))
-                hint = (" (a memref descriptor? kernels must use the "
-                        "bare-pointer calling convention)"
-                        if p.buffer is not None and size > 8 else "")
-                c.fail("%s.params[%d]" % (field, j), "binds %s, but parameter "
-                       "%d of .entry %s in the PTX is %d bytes%s"
-                       % (what, j, kernel, size, hint))
-        launches.append(Launch(mod_name, kernel, grid, block, smem, params))
+    launches = [_launch(c, i, l, modules, buffers, written)
+                for i, l in enumerate(c.get(manifest, "launches", "", "array"))]
     if not launches:
         c.fail("launches", "an artifact needs at least one launch")
     for b in ordered:

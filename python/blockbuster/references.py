@@ -184,7 +184,7 @@ def add_gelu_add_layernorm(x, r, bias, gamma, beta, ops):
 
 def scale_add(x, y, ops):
     # Not an example: the hand-made artifact that tests the runtimes
-    # (test/Runtime/Inputs/artifacts/scale_add): 2.5 * x + y.
+    # (test/Runtime/CUDA/Inputs/artifacts/scale_add): 2.5 * x + y.
     return [x * 2.5 + y]
 
 

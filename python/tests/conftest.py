@@ -9,8 +9,8 @@ import pytest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "python"))
 
-ARTIFACTS = os.path.join(REPO, "test", "Runtime", "Inputs", "artifacts")
-BAD_ARTIFACTS = os.path.join(REPO, "test", "Runtime", "Inputs", "bad-artifacts")
+ARTIFACTS = os.path.join(REPO, "test", "Runtime", "CUDA", "Inputs", "artifacts")
+BAD_ARTIFACTS = os.path.join(REPO, "test", "Runtime", "CUDA", "Inputs", "bad-artifacts")
 
 
 def build_dir():

@@ -1,7 +1,7 @@
 """Manifest validation: every hand-written bad artifact is refused, before
-any CUDA call, with the message test/Runtime/Inputs/bad-artifacts/*/
+any CUDA call, with the message test/Runtime/CUDA/Inputs/bad-artifacts/*/
 expected-error.txt states (the C++ runtime is held to the same texts by
-test/Runtime/bad-artifacts.test)."""
+test/Runtime/CUDA/bad-artifacts.test)."""
 
 import os
 

@@ -197,7 +197,7 @@ def test_no_libcuda(monkeypatch):
 
 def test_real_driver_over_fake_libcuda(monkeypatch):
     """The real Driver class (ctypes.CDLL, every _API symbol bound with its
-    argtypes) over test/Runtime/FakeCuda's stand-in libcuda, which runs the
+    argtypes) over test/Runtime/CUDA/FakeCuda's stand-in libcuda, which runs the
     test artifact's kernels on the CPU."""
     from conftest import build_dir
     fake_lib = os.path.join(build_dir(), "lib", "libBlockbusterFakeCuda.so")

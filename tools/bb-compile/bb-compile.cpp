@@ -15,8 +15,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/InitAll.h"
-#include "Blockbuster/Pipelines/GPUArtifact.h"
+#include "Blockbuster/Pipelines/GPUCompile.h"
 #include "Blockbuster/Support/LinalgParserGuard.h"
+#include "Blockbuster/Target/ArtifactWriter.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

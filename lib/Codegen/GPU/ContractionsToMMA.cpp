@@ -96,38 +96,18 @@ struct StagedOperand {
   Value buffer;
 };
 
-class MmaLowering {
+class MmaLowering : IndexArithmetic {
 public:
   MmaLowering(RewriterBase &rewriter, MmaContraction contraction,
               int64_t threads)
-      : rewriter(rewriter), c(contraction), loc(contraction.op.getLoc()),
-        threads(threads) {}
+      : IndexArithmetic(rewriter, contraction.op.getLoc()), rewriter(rewriter),
+        c(contraction), loc(contraction.op.getLoc()), threads(threads) {}
 
   /// Replaces the contraction; fails (leaving it alone) when a tile extent
   /// has no constant bound.
   LogicalResult run();
 
 private:
-  Value index(int64_t v) {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  }
-  Value add(Value a, Value b) {
-    return rewriter.createOrFold<arith::AddIOp>(loc, a, b);
-  }
-  Value mul(Value a, int64_t b) {
-    return rewriter.createOrFold<arith::MulIOp>(loc, a, index(b));
-  }
-  Value div(Value a, int64_t b) {
-    return rewriter.createOrFold<arith::DivUIOp>(loc, a, index(b));
-  }
-  Value rem(Value a, int64_t b) {
-    return rewriter.createOrFold<arith::RemUIOp>(loc, a, index(b));
-  }
-  Value below(Value a, Value bound) {
-    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, a,
-                                 bound);
-  }
-
   StagedOperand stageLayout(Value source, AffineMap map, unsigned outerDim,
                             int64_t outerRows);
   void emitStaging(StagedOperand &s, Value thread);

@@ -68,6 +68,7 @@
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "RowCombiners.h"
 #include "TileBounds.h"
+#include "TileContractions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -412,38 +413,21 @@ static bool maskedIterationKeeps(scf::ForOp loop, ArrayRef<Value> carried,
 }
 
 /// Rebuilds one block grid with its tiles in registers.
-class FlashAttentionBuilder {
+class FlashAttentionBuilder : IndexArithmetic {
 public:
   FlashAttentionBuilder(RewriterBase &rewriter, scf::ForallOp grid,
                         int64_t tileRank, int64_t warps)
-      : rewriter(rewriter), oldGrid(grid), loc(grid.getLoc()),
-        ctx(grid.getContext()), tileRank(tileRank), warps(warps) {}
+      : IndexArithmetic(rewriter, grid.getLoc()), rewriter(rewriter),
+        oldGrid(grid), loc(grid.getLoc()), ctx(grid.getContext()),
+        tileRank(tileRank), warps(warps) {}
 
   /// The new grid, or failure (nothing left behind).
   FailureOr<scf::ForallOp> build();
 
 private:
   // Helpers for index arithmetic.
-  Value index(int64_t value) {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  }
-  Value add(Value a, Value b) {
-    return rewriter.createOrFold<arith::AddIOp>(loc, a, b);
-  }
+  using IndexArithmetic::add;
   Value add(Value a, int64_t b) { return b ? add(a, index(b)) : a; }
-  Value mul(Value a, int64_t b) {
-    return rewriter.createOrFold<arith::MulIOp>(loc, a, index(b));
-  }
-  Value div(Value a, int64_t b) {
-    return rewriter.createOrFold<arith::DivUIOp>(loc, a, index(b));
-  }
-  Value rem(Value a, int64_t b) {
-    return rewriter.createOrFold<arith::RemUIOp>(loc, a, index(b));
-  }
-  Value below(Value a, Value b) {
-    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, a,
-                                 b);
-  }
   Value dim(Value memref, int64_t d) {
     return rewriter.createOrFold<memref::DimOp>(loc, memref, d);
   }

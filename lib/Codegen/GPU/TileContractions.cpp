@@ -170,3 +170,28 @@ void blockbuster::eraseLoweredContraction(
   if (fold && result.use_empty())
     rewriter.eraseOp(result.getDefiningOp());
 }
+
+Value IndexArithmetic::index(int64_t value) {
+  return arith::ConstantIndexOp::create(rewriter, loc, value);
+}
+
+Value IndexArithmetic::add(Value a, Value b) {
+  return rewriter.createOrFold<arith::AddIOp>(loc, a, b);
+}
+
+Value IndexArithmetic::mul(Value a, int64_t b) {
+  return rewriter.createOrFold<arith::MulIOp>(loc, a, index(b));
+}
+
+Value IndexArithmetic::div(Value a, int64_t b) {
+  return rewriter.createOrFold<arith::DivUIOp>(loc, a, index(b));
+}
+
+Value IndexArithmetic::rem(Value a, int64_t b) {
+  return rewriter.createOrFold<arith::RemUIOp>(loc, a, index(b));
+}
+
+Value IndexArithmetic::below(Value a, Value bound) {
+  return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, a,
+                               bound);
+}

@@ -12,6 +12,7 @@
 #define BLOCKBUSTER_LIB_CODEGEN_GPU_TILECONTRACTIONS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -63,6 +64,29 @@ std::optional<AccumulationFold> findAccumulationFold(mlir::linalg::GenericOp dot
 void eraseLoweredContraction(mlir::RewriterBase &rewriter,
                              mlir::linalg::GenericOp dot,
                              const std::optional<AccumulationFold> &fold);
+
+/// Index arithmetic at one location, folded where the operands are
+/// constant: what the register-tile lowerings of dots (gpu-contractions-to-mma,
+/// gpu-flash-attention) compute thread, row and column positions with.
+class IndexArithmetic {
+public:
+  IndexArithmetic(mlir::RewriterBase &rewriter, mlir::Location loc)
+      : rewriter(rewriter), loc(loc) {}
+
+  mlir::Value index(int64_t value);
+  mlir::Value add(mlir::Value a, mlir::Value b);
+  mlir::Value mul(mlir::Value a, int64_t b);
+  /// Unsigned: every index these lowerings divide is a non-negative
+  /// position.
+  mlir::Value div(mlir::Value a, int64_t b);
+  mlir::Value rem(mlir::Value a, int64_t b);
+  /// a < bound, unsigned.
+  mlir::Value below(mlir::Value a, mlir::Value bound);
+
+private:
+  mlir::RewriterBase &rewriter;
+  mlir::Location loc;
+};
 
 } // namespace blockbuster
 

@@ -164,6 +164,7 @@ bool isAliasOp(linalg::GenericOp op) {
 //===----------------------------------------------------------------------===//
 
 class ProgramBuilder;
+struct Combine;
 
 /// A signed max or min (maxsi, minsi) of i1 masks, on which signed order is
 /// the reverse of the block dialect's false < true.
@@ -192,6 +193,32 @@ public:
   LogicalResult convert(OpBuilder &builder);
 
 private:
+  /// Refuses index expressions other than loop dimensions and constants.
+  LogicalResult checkIndexingMaps();
+  /// The tiled parallel axes the map iterates (the first output's order);
+  /// records the tiled reduction axes.
+  FailureOr<SmallVector<Attribute>>
+  getMapAxes(ArrayRef<unsigned> reductionDims);
+  /// The outputs the map computes (those read, or all when none is) and, in
+  /// `liveOps`, the body ops they need.
+  SmallVector<unsigned> getLiveOutputs(DenseSet<Operation *> &liveOps);
+  /// The reduction of one output's term over `reductionAxes`: a block.dot
+  /// for a sum of products both factors of which iterate them, else a
+  /// block.tile_reduce, built at the level its operands need.
+  FailureOr<Value> reduceTerm(const Combine &combine,
+                              ArrayRef<StringAttr> reductionAxes);
+  /// Wraps the inner body in one block.reduce per tiled reduction axis
+  /// (innermost: the last) and returns the outermost one's results.
+  SmallVector<Value> wrapInReduces(ArrayRef<Value> partials, ArrayAttr kinds);
+  /// Appends to `finals` each output's reduction combined with its initial
+  /// value.
+  LogicalResult convertReductions(ArrayRef<unsigned> outputs,
+                                  const DenseSet<Operation *> &liveOps,
+                                  ArrayRef<unsigned> reductionDims,
+                                  SmallVectorImpl<Value> &finals);
+  /// Yields `finals` in each output array's dimension order.
+  LogicalResult yieldResults(ArrayRef<unsigned> outputs,
+                             ArrayRef<Value> finals);
   StringAttr getAxis(unsigned loopDim) const;
   Value createLoad(OpOperand &operand);
   FailureOr<Value> convertScalar(Value scalar);
@@ -250,7 +277,17 @@ public:
   }
 
 private:
+  /// Records what each value of the function is (argument, fill, alias,
+  /// view, pieces, operator result), refusing ops outside the table.
   LogicalResult classify();
+  LogicalResult classifyFill(linalg::FillOp fill);
+  LogicalResult classifyConstant(arith::ConstantOp constant);
+  LogicalResult classifySlice(tensor::ExtractSliceOp slice);
+  LogicalResult classifyConcat(tensor::ConcatOp concat);
+  LogicalResult classifyInsertSlice(tensor::InsertSliceOp insert);
+  template <typename ReshapeOp>
+  LogicalResult classifyReshape(ReshapeOp reshape);
+  LogicalResult classifyGeneric(linalg::GenericOp generic);
   /// Records `op`'s result as built from `pieces` along `dim`.
   LogicalResult classifyPieces(Operation *op, unsigned dim,
                                SmallVector<Piece> pieces);
@@ -337,6 +374,239 @@ FailureOr<ArrayType> getArrayType(Location loc, Type type, const Twine &what) {
                         tensor.getElementType());
 }
 
+/// Records a constant fill (its value) as an initial value.
+LogicalResult ProgramBuilder::classifyFill(linalg::FillOp fill) {
+  Attribute value;
+  if (!matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+      !isa<FloatAttr, IntegerAttr>(value))
+    return fill.emitOpError(
+        "fills with a value that is not a scalar constant; only "
+        "constant fills convert");
+  ValueInfo &info = infos[fill.getResult(0)];
+  info.kind = ValueInfo::Kind::Filled;
+  info.fill = cast<TypedAttr>(value);
+  return success();
+}
+
+/// Records a splat tensor constant as a fill; scalar constants need nothing.
+LogicalResult ProgramBuilder::classifyConstant(arith::ConstantOp constant) {
+  if (isa<VectorType>(constant.getType()))
+    return constant.emitOpError(
+        "is a vector constant; vectors are outside the operator "
+        "table");
+  if (!isa<ShapedType>(constant.getType()))
+    return success();
+  auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
+  if (!splat)
+    return constant.emitOpError(
+        "is a tensor constant that is not a splat; block programs "
+        "take arrays as arguments only (run "
+        "--hoist-tensor-constants to make it one)");
+  if (failed(
+          getArrayType(constant.getLoc(), constant.getType(), "the constant")))
+    return failure();
+  ValueInfo &info = infos[constant.getResult()];
+  info.kind = ValueInfo::Kind::Filled;
+  info.fill = cast<TypedAttr>(splat.getSplatValue<Attribute>());
+  return success();
+}
+
+/// Records a static slice as an alias of its source, read in place.
+LogicalResult ProgramBuilder::classifySlice(tensor::ExtractSliceOp slice) {
+  // A static slice with unit strides is read in place: its
+  // consumers load the source with offsets.
+  if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+      !slice.getStrides().empty() ||
+      !llvm::all_of(slice.getStaticStrides(),
+                    [](int64_t stride) { return stride == 1; }))
+    return slice.emitOpError(
+        "cannot be converted to a block program: only static "
+        "slices with unit strides are in the operator table");
+  if (failed(getArrayType(slice.getLoc(), slice.getType(), "the slice")))
+    return failure();
+  Value source = slice.getSource();
+  const ValueInfo &sourceInfo = infos[source];
+  ValueInfo &info = infos[slice.getResult()];
+  if (sourceInfo.kind == ValueInfo::Kind::Filled ||
+      sourceInfo.kind == ValueInfo::Kind::Empty) {
+    info = sourceInfo;
+    return success();
+  }
+  info.kind = ValueInfo::Kind::Alias;
+  info.source = source;
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  auto sourceType = slice.getSourceType();
+  unsigned aliasDim = 0;
+  for (auto [dim, offset, size] :
+       llvm::enumerate(slice.getStaticOffsets(), slice.getStaticSizes())) {
+    if (dropped.test(dim)) {
+      info.sourceDimToAliasDim.push_back(std::nullopt);
+      info.sourceFixedIndex.push_back(offset);
+      info.sourceSliceOffset.push_back(std::nullopt);
+      continue;
+    }
+    info.sourceDimToAliasDim.push_back(aliasDim++);
+    info.sourceFixedIndex.push_back(0);
+    bool whole = offset == 0 && size == sourceType.getDimSize(dim);
+    info.sourceSliceOffset.push_back(whole ? std::nullopt
+                                           : std::optional<int64_t>(offset));
+  }
+  return success();
+}
+
+/// Records a concatenation as built from its inputs along its dimension.
+LogicalResult ProgramBuilder::classifyConcat(tensor::ConcatOp concat) {
+  unsigned dim = concat.getDim();
+  SmallVector<Piece> pieces;
+  int64_t start = 0;
+  for (Value input : concat.getInputs()) {
+    int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+    pieces.push_back(Piece{start, size, input, 0});
+    start += size;
+  }
+  return classifyPieces(concat, dim, std::move(pieces));
+}
+
+/// Records an insert_slice as built from its destination and source along
+/// the one dimension it replaces a range of.
+LogicalResult
+ProgramBuilder::classifyInsertSlice(tensor::InsertSliceOp insert) {
+  // A static insert of unit strides that replaces a range of one
+  // dimension: the destination before and after it, the source
+  // in it.
+  auto refuse = [&](const Twine &why) {
+    return insert.emitOpError()
+           << "cannot be converted to a block program: " << why;
+  };
+  if (!insert.getOffsets().empty() || !insert.getSizes().empty() ||
+      !insert.getStrides().empty() ||
+      !llvm::all_of(insert.getStaticStrides(),
+                    [](int64_t stride) { return stride == 1; }))
+    return refuse("only static inserts with unit strides are in "
+                  "the operator table");
+  RankedTensorType destType = insert.getDestType();
+  // A rank-reducing insert drops unit dimensions of the source.
+  std::optional<llvm::SmallDenseSet<unsigned>> dropped =
+      computeRankReductionMask(insert.getStaticSizes(),
+                               insert.getSourceType().getShape());
+  if (!dropped)
+    return refuse("its source shape does not match its sizes");
+  SmallVector<bool> droppedDims;
+  if (!dropped->empty())
+    for (int64_t dim = 0; dim < destType.getRank(); ++dim)
+      droppedDims.push_back(dropped->contains(dim));
+  SmallVector<unsigned> partial;
+  for (auto [dim, offset, size] :
+       llvm::enumerate(insert.getStaticOffsets(), insert.getStaticSizes()))
+    if (offset != 0 || size != destType.getDimSize(dim))
+      partial.push_back(dim);
+  if (partial.size() > 1)
+    return refuse("it replaces a part of more than one "
+                  "dimension; only inserts that cover all "
+                  "dimensions but one are supported");
+  unsigned dim = partial.empty() ? 0 : partial.front();
+  int64_t offset = insert.getStaticOffsets()[dim];
+  int64_t size = insert.getStaticSizes()[dim];
+  int64_t extent = destType.getDimSize(dim);
+  SmallVector<Piece> pieces;
+  if (offset > 0)
+    pieces.push_back(Piece{0, offset, insert.getDest(), 0});
+  pieces.push_back(Piece{offset, size, insert.getSource(), 0, droppedDims});
+  if (offset + size < extent)
+    pieces.push_back(Piece{offset + size, extent - offset - size,
+                           insert.getDest(), offset + size});
+  return classifyPieces(insert, dim, std::move(pieces));
+}
+
+/// Records an expand_shape or collapse_shape as a view of its source.
+template <typename ReshapeOp>
+LogicalResult ProgramBuilder::classifyReshape(ReshapeOp reshape) {
+  if (failed(getArrayType(reshape.getLoc(), reshape.getType(),
+                          "the reshaped tensor")))
+    return failure();
+  Value source = reshape.getSrc();
+  const ValueInfo &sourceInfo = infos[source];
+  ValueInfo &info = infos[reshape.getResult()];
+  if (sourceInfo.kind == ValueInfo::Kind::Filled ||
+      sourceInfo.kind == ValueInfo::Kind::Empty) {
+    info = sourceInfo; // A reshaped fill is a fill.
+    return success();
+  }
+  info.kind = ValueInfo::Kind::View;
+  info.source = source;
+  // A dimension whose reassociation group has no other
+  // dimension of extent > 1 is unchanged by the reshape: it
+  // only gains or loses unit dimensions.
+  bool expand = isa<tensor::ExpandShapeOp>(reshape);
+  auto viewType = cast<RankedTensorType>(reshape.getType());
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  // The side of the reshape whose dimensions are grouped.
+  auto grouped = expand ? viewType : sourceType;
+  info.viewDimToSourceDim.assign(viewType.getRank(), std::nullopt);
+  for (auto [group, dims] :
+       llvm::enumerate(reshape.getReassociationIndices())) {
+    SmallVector<int64_t> wide;
+    for (int64_t dim : dims)
+      if (grouped.getDimSize(dim) != 1)
+        wide.push_back(dim);
+    if (wide.size() != 1)
+      continue;
+    if (expand)
+      info.viewDimToSourceDim[wide[0]] = group;
+    else
+      info.viewDimToSourceDim[group] = wide[0];
+  }
+  producers.push_back(reshape);
+  return success();
+}
+
+/// Records a generic that only copies, transposes or broadcasts as an alias
+/// of its input, and any other as an operator of the program.
+LogicalResult ProgramBuilder::classifyGeneric(linalg::GenericOp generic) {
+  for (auto [index, result] : llvm::enumerate(generic.getResults()))
+    if (failed(getArrayType(generic.getLoc(), result.getType(),
+                            "result #" + Twine(index))))
+      return failure();
+  if (isAliasOp(generic)) {
+    Value source = generic.getDpsInputs()[0];
+    const ValueInfo &sourceInfo = infos[source];
+    ValueInfo &info = infos[generic.getResult(0)];
+    if (sourceInfo.kind == ValueInfo::Kind::Filled) {
+      info = sourceInfo; // A broadcast fill is a fill.
+      return success();
+    }
+    if (sourceInfo.kind == ValueInfo::Kind::Empty)
+      return generic.emitOpError(
+          "copies an uninitialised tensor (tensor.empty)");
+    info.kind = ValueInfo::Kind::Alias;
+    info.source = source;
+    AffineMap inMap = generic.getIndexingMapsArray()[0];
+    AffineMap outMap = generic.getIndexingMapsArray()[1];
+    for (AffineExpr expr : inMap.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        info.sourceDimToAliasDim.push_back(*outMap.getResultPosition(dim));
+        info.sourceFixedIndex.push_back(0);
+        info.sourceSliceOffset.push_back(std::nullopt);
+      } else {
+        info.sourceDimToAliasDim.push_back(std::nullopt);
+        info.sourceFixedIndex.push_back(
+            cast<AffineConstantExpr>(expr).getValue());
+        info.sourceSliceOffset.push_back(std::nullopt);
+      }
+    }
+    return success();
+  }
+  for (auto [index, result] : llvm::enumerate(generic.getResults())) {
+    ValueInfo &info = infos[result];
+    info.kind = ValueInfo::Kind::Produced;
+    info.producer = generic;
+    info.resultNumber = index;
+  }
+  generics.push_back(generic);
+  producers.push_back(generic);
+  return success();
+}
+
 LogicalResult ProgramBuilder::classify() {
   for (BlockArgument arg : func.getArguments()) {
     if (failed(getArrayType(func.getLoc(), arg.getType(),
@@ -355,228 +625,22 @@ LogicalResult ProgramBuilder::classify() {
               infos[empty.getResult()].kind = ValueInfo::Kind::Empty;
               return success();
             })
-            .Case([&](linalg::FillOp fill) -> LogicalResult {
-              Attribute value;
-              if (!matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
-                  !isa<FloatAttr, IntegerAttr>(value))
-                return fill.emitOpError(
-                    "fills with a value that is not a scalar constant; only "
-                    "constant fills convert");
-              ValueInfo &info = infos[fill.getResult(0)];
-              info.kind = ValueInfo::Kind::Filled;
-              info.fill = cast<TypedAttr>(value);
-              return success();
+            .Case([&](linalg::FillOp fill) { return classifyFill(fill); })
+            .Case([&](arith::ConstantOp constant) {
+              return classifyConstant(constant);
             })
-            .Case([&](arith::ConstantOp constant) -> LogicalResult {
-              if (isa<VectorType>(constant.getType()))
-                return constant.emitOpError(
-                    "is a vector constant; vectors are outside the operator "
-                    "table");
-              if (!isa<ShapedType>(constant.getType()))
-                return success();
-              auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
-              if (!splat)
-                return constant.emitOpError(
-                    "is a tensor constant that is not a splat; block programs "
-                    "take arrays as arguments only (run "
-                    "--hoist-tensor-constants to make it one)");
-              if (failed(getArrayType(constant.getLoc(), constant.getType(),
-                                      "the constant")))
-                return failure();
-              ValueInfo &info = infos[constant.getResult()];
-              info.kind = ValueInfo::Kind::Filled;
-              info.fill = cast<TypedAttr>(splat.getSplatValue<Attribute>());
-              return success();
+            .Case([&](tensor::ExtractSliceOp slice) {
+              return classifySlice(slice);
             })
-            .Case([&](tensor::ExtractSliceOp slice) -> LogicalResult {
-              // A static slice with unit strides is read in place: its
-              // consumers load the source with offsets.
-              if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
-                  !slice.getStrides().empty() ||
-                  !llvm::all_of(slice.getStaticStrides(),
-                                [](int64_t stride) { return stride == 1; }))
-                return slice.emitOpError(
-                    "cannot be converted to a block program: only static "
-                    "slices with unit strides are in the operator table");
-              if (failed(getArrayType(slice.getLoc(), slice.getType(),
-                                      "the slice")))
-                return failure();
-              Value source = slice.getSource();
-              const ValueInfo &sourceInfo = infos[source];
-              ValueInfo &info = infos[slice.getResult()];
-              if (sourceInfo.kind == ValueInfo::Kind::Filled ||
-                  sourceInfo.kind == ValueInfo::Kind::Empty) {
-                info = sourceInfo;
-                return success();
-              }
-              info.kind = ValueInfo::Kind::Alias;
-              info.source = source;
-              llvm::SmallBitVector dropped = slice.getDroppedDims();
-              auto sourceType = slice.getSourceType();
-              unsigned aliasDim = 0;
-              for (auto [dim, offset, size] :
-                   llvm::enumerate(slice.getStaticOffsets(),
-                                   slice.getStaticSizes())) {
-                if (dropped.test(dim)) {
-                  info.sourceDimToAliasDim.push_back(std::nullopt);
-                  info.sourceFixedIndex.push_back(offset);
-                  info.sourceSliceOffset.push_back(std::nullopt);
-                  continue;
-                }
-                info.sourceDimToAliasDim.push_back(aliasDim++);
-                info.sourceFixedIndex.push_back(0);
-                bool whole = offset == 0 && size == sourceType.getDimSize(dim);
-                info.sourceSliceOffset.push_back(
-                    whole ? std::nullopt : std::optional<int64_t>(offset));
-              }
-              return success();
-            })
-            .Case([&](tensor::ConcatOp concat) -> LogicalResult {
-              unsigned dim = concat.getDim();
-              SmallVector<Piece> pieces;
-              int64_t start = 0;
-              for (Value input : concat.getInputs()) {
-                int64_t size =
-                    cast<RankedTensorType>(input.getType()).getDimSize(dim);
-                pieces.push_back(Piece{start, size, input, 0});
-                start += size;
-              }
-              return classifyPieces(concat, dim, std::move(pieces));
-            })
-            .Case([&](tensor::InsertSliceOp insert) -> LogicalResult {
-              // A static insert of unit strides that replaces a range of one
-              // dimension: the destination before and after it, the source
-              // in it.
-              auto refuse = [&](const Twine &why) {
-                return insert.emitOpError()
-                       << "cannot be converted to a block program: " << why;
-              };
-              if (!insert.getOffsets().empty() || !insert.getSizes().empty() ||
-                  !insert.getStrides().empty() ||
-                  !llvm::all_of(insert.getStaticStrides(),
-                                [](int64_t stride) { return stride == 1; }))
-                return refuse("only static inserts with unit strides are in "
-                              "the operator table");
-              RankedTensorType destType = insert.getDestType();
-              // A rank-reducing insert drops unit dimensions of the source.
-              std::optional<llvm::SmallDenseSet<unsigned>> dropped =
-                  computeRankReductionMask(insert.getStaticSizes(),
-                                           insert.getSourceType().getShape());
-              if (!dropped)
-                return refuse("its source shape does not match its sizes");
-              SmallVector<bool> droppedDims;
-              if (!dropped->empty())
-                for (int64_t dim = 0; dim < destType.getRank(); ++dim)
-                  droppedDims.push_back(dropped->contains(dim));
-              SmallVector<unsigned> partial;
-              for (auto [dim, offset, size] :
-                   llvm::enumerate(insert.getStaticOffsets(),
-                                   insert.getStaticSizes()))
-                if (offset != 0 || size != destType.getDimSize(dim))
-                  partial.push_back(dim);
-              if (partial.size() > 1)
-                return refuse("it replaces a part of more than one "
-                              "dimension; only inserts that cover all "
-                              "dimensions but one are supported");
-              unsigned dim = partial.empty() ? 0 : partial.front();
-              int64_t offset = insert.getStaticOffsets()[dim];
-              int64_t size = insert.getStaticSizes()[dim];
-              int64_t extent = destType.getDimSize(dim);
-              SmallVector<Piece> pieces;
-              if (offset > 0)
-                pieces.push_back(Piece{0, offset, insert.getDest(), 0});
-              pieces.push_back(
-                  Piece{offset, size, insert.getSource(), 0, droppedDims});
-              if (offset + size < extent)
-                pieces.push_back(Piece{offset + size, extent - offset - size,
-                                       insert.getDest(), offset + size});
-              return classifyPieces(insert, dim, std::move(pieces));
+            .Case(
+                [&](tensor::ConcatOp concat) { return classifyConcat(concat); })
+            .Case([&](tensor::InsertSliceOp insert) {
+              return classifyInsertSlice(insert);
             })
             .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-                [&](auto reshape) -> LogicalResult {
-                  if (failed(getArrayType(reshape.getLoc(), reshape.getType(),
-                                          "the reshaped tensor")))
-                    return failure();
-                  Value source = reshape.getSrc();
-                  const ValueInfo &sourceInfo = infos[source];
-                  ValueInfo &info = infos[reshape.getResult()];
-                  if (sourceInfo.kind == ValueInfo::Kind::Filled ||
-                      sourceInfo.kind == ValueInfo::Kind::Empty) {
-                    info = sourceInfo; // A reshaped fill is a fill.
-                    return success();
-                  }
-                  info.kind = ValueInfo::Kind::View;
-                  info.source = source;
-                  // A dimension whose reassociation group has no other
-                  // dimension of extent > 1 is unchanged by the reshape: it
-                  // only gains or loses unit dimensions.
-                  bool expand = isa<tensor::ExpandShapeOp>(reshape);
-                  auto viewType = cast<RankedTensorType>(reshape.getType());
-                  auto sourceType = cast<RankedTensorType>(source.getType());
-                  // The side of the reshape whose dimensions are grouped.
-                  auto grouped = expand ? viewType : sourceType;
-                  info.viewDimToSourceDim.assign(viewType.getRank(),
-                                                 std::nullopt);
-                  for (auto [group, dims] : llvm::enumerate(
-                           reshape.getReassociationIndices())) {
-                    SmallVector<int64_t> wide;
-                    for (int64_t dim : dims)
-                      if (grouped.getDimSize(dim) != 1)
-                        wide.push_back(dim);
-                    if (wide.size() != 1)
-                      continue;
-                    if (expand)
-                      info.viewDimToSourceDim[wide[0]] = group;
-                    else
-                      info.viewDimToSourceDim[group] = wide[0];
-                  }
-                  producers.push_back(reshape);
-                  return success();
-                })
-            .Case([&](linalg::GenericOp generic) -> LogicalResult {
-              for (auto [index, result] : llvm::enumerate(generic.getResults()))
-                if (failed(getArrayType(generic.getLoc(), result.getType(),
-                                        "result #" + Twine(index))))
-                  return failure();
-              if (isAliasOp(generic)) {
-                Value source = generic.getDpsInputs()[0];
-                const ValueInfo &sourceInfo = infos[source];
-                ValueInfo &info = infos[generic.getResult(0)];
-                if (sourceInfo.kind == ValueInfo::Kind::Filled) {
-                  info = sourceInfo; // A broadcast fill is a fill.
-                  return success();
-                }
-                if (sourceInfo.kind == ValueInfo::Kind::Empty)
-                  return generic.emitOpError(
-                      "copies an uninitialised tensor (tensor.empty)");
-                info.kind = ValueInfo::Kind::Alias;
-                info.source = source;
-                AffineMap inMap = generic.getIndexingMapsArray()[0];
-                AffineMap outMap = generic.getIndexingMapsArray()[1];
-                for (AffineExpr expr : inMap.getResults()) {
-                  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-                    info.sourceDimToAliasDim.push_back(
-                        *outMap.getResultPosition(dim));
-                    info.sourceFixedIndex.push_back(0);
-                    info.sourceSliceOffset.push_back(std::nullopt);
-                  } else {
-                    info.sourceDimToAliasDim.push_back(std::nullopt);
-                    info.sourceFixedIndex.push_back(
-                        cast<AffineConstantExpr>(expr).getValue());
-                    info.sourceSliceOffset.push_back(std::nullopt);
-                  }
-                }
-                return success();
-              }
-              for (auto [index, result] : llvm::enumerate(generic.getResults())) {
-                ValueInfo &info = infos[result];
-                info.kind = ValueInfo::Kind::Produced;
-                info.producer = generic;
-                info.resultNumber = index;
-              }
-              generics.push_back(generic);
-              producers.push_back(generic);
-              return success();
+                [&](auto reshape) { return classifyReshape(reshape); })
+            .Case([&](linalg::GenericOp generic) {
+              return classifyGeneric(generic);
             })
             .Case([&](func::ReturnOp) { return success(); })
             .Default([&](Operation *other) {
@@ -1630,7 +1694,7 @@ Value stripExtension(Value value) {
   return value;
 }
 
-LogicalResult GenericConverter::convert(OpBuilder &builder) {
+LogicalResult GenericConverter::checkIndexingMaps() {
   // Every index expression must be a loop dimension or a constant.
   for (auto [index, map] : llvm::enumerate(op.getIndexingMapsArray()))
     for (AffineExpr expr : map.getResults())
@@ -1645,13 +1709,11 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
                   "index arithmetic, as in convolutions, is outside the "
                   "operator table)";
       }
+  return success();
+}
 
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<unsigned> reductionDims;
-  for (auto [dim, iterator] : llvm::enumerate(iterators))
-    if (iterator == utils::IteratorType::reduction)
-      reductionDims.push_back(dim);
-
+FailureOr<SmallVector<Attribute>>
+GenericConverter::getMapAxes(ArrayRef<unsigned> reductionDims) {
   // The map iterates the tiled parallel axes, in the first output's order.
   AffineMap firstOut = op.getIndexingMapsArray()[op.getNumDpsInputs()];
   SmallVector<Attribute> mapAxes;
@@ -1659,7 +1721,7 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     if (auto dim = dyn_cast<AffineDimExpr>(expr);
         dim && program.isTiled(getAxis(dim.getPosition())))
       mapAxes.push_back(getAxis(dim.getPosition()));
-  for (auto [dim, iterator] : llvm::enumerate(iterators))
+  for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel &&
         !firstOut.isFunctionOfDim(dim))
       return op.emitOpError() << "cannot be converted to a block program: "
@@ -1668,7 +1730,11 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
   for (unsigned dim : reductionDims)
     if (program.isTiled(getAxis(dim)))
       tiledReductionAxes.push_back(getAxis(dim));
+  return mapAxes;
+}
 
+SmallVector<unsigned>
+GenericConverter::getLiveOutputs(DenseSet<Operation *> &liveOps) {
   // Outputs nobody reads are dropped with the body ops only they need (the
   // unused argmax of a max-with-index reduction).
   SmallVector<unsigned> outputs;
@@ -1678,7 +1744,6 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
   if (outputs.empty())
     outputs = llvm::to_vector(llvm::seq<unsigned>(0, op->getNumResults()));
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  DenseSet<Operation *> liveOps;
   SmallVector<Value> worklist;
   for (unsigned index : outputs)
     worklist.push_back(yield.getOperand(index));
@@ -1687,158 +1752,151 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
     if (def && def->getBlock() == op.getBody() && liveOps.insert(def).second)
       llvm::append_range(worklist, def->getOperands());
   }
+  return outputs;
+}
 
-  SmallVector<Type> resultTypes;
-  for (unsigned index : outputs)
-    resultTypes.push_back(
-        *getArrayType(loc, op.getResult(index).getType(), "result"));
-  auto map = MapOp::create(builder, loc, resultTypes,
-                           builder.getArrayAttr(mapAxes));
-  mapBody = &map.getBody().emplaceBlock();
-  if (!tiledReductionAxes.empty())
-    innerBody = std::make_unique<Block>();
-
-  SmallVector<Value> finals;
-  auto fail = [&]() {
-    map.erase();
-    return failure();
-  };
-
-  if (reductionDims.empty()) {
-    for (unsigned index : outputs) {
-      FailureOr<Value> tile = convertScalar(yield.getOperand(index));
-      if (failed(tile))
-        return fail();
-      finals.push_back(*tile);
+FailureOr<Value>
+GenericConverter::reduceTerm(const Combine &combine,
+                             ArrayRef<StringAttr> reductionAxes) {
+  CombinerKind kind = combine.kind;
+  Value term = combine.term;
+  // A sum of products over dimensions both factors use is a contraction.
+  auto mul = term.getDefiningOp<arith::MulFOp>();
+  if (kind == CombinerKind::Add && mul && !term.getType().isF64()) {
+    Value lhs = stripExtension(mul.getLhs());
+    Value rhs = stripExtension(mul.getRhs());
+    if (lhs.getType() != rhs.getType()) {
+      lhs = mul.getLhs();
+      rhs = mul.getRhs();
     }
-  } else {
-    // Each output is `accumulator <combiner> term`: the terms are reduced
-    // over the reduction axes, in-tile for whole axes and by block.reduce
-    // for tiled ones, and then combined with the output's initial value.
-    SmallVector<Combine> combines;
-    for (unsigned index : outputs) {
-      BlockArgument accumulator = op.getRegionOutputArgs()[index];
-      std::string whyNot;
-      auto combine =
-          matchCombine(yield.getOperand(index), accumulator, liveOps, whyNot);
-      if (!combine) {
-        op.emitOpError() << "cannot be converted to a block program: the "
-                            "yield of output #"
-                         << index << " is not a reduction: " << whyNot;
-        return fail();
-      }
-      combines.push_back(*combine);
-      accumulators.insert(accumulator);
-    }
-
-    SmallVector<StringAttr> reductionAxes;
-    for (unsigned dim : reductionDims)
-      reductionAxes.push_back(getAxis(dim));
-    SmallVector<Value> partials;
-    SmallVector<Attribute> kinds;
-    for (const Combine &combine : combines) {
-      CombinerKind kind = combine.kind;
-      Value term = combine.term;
-      Value partial;
-      // A sum of products over dimensions both factors use is a contraction.
-      auto mul = term.getDefiningOp<arith::MulFOp>();
-      if (kind == CombinerKind::Add && mul && !term.getType().isF64()) {
-        Value lhs = stripExtension(mul.getLhs());
-        Value rhs = stripExtension(mul.getRhs());
-        if (lhs.getType() != rhs.getType()) {
-          lhs = mul.getLhs();
-          rhs = mul.getRhs();
-        }
-        FailureOr<Value> lhsTile = convertScalar(lhs);
-        FailureOr<Value> rhsTile = convertScalar(rhs);
-        if (failed(lhsTile) || failed(rhsTile))
-          return fail();
-        auto lhsType = cast<TileType>(lhsTile->getType());
-        auto rhsType = cast<TileType>(rhsTile->getType());
-        if (llvm::all_of(reductionAxes, [&](StringAttr axis) {
-              return lhsType.hasAxis(axis) && rhsType.hasAxis(axis);
-            })) {
-          OpBuilder at = builderFor(ValueRange{*lhsTile, *rhsTile});
-          partial = DotOp::create(
-              at, loc, *lhsTile, *rhsTile,
-              at.getArrayAttr(llvm::to_vector_of<Attribute>(reductionAxes)));
-        }
-      }
-      if (!partial) {
-        FailureOr<Value> tile = convertScalar(term);
-        if (failed(tile))
-          return fail();
-        auto type = cast<TileType>(tile->getType());
-        for (StringAttr axis : reductionAxes)
-          if (!type.hasAxis(axis)) {
-            op.emitOpError() << "cannot be converted to a block program: the "
-                                "reduced value does not depend on reduction "
-                                "axis '"
-                             << axis.getValue() << "'";
-            return fail();
-          }
-        OpBuilder at = builderFor(ValueRange{*tile});
-        partial = TileReduceOp::create(
-            at, loc, kind, *tile,
-            at.getArrayAttr(llvm::to_vector_of<Attribute>(reductionAxes)));
-      }
-      partials.push_back(partial);
-      kinds.push_back(CombinerKindAttr::get(op.getContext(), kind));
-    }
-
-    // Wrap the inner body in reduces, innermost = last tiled reduction axis.
-    if (innerBody) {
-      std::unique_ptr<Block> body = std::move(innerBody);
-      SmallVector<Type> partialTypes = llvm::to_vector(
-          llvm::map_range(partials, [](Value v) { return v.getType(); }));
-      SmallVector<Value> results = partials;
-      for (StringAttr axis : llvm::reverse(tiledReductionAxes)) {
-        OpBuilder end = atEnd(op.getContext(), body.get());
-        YieldOp::create(end, loc, results);
-        bool outermost = axis == tiledReductionAxes.front();
-        std::unique_ptr<Block> outer =
-            outermost ? nullptr : std::make_unique<Block>();
-        OpBuilder at = atEnd(op.getContext(), outermost ? mapBody : outer.get());
-        auto reduce = ReduceOp::create(at, loc, partialTypes, axis,
-                                       at.getArrayAttr(kinds), ValueRange{});
-        reduce.getBody().push_back(body.release());
-        results = llvm::to_vector_of<Value>(reduce.getResults());
-        body = std::move(outer);
-      }
-      partials = results;
-    }
-
-    OpBuilder at = atEnd(op.getContext(), mapBody);
-    for (auto [position, partial] : llvm::enumerate(partials)) {
-      unsigned index = outputs[position];
-      CombinerKind kind = combines[position].kind;
-      OpOperand *init = op.getDpsInitOperand(index);
-      const ValueInfo &info = program.getInfo(init->get());
-      Value result = partial;
-      Type outElement = getElementTypeOrSelf(init->get().getType());
-      bool skipInit = info.kind == ValueInfo::Kind::Filled &&
-                      isIdentity(combines[position], info.fill);
-      if (!skipInit) {
-        Value initTile = createLoad(*init);
-        if (!initTile)
-          return fail();
-        auto partialType = cast<TileType>(partial.getType());
-        if (partialType.getElementType() != outElement)
-          initTile = CastOp::create(
-              at, loc,
-              cast<TileType>(initTile.getType())
-                  .withElementType(partialType.getElementType()),
-              initTile);
-        result = createCombine(at, loc, kind, initTile, result);
-      }
-      auto resultType = cast<TileType>(result.getType());
-      if (resultType.getElementType() != outElement)
-        result = CastOp::create(at, loc, resultType.withElementType(outElement),
-                                result);
-      finals.push_back(result);
+    FailureOr<Value> lhsTile = convertScalar(lhs);
+    FailureOr<Value> rhsTile = convertScalar(rhs);
+    if (failed(lhsTile) || failed(rhsTile))
+      return failure();
+    auto lhsType = cast<TileType>(lhsTile->getType());
+    auto rhsType = cast<TileType>(rhsTile->getType());
+    if (llvm::all_of(reductionAxes, [&](StringAttr axis) {
+          return lhsType.hasAxis(axis) && rhsType.hasAxis(axis);
+        })) {
+      OpBuilder at = builderFor(ValueRange{*lhsTile, *rhsTile});
+      return DotOp::create(
+                 at, loc, *lhsTile, *rhsTile,
+                 at.getArrayAttr(llvm::to_vector_of<Attribute>(reductionAxes)))
+          .getResult();
     }
   }
+  FailureOr<Value> tile = convertScalar(term);
+  if (failed(tile))
+    return failure();
+  auto type = cast<TileType>(tile->getType());
+  for (StringAttr axis : reductionAxes)
+    if (!type.hasAxis(axis))
+      return op.emitOpError() << "cannot be converted to a block program: the "
+                                 "reduced value does not depend on reduction "
+                                 "axis '"
+                              << axis.getValue() << "'";
+  OpBuilder at = builderFor(ValueRange{*tile});
+  return TileReduceOp::create(
+             at, loc, kind, *tile,
+             at.getArrayAttr(llvm::to_vector_of<Attribute>(reductionAxes)))
+      .getResult();
+}
 
+SmallVector<Value> GenericConverter::wrapInReduces(ArrayRef<Value> partials,
+                                                   ArrayAttr kinds) {
+  // Wrap the inner body in reduces, innermost = last tiled reduction axis.
+  std::unique_ptr<Block> body = std::move(innerBody);
+  SmallVector<Type> partialTypes = llvm::to_vector(
+      llvm::map_range(partials, [](Value v) { return v.getType(); }));
+  SmallVector<Value> results = llvm::to_vector(partials);
+  for (StringAttr axis : llvm::reverse(tiledReductionAxes)) {
+    OpBuilder end = atEnd(op.getContext(), body.get());
+    YieldOp::create(end, loc, results);
+    bool outermost = axis == tiledReductionAxes.front();
+    std::unique_ptr<Block> outer =
+        outermost ? nullptr : std::make_unique<Block>();
+    OpBuilder at = atEnd(op.getContext(), outermost ? mapBody : outer.get());
+    auto reduce =
+        ReduceOp::create(at, loc, partialTypes, axis, kinds, ValueRange{});
+    reduce.getBody().push_back(body.release());
+    results = llvm::to_vector_of<Value>(reduce.getResults());
+    body = std::move(outer);
+  }
+  return results;
+}
+
+LogicalResult GenericConverter::convertReductions(
+    ArrayRef<unsigned> outputs, const DenseSet<Operation *> &liveOps,
+    ArrayRef<unsigned> reductionDims, SmallVectorImpl<Value> &finals) {
+  // Each output is `accumulator <combiner> term`: the terms are reduced
+  // over the reduction axes, in-tile for whole axes and by block.reduce
+  // for tiled ones, and then combined with the output's initial value.
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  SmallVector<Combine> combines;
+  for (unsigned index : outputs) {
+    BlockArgument accumulator = op.getRegionOutputArgs()[index];
+    std::string whyNot;
+    auto combine =
+        matchCombine(yield.getOperand(index), accumulator, liveOps, whyNot);
+    if (!combine)
+      return op.emitOpError() << "cannot be converted to a block program: the "
+                                 "yield of output #"
+                              << index << " is not a reduction: " << whyNot;
+    combines.push_back(*combine);
+    accumulators.insert(accumulator);
+  }
+
+  SmallVector<StringAttr> reductionAxes;
+  for (unsigned dim : reductionDims)
+    reductionAxes.push_back(getAxis(dim));
+  SmallVector<Value> partials;
+  SmallVector<Attribute> kinds;
+  for (const Combine &combine : combines) {
+    FailureOr<Value> partial = reduceTerm(combine, reductionAxes);
+    if (failed(partial))
+      return failure();
+    partials.push_back(*partial);
+    kinds.push_back(CombinerKindAttr::get(op.getContext(), combine.kind));
+  }
+  if (innerBody) {
+    OpBuilder builder(op.getContext());
+    partials = wrapInReduces(partials, builder.getArrayAttr(kinds));
+  }
+
+  OpBuilder at = atEnd(op.getContext(), mapBody);
+  for (auto [position, partial] : llvm::enumerate(partials)) {
+    unsigned index = outputs[position];
+    CombinerKind kind = combines[position].kind;
+    OpOperand *init = op.getDpsInitOperand(index);
+    const ValueInfo &info = program.getInfo(init->get());
+    Value result = partial;
+    Type outElement = getElementTypeOrSelf(init->get().getType());
+    bool skipInit = info.kind == ValueInfo::Kind::Filled &&
+                    isIdentity(combines[position], info.fill);
+    if (!skipInit) {
+      Value initTile = createLoad(*init);
+      if (!initTile)
+        return failure();
+      auto partialType = cast<TileType>(partial.getType());
+      if (partialType.getElementType() != outElement)
+        initTile =
+            CastOp::create(at, loc,
+                           cast<TileType>(initTile.getType())
+                               .withElementType(partialType.getElementType()),
+                           initTile);
+      result = createCombine(at, loc, kind, initTile, result);
+    }
+    auto resultType = cast<TileType>(result.getType());
+    if (resultType.getElementType() != outElement)
+      result = CastOp::create(at, loc, resultType.withElementType(outElement),
+                              result);
+    finals.push_back(result);
+  }
+  return success();
+}
+
+LogicalResult GenericConverter::yieldResults(ArrayRef<unsigned> outputs,
+                                             ArrayRef<Value> finals) {
   // Yield each result in its array's dimension order.
   OpBuilder at = atEnd(op.getContext(), mapBody);
   SmallVector<Value> yielded;
@@ -1857,22 +1915,66 @@ LogicalResult GenericConverter::convert(OpBuilder &builder) {
       auto constant = cast<AffineConstantExpr>(expr);
       int64_t extent = cast<RankedTensorType>(op.getResult(index).getType())
                            .getDimSize(axes.size());
-      if (constant.getValue() != 0 || extent != 1) {
-        op.emitOpError() << "cannot be converted to a block program: output #"
-                         << index << " writes only index "
-                         << constant.getValue() << " of a dimension of extent "
-                         << extent;
-        return fail();
-      }
+      if (constant.getValue() != 0 || extent != 1)
+        return op.emitOpError()
+               << "cannot be converted to a block program: output #" << index
+               << " writes only index " << constant.getValue()
+               << " of a dimension of extent " << extent;
       axes.push_back(program.getUnitAxis(units++));
     }
-    auto wanted = TileType::get(op.getContext(), axes,
-                                cast<TileType>(final.getType()).getElementType());
-    if (final.getType() != wanted)
-      final = BroadcastOp::create(at, loc, wanted, final);
-    yielded.push_back(final);
+    Value tile = final;
+    auto wanted = TileType::get(
+        op.getContext(), axes, cast<TileType>(tile.getType()).getElementType());
+    if (tile.getType() != wanted)
+      tile = BroadcastOp::create(at, loc, wanted, tile);
+    yielded.push_back(tile);
   }
   YieldOp::create(at, loc, yielded);
+  return success();
+}
+
+LogicalResult GenericConverter::convert(OpBuilder &builder) {
+  if (failed(checkIndexingMaps()))
+    return failure();
+  SmallVector<unsigned> reductionDims;
+  for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      reductionDims.push_back(dim);
+  FailureOr<SmallVector<Attribute>> mapAxes = getMapAxes(reductionDims);
+  if (failed(mapAxes))
+    return failure();
+  DenseSet<Operation *> liveOps;
+  SmallVector<unsigned> outputs = getLiveOutputs(liveOps);
+
+  SmallVector<Type> resultTypes;
+  for (unsigned index : outputs)
+    resultTypes.push_back(
+        *getArrayType(loc, op.getResult(index).getType(), "result"));
+  auto map =
+      MapOp::create(builder, loc, resultTypes, builder.getArrayAttr(*mapAxes));
+  mapBody = &map.getBody().emplaceBlock();
+  if (!tiledReductionAxes.empty())
+    innerBody = std::make_unique<Block>();
+
+  SmallVector<Value> finals;
+  LogicalResult built = success();
+  if (reductionDims.empty()) {
+    auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+    for (unsigned index : outputs) {
+      FailureOr<Value> tile = convertScalar(yield.getOperand(index));
+      if (failed(tile)) {
+        built = failure();
+        break;
+      }
+      finals.push_back(*tile);
+    }
+  } else {
+    built = convertReductions(outputs, liveOps, reductionDims, finals);
+  }
+  if (failed(built) || failed(yieldResults(outputs, finals))) {
+    map.erase();
+    return failure();
+  }
   for (auto [index, array] : llvm::zip(outputs, map.getResults()))
     program.setArray(op.getResult(index), array);
   return success();

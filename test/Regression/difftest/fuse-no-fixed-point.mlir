@@ -11,7 +11,7 @@
 // (p - p) * colsum(w) also went through rule 5's split, rule 4 and rule 7's
 // merge of state elements each time round, a 9-step cycle. Fixed by
 // comparing each pair of values once, with the same bound as building a
-// pivot (test/Transforms/block-fuse/rule5-pivot-recognised.mlir).
+// pivot (test/Dialect/Block/Transforms/block-fuse/rule5-pivot-recognised.mlir).
 // Reproduce:
 //   bb-difftest --replay test/Regression/difftest/fuse-no-fixed-point.mlir
 //   bb-opt test/Regression/difftest/fuse-no-fixed-point.mlir \

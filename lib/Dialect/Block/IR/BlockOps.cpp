@@ -58,20 +58,28 @@ static void printAxisName(OpAsmPrinter &printer, Operation *,
   printAxisName(printer, axis.getValue());
 }
 
-// `[A, B, ...]`
-static ParseResult parseAxisList(OpAsmParser &parser, ArrayAttr &axes) {
-  SmallVector<Attribute> names;
+/// `[X, Y, ...]`, each element parsed by `parseElement`.
+template <typename ElementAttr>
+static ParseResult
+parseAttrList(OpAsmParser &parser, ArrayAttr &list,
+              ParseResult (*parseElement)(OpAsmParser &, ElementAttr &)) {
+  SmallVector<Attribute> elements;
   if (parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            StringAttr name;
-            if (parseAxisName(parser, name))
+            ElementAttr element;
+            if (parseElement(parser, element))
               return failure();
-            names.push_back(name);
+            elements.push_back(element);
             return success();
           }))
     return failure();
-  axes = parser.getBuilder().getArrayAttr(names);
+  list = parser.getBuilder().getArrayAttr(elements);
   return success();
+}
+
+// `[A, B, ...]`
+static ParseResult parseAxisList(OpAsmParser &parser, ArrayAttr &axes) {
+  return parseAttrList<StringAttr>(parser, axes, parseAxisName);
 }
 
 static void printAxisList(OpAsmPrinter &printer, Operation *, ArrayAttr axes) {
@@ -82,19 +90,29 @@ static void printAxisList(OpAsmPrinter &printer, Operation *, ArrayAttr axes) {
   printer << ']';
 }
 
-static ParseResult parseCombinerKind(OpAsmParser &parser,
-                                     CombinerKindAttr &kind) {
+/// Parses an enum attribute written as a keyword (or a string); `expected`
+/// names its values in the error.
+template <typename EnumAttr, typename Enum>
+static ParseResult parseEnumKeyword(OpAsmParser &parser, EnumAttr &attr,
+                                    std::optional<Enum> (*symbolize)(StringRef),
+                                    StringRef expected) {
   std::string name;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseKeywordOrString(&name))
     return failure();
-  std::optional<CombinerKind> value = symbolizeCombinerKind(name);
+  std::optional<Enum> value = symbolize(name);
   if (!value)
-    return parser.emitError(loc) << "expected a combiner (add, mul, max, min), "
-                                    "got '"
-                                 << name << "'";
-  kind = CombinerKindAttr::get(parser.getContext(), *value);
+    return parser.emitError(loc)
+           << "expected " << expected << ", got '" << name << "'";
+  attr = EnumAttr::get(parser.getContext(), *value);
   return success();
+}
+
+static ParseResult parseCombinerKind(OpAsmParser &parser,
+                                     CombinerKindAttr &kind) {
+  return parseEnumKeyword<CombinerKindAttr, CombinerKind>(
+      parser, kind, symbolizeCombinerKind,
+      "a combiner (add, mul, max, min)");
 }
 
 static void printCombinerKind(OpAsmPrinter &printer, Operation *,
@@ -104,17 +122,9 @@ static void printCombinerKind(OpAsmPrinter &printer, Operation *,
 
 static ParseResult parseComparePredicate(OpAsmParser &parser,
                                          ComparePredicateAttr &predicate) {
-  std::string name;
-  SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseKeywordOrString(&name))
-    return failure();
-  std::optional<ComparePredicate> value = symbolizeComparePredicate(name);
-  if (!value)
-    return parser.emitError(loc) << "expected a predicate (eq, ne, lt, le, gt, "
-                                    "ge, or ueq ... uge), got '"
-                                 << name << "'";
-  predicate = ComparePredicateAttr::get(parser.getContext(), *value);
-  return success();
+  return parseEnumKeyword<ComparePredicateAttr, ComparePredicate>(
+      parser, predicate, symbolizeComparePredicate,
+      "a predicate (eq, ne, lt, le, gt, ge, or ueq ... uge)");
 }
 
 static void printComparePredicate(OpAsmPrinter &printer, Operation *,
@@ -124,18 +134,7 @@ static void printComparePredicate(OpAsmPrinter &printer, Operation *,
 
 // `[add, max]`
 static ParseResult parseCombinerKinds(OpAsmParser &parser, ArrayAttr &kinds) {
-  SmallVector<Attribute> values;
-  if (parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            CombinerKindAttr kind;
-            if (parseCombinerKind(parser, kind))
-              return failure();
-            values.push_back(kind);
-            return success();
-          }))
-    return failure();
-  kinds = parser.getBuilder().getArrayAttr(values);
-  return success();
+  return parseAttrList<CombinerKindAttr>(parser, kinds, parseCombinerKind);
 }
 
 static void printCombinerKinds(OpAsmPrinter &printer, Operation *op,

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FusionUtils.h"
+#include "FusionDriver/FusionUtils.h"
 
 using namespace mlir;
 using namespace blockbuster::block;

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../FusionRewriter.h"
-#include "../FusionUtils.h"
+#include "../FusionDriver/FusionRewriter.h"
+#include "../FusionDriver/FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
 #include "mlir/IR/Dominance.h"

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../FusionUtils.h"
-#include "../KernelCost.h"
+#include "../FusionDriver/FusionUtils.h"
+#include "Blockbuster/Dialect/Block/Analysis/KernelCost.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"

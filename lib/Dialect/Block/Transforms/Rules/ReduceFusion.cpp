@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../FusionUtils.h"
+#include "../FusionDriver/FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Combiners.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../FusionUtils.h"
+#include "../FusionDriver/FusionUtils.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"
 

@@ -24,7 +24,7 @@
 #include "ShiftHoisting.h"
 #include "ScaleHoisting.h"
 
-#include "../FusionUtils.h"
+#include "../FusionDriver/FusionUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 #include "Blockbuster/Dialect/Block/Transforms/FusionVocabulary.h"

@@ -1,0 +1,62 @@
+//===- GPUCompile.h - Linalg or block programs for the GPU ------*- C++ -*-===//
+//
+// What bb-compile and the C API run before they write an artifact
+// (Blockbuster/Target/ArtifactWriter.h): conversion, fusion, selection and
+// blockbuster-gpu-pipeline, with the conversion chosen for the target.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BLOCKBUSTER_PIPELINES_GPUCOMPILE_H
+#define BLOCKBUSTER_PIPELINES_GPUCOMPILE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace blockbuster {
+
+struct GPUCompileOptions {
+  /// `whole-threshold` of convert-linalg-to-block (Linalg input only); 0:
+  /// block-select chooses among the conversion's default and every reduced
+  /// or feature axis whole, and tiles more where neither fits the target.
+  int64_t wholeThreshold = 0;
+  /// Run block-fuse before selection (false: the unfused program).
+  bool fuse = true;
+  /// block-fuse's divide-after-rounding: a division moves past a rounding
+  /// before a dot (inexact; attention's single-pass online softmax when P
+  /// is rounded to 16 bits). Off: the program's exact arithmetic.
+  bool divideAfterRounding = false;
+  /// The machine block-fuse and block-select estimate for ("h100",
+  /// "h200").
+  std::string target = "h100";
+  /// `block-sizes` option of block-select ("M=64,N=64"); empty: the cost
+  /// model chooses.
+  std::string blockSizes;
+  std::string chip = "sm_90";
+  std::string features = "+ptx80";
+  int64_t threads = 128;
+  /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
+  /// wgmma-fragment-epilogue and wgmma-prologue-ahead (sm_90a).
+  int64_t wgmmaStages = 0;
+  int64_t wgmmaGroupRows = 8;
+  bool wgmmaFragmentEpilogue = true;
+  bool wgmmaPrologueAhead = true;
+  /// blockbuster-gpu-pipeline's split-max-blocks (0: no split reductions).
+  int64_t splitMaxBlocks = 1056;
+};
+
+/// Takes `module` (Linalg on tensors, or block programs) through
+/// hoist-tensor-constants and convert-linalg-to-block (when it has no
+/// block.program), block-fuse, block-select and blockbuster-gpu-pipeline.
+/// convert-linalg-to-block keeps each function's argument attributes (the
+/// hoisted weights' keys, which the manifest records) on the program that
+/// replaces it. Diagnostics go to the context's handler.
+/// `fusedProgram`, when given, receives the block program after selection.
+mlir::LogicalResult compileForGPU(mlir::ModuleOp module,
+                                  const GPUCompileOptions &options,
+                                  std::string *fusedProgram = nullptr);
+
+} // namespace blockbuster
+
+#endif // BLOCKBUSTER_PIPELINES_GPUCOMPILE_H
