@@ -107,6 +107,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
+  gpu.decodeGemv = options.decodeGemv;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

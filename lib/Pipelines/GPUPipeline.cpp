@@ -88,6 +88,14 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     split.threads = options.threads;
     pm.addPass(createGPUSplitReductions(split));
   }
+  // Decode blocks (at most 16 rows against a weight slice): the weights
+  // streamed into registers, mma.sync on them (kernel shape 4). After the
+  // split, whose loop bounds and combine it keeps.
+  if (options.decodeGemv) {
+    GPUDecodeGemvOptions gemv;
+    gemv.threads = options.threads;
+    pm.addPass(createGPUDecodeGemv(gemv));
+  }
   GPUContractionsToMMAOptions mma;
   mma.threads = options.threads;
   pm.addPass(createGPUContractionsToMMA(mma));

@@ -113,6 +113,12 @@ static cl::opt<int64_t> splitMaxBlocks(
     cl::desc("Grids of fewer blocks than the SMs split their reduce loops "
              "across at most this many blocks (0: no split)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> decodeGemv(
+    "decode-gemv", cl::init(true),
+    cl::desc("Decode blocks (at most 16 rows against a weight slice) on "
+             "the register schedule of gpu-decode-gemv (=false: the "
+             "generic path)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -159,6 +165,7 @@ int main(int argc, char **argv) {
   options.threads = threadsPerBlock;
   options.wgmmaStages = wgmmaStages;
   options.splitMaxBlocks = splitMaxBlocks;
+  options.decodeGemv = decodeGemv;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;

@@ -44,6 +44,8 @@ struct GPUCompileOptions {
   bool wgmmaPrologueAhead = true;
   /// blockbuster-gpu-pipeline's split-max-blocks (0: no split reductions).
   int64_t splitMaxBlocks = 1056;
+  /// blockbuster-gpu-pipeline's decode-gemv.
+  bool decodeGemv = true;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

@@ -47,6 +47,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("gpu-split-reductions' max-blocks: the most blocks of a "
                      "grid whose reduce loop is split (0: no split)"),
       llvm::cl::init(1056)};
+  Option<bool> decodeGemv{
+      *this, "decode-gemv",
+      llvm::cl::desc("Decode blocks (at most 16 rows against a weight "
+                     "slice): the register schedule of gpu-decode-gemv "
+                     "(off: the generic path)"),
+      llvm::cl::init(true)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

@@ -36,6 +36,7 @@
 
 #include "LinearForalls.h"
 #include "RowCombiners.h"
+#include "RowKernels.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -260,7 +261,15 @@ struct RowKernelMatcher {
   }
 
   bool check(scf::ForallOp grid) {
-    for (Operation &op : grid.getBody()->without_terminator()) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : grid.getBody()->without_terminator())
+      ops.push_back(&op);
+    return check(ops);
+  }
+
+  bool check(ArrayRef<Operation *> ops) {
+    for (Operation *opPtr : ops) {
+      Operation &op = *opPtr;
       if (isa<memref::SubViewOp>(op)) {
         if (!isGlobalView(op.getResult(0)))
           return fail("a subview of a buffer in workgroup memory");
@@ -549,7 +558,9 @@ LogicalResult matchTiledRowLoop(scf::ForOp loop, TiledRowLoop &info) {
 
 /// Replaces `info.loop` by its ops over whole rows of S T columns: views and
 /// tiles widened, each reduction writing its accumulator.
-void flattenTiledRowLoop(RewriterBase &rewriter, const TiledRowLoop &info) {
+SmallVector<Operation *> flattenTiledRowLoop(RewriterBase &rewriter,
+                                             const TiledRowLoop &info) {
+  SmallVector<Operation *> created;
   scf::ForOp loop = info.loop;
   rewriter.setInsertionPoint(loop);
   IRMapping mapping;
@@ -569,10 +580,11 @@ void flattenTiledRowLoop(RewriterBase &rewriter, const TiledRowLoop &info) {
           offset = rewriter.getIndexAttr(0);
           size = rewriter.getIndexAttr(width);
         }
-      mapping.map(subview.getResult(),
-                  memref::SubViewOp::create(rewriter, subview.getLoc(),
-                                            subview.getSource(), offsets, sizes,
-                                            subview.getMixedStrides()));
+      auto wide = memref::SubViewOp::create(rewriter, subview.getLoc(),
+                                            subview.getSource(), offsets,
+                                            sizes, subview.getMixedStrides());
+      mapping.map(subview.getResult(), wide.getResult());
+      created.push_back(wide);
       continue;
     }
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
@@ -580,23 +592,28 @@ void flattenTiledRowLoop(RewriterBase &rewriter, const TiledRowLoop &info) {
       auto wide = MemRefType::get({type.getDimSize(0), width},
                                   type.getElementType(), AffineMap(),
                                   type.getMemorySpace());
-      mapping.map(alloc.getResult(),
-                  memref::AllocOp::create(rewriter, alloc.getLoc(), wide,
-                                          alloc.getAlignmentAttr()));
+      auto tile = memref::AllocOp::create(rewriter, alloc.getLoc(), wide,
+                                          alloc.getAlignmentAttr());
+      mapping.map(alloc.getResult(), tile.getResult());
+      created.push_back(tile);
       continue;
     }
-    rewriter.clone(op, mapping);
+    created.push_back(rewriter.clone(op, mapping));
   }
   rewriter.eraseOp(loop);
+  return created;
 }
 
 /// Emits the row schedule of one block grid: the values of every buffer for
 /// the current row live here, as SSA values, never in shared memory.
 class RowEmitter {
 public:
+  /// `liveOut`: workgroup row-scalar buffers read after the emitted ops
+  /// (by other code of the block): lane 0 of each row stores them.
   RowEmitter(RewriterBase &rewriter, Location loc, const RowShape &shape,
-             const DenseMap<Value, Access> &kinds)
-      : b(rewriter), loc(loc), shape(shape), kinds(kinds) {}
+             const DenseMap<Value, Access> &kinds,
+             const DenseSet<Value> &liveOut = {})
+      : b(rewriter), loc(loc), shape(shape), kinds(kinds), liveOut(liveOut) {}
 
   /// Emits `ops` (in order) for every row of the block, `slots` rows at a
   /// time (P warps each): warps w P .. w P + P - 1 take row w when there
@@ -720,7 +737,9 @@ private:
   }
 
   void write(Value buffer, SmallVector<Value> elements) {
-    if (!isWorkgroupAlloc(buffer)) {
+    if (!isWorkgroupAlloc(buffer) ||
+        (liveOut.contains(buffer) &&
+         kinds.lookup(buffer) == Access::RowScalar)) {
       if (kinds.lookup(buffer) == Access::Row) {
         storeVectors(buffer, elements);
       } else {
@@ -930,6 +949,7 @@ private:
   Location loc;
   const RowShape &shape;
   const DenseMap<Value, Access> &kinds;
+  DenseSet<Value> liveOut;
   int64_t slots = 1;
   bool looping = false;
   Value lane, row, slot, warpInRow, laneColumn;
@@ -1082,3 +1102,64 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
 };
 
 } // namespace
+
+LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
+                                          ArrayRef<Operation *> ops,
+                                          int64_t warps, int64_t maxPerLane,
+                                          const DenseSet<Value> &liveOut,
+                                          std::string &reason) {
+  if (ops.empty())
+    return success();
+  // Every loop must flatten before anything is rewritten.
+  for (Operation *op : ops) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    TiledRowLoop info;
+    if (failed(matchTiledRowLoop(loop, info))) {
+      reason = "a loop of the prefix that is not a tiled row loop: " +
+               info.reason;
+      return failure();
+    }
+  }
+  SmallVector<Operation *> flat;
+  for (Operation *op : ops) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop) {
+      flat.push_back(op);
+      continue;
+    }
+    TiledRowLoop info;
+    (void)matchTiledRowLoop(loop, info);
+    flat.append(flattenTiledRowLoop(rewriter, info));
+  }
+  RowKernelMatcher matcher(maxPerLane);
+  if (!matcher.check(flat)) {
+    reason = matcher.reason;
+    return failure();
+  }
+  SmallVector<Operation *> emitted;
+  for (Operation *op : flat)
+    if (isa<linalg::FillOp, linalg::GenericOp>(op))
+      emitted.push_back(op);
+  Operation *first = emitted.empty() ? nullptr : emitted.front();
+  if (!first)
+    return success();
+  const RowShape &shape = matcher.shape;
+  int64_t slots =
+      std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
+  // After the last of them: the flattened loops' views are defined there.
+  Operation *last = flat.front();
+  for (Operation *op : flat)
+    if (last->isBeforeInBlock(op))
+      last = op;
+  rewriter.setInsertionPointAfter(last);
+  RowEmitter(rewriter, first->getLoc(), shape, matcher.kinds, liveOut)
+      .emit(emitted, slots, /*part=*/nullptr);
+  for (Operation *op : llvm::reverse(emitted))
+    rewriter.eraseOp(op);
+  for (Operation *op : llvm::reverse(flat))
+    if (isa<memref::AllocOp, memref::SubViewOp>(op) && op->use_empty())
+      rewriter.eraseOp(op);
+  return success();
+}

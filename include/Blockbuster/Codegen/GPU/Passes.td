@@ -345,6 +345,42 @@ def GPUContractionsToFMA
   ];
 }
 
+def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
+  let summary = "Streams the weights of decode blocks into registers";
+  let description = [{
+    Kernel shape 4 of the fast-kernel design (docs/GPUPipeline.md, "Decode
+    GEMV blocks"). A block grid whose dot loop (a top-level `scf.for`)
+    holds one or two tile contractions C[m, n] += ext(A[m, k]) * ext(B[k, n])
+    of one 16-bit A of at most 16 rows (a view of global memory, or one
+    elementwise prologue of global rows, row scalars and columns: a norm)
+    against static [Tk, Tn] views B of global weights (Tn a multiple of 64,
+    Tk of 16 x the warps sharing a column group), each added into an f32
+    accumulator tile, keeps the loop in registers: each lane loads 16 bytes
+    of four weight rows per k16 step, all of an iteration's loads before the
+    first use, and feeds them as the B fragments of 8 n8 tiles of
+    `mma.sync` m16n8k16 (no shared memory), the A fragment from 4-byte
+    loads through the prologue; after the loop the warps of a column group
+    add their accumulators into the tile in warp order. The tiled row
+    reductions before the loop (a norm's statistics) take the row-kernel
+    schedule. Anything else keeps the generic path; `print-refusals` says
+    why (a remark per grid with a contraction loop).
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block (where the grid does not say)">,
+    Option<"printRefusals", "print-refusals", "bool", /*default=*/"false",
+           "A remark on each grid with a dot loop that is not taken, with "
+           "the reason">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
   let summary = "Runs whole-row blocks one row per warp, rows in registers";
   let description = [{

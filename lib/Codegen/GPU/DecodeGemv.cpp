@@ -1,0 +1,706 @@
+//===- DecodeGemv.cpp - Decode GEMV blocks: the weight stream in registers ===//
+//
+// Kernel shape 4 of docs/design/06-fast-kernels.md. A decode block (a few
+// activation rows, R <= 16, against a slice of a large weight matrix) is a
+// stream of weights: each weight element is used R times, so the tensor
+// cores idle and the time is the bytes. The generic path staged each k step
+// of the weights in shared memory (cp.async) and waited for it between two
+// barriers, with the accumulator in shared memory: one tile in flight per
+// block. Here each warp takes some k16 steps of every loop iteration and
+// keeps its weights, activations and accumulators in registers:
+//
+//   - weights: lane l (group g = l / 4, q = l % 4) loads 16 bytes (8
+//     columns c0 + 8 g .. + 7) of the rows k + 2q, k + 2q + 1, k + 2q + 8
+//     and k + 2q + 9 of each k16 step: every load of an iteration is
+//     issued before the first mma, 8 lanes read 128 contiguous bytes of a
+//     row. The 8 columns a lane holds are 8 n8 tiles of one mma.sync
+//     m16n8k16 each: tile j's column n = g is the weight column c0 + 8 g +
+//     j, and the pairs (k + 2q, k + 2q + 1) and (k + 2q + 8, k + 2q + 9) of
+//     that column are exactly the B fragment lane l supplies (two bf16 of
+//     two loads packed per register: PRMT), with no shared memory and no
+//     shuffle;
+//   - activations: the A fragment (rows g and g + 8, the same k pairs) from
+//     4-byte loads of the activation rows (L2/L1-resident: M x K x 2 bytes),
+//     through the program's own prologue (a norm's `x * rstd * gamma`,
+//     rounded as the program rounds), its row-uniform part (rsqrt of the
+//     statistics) once per lane and row before the loop; rows past R are
+//     zero;
+//   - accumulators: mma's f32 registers across the whole loop. Lane l's
+//     register 2h + e of tile j is row g + 8h, column c0 + 8 (2q + e) + j:
+//     8 consecutive columns per (h, e), added into the block's accumulator
+//     tile with two 16-byte shared-memory accesses, warp by warp in a fixed
+//     order (deterministic) once the loop is done.
+//
+// The row statistics before the loop (a norm's sums, tiled along k) take the
+// schedule of gpu-row-kernels (RowKernels.h); the block's accumulator tile,
+// a split combine (gpu-split-reductions ran before) and the epilogue stay on
+// the generic path: they touch R x N elements once.
+//
+// Taken: a block grid with a top-level `scf.for` (step 1, no results) whose
+// body is index arithmetic, subviews, workgroup tiles and 1-2 tile
+// contractions C[m, n] += ext(A[m, k]) * ext(B[k, n]) of one A (16-bit, R x
+// Tk, R <= 16, Tk a multiple of 16 times the warps on a column group) with
+// B a static [Tk, Tn] view of a global array (Tn a multiple of 64, rows of a
+// multiple of 16 bytes), each added into an f32 accumulator tile filled
+// before the loop; A is a view of a global array or the output of one
+// elementwise generic of views of global [R, Tk] rows, [R] row scalars and
+// [Tk] columns; the block's other top-level loops, before this one, are
+// tiled row reductions. Everything else keeps the generic path, and
+// `-debug-only=gpu-decode-gemv` says why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Codegen/GPU/Passes.h"
+
+#include "LinearForalls.h"
+#include "RowKernels.h"
+#include "TileContractions.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/Debug.h"
+
+namespace blockbuster {
+#define GEN_PASS_DEF_GPUDECODEGEMV
+#include "Blockbuster/Codegen/GPU/Passes.h.inc"
+} // namespace blockbuster
+
+using namespace mlir;
+using namespace blockbuster;
+
+#define DEBUG_TYPE "gpu-decode-gemv"
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+/// mma.sync m16n8k16.
+constexpr int64_t kMmaM = 16, kMmaK = 16;
+/// The columns of one warp's k16 step: 8 lane groups x 8 columns (16 bytes).
+constexpr int64_t kGroupColumns = 64;
+/// The most elements of a statistics row one lane keeps (one warp per row
+/// of 4096 bf16: 16 loads of 16 bytes in flight).
+constexpr int64_t kPrefixPerLane = 128;
+
+bool isWorkgroup(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+}
+
+/// A view of a kernel argument or of a host allocation (global memory).
+bool isGlobal(Value v) {
+  if (auto subview = v.getDefiningOp<memref::SubViewOp>())
+    v = subview.getSource();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return isa<func::FuncOp>(arg.getOwner()->getParentOp());
+  auto alloc = v.getDefiningOp<memref::AllocOp>();
+  return alloc && !alloc.getType().getMemorySpace() &&
+         isa<func::FuncOp>(alloc->getParentOp());
+}
+
+/// Static shape, innermost stride 1, other strides multiples of `elements`.
+bool isRowAligned(Value memref, int64_t elements) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (!type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return false;
+  for (int64_t stride : ArrayRef(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % elements != 0)
+      return false;
+  return true;
+}
+
+/// Whether the innermost offset of subview `v` is a multiple of `elements`:
+/// a constant, or a product with such a constant, plus such terms.
+bool offsetIsMultiple(OpFoldResult offset, int64_t elements) {
+  if (std::optional<int64_t> c = getConstantIntValue(offset))
+    return *c % elements == 0;
+  Value v = cast<Value>(offset);
+  if (auto mul = v.getDefiningOp<arith::MulIOp>())
+    return offsetIsMultiple(mul.getLhs(), elements) ||
+           offsetIsMultiple(mul.getRhs(), elements);
+  if (auto add = v.getDefiningOp<arith::AddIOp>())
+    return offsetIsMultiple(add.getLhs(), elements) &&
+           offsetIsMultiple(add.getRhs(), elements);
+  return false;
+}
+
+bool innerOffsetIsMultiple(Value view, int64_t elements) {
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return true;
+  return offsetIsMultiple(subview.getMixedOffsets().back(), elements);
+}
+
+/// How a prologue operand is indexed.
+enum class Access { Row, RowScalar, Column };
+
+struct Dot {
+  linalg::GenericOp op;
+  AccumulationFold fold;
+  Value weights;
+};
+
+/// The precondition of `lowerDotLoop`.
+struct DotLoop {
+  scf::ForOp loop;
+  SmallVector<Dot> dots;
+  /// The dots' common A operand, and the generic that computes it (null
+  /// when A is a view of global memory).
+  Value a;
+  linalg::GenericOp prologue;
+  DenseMap<Value, Access> prologueAccess;
+  int64_t rows = 0, tileK = 0, tileN = 0;
+  Type element;
+  std::string reason;
+
+  LogicalResult fail(const Twine &why) {
+    reason = why.str();
+    return failure();
+  }
+};
+
+LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
+  info.loop = loop;
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step != 1 || loop.getNumResults() != 0)
+    return info.fail("a loop with a step other than 1 or with results");
+  Block *body = loop.getBody();
+  auto inLoop = [&](Value v) { return v.getParentBlock() == body; };
+  for (auto generic : body->getOps<linalg::GenericOp>()) {
+    std::optional<TileContraction> c = matchTileContraction(generic);
+    if (!c)
+      continue;
+    if (!c->batch.empty())
+      return info.fail("a batched contraction");
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    MLIRContext *ctx = generic.getContext();
+    AffineExpr m = getAffineDimExpr(c->m, ctx), n = getAffineDimExpr(c->n, ctx),
+               k = getAffineDimExpr(c->k, ctx);
+    if (maps[0].getResults() != ArrayRef<AffineExpr>{m, k} ||
+        maps[1].getResults() != ArrayRef<AffineExpr>{k, n})
+      return info.fail("a contraction other than A[m, k] * B[k, n]");
+    std::optional<AccumulationFold> fold = findAccumulationFold(generic);
+    if (!fold || inLoop(fold->acc) || !isWorkgroup(fold->acc))
+      return info.fail("a contraction not added into an accumulator tile "
+                       "of the block");
+    Value a = generic.getDpsInputs()[0], w = generic.getDpsInputs()[1];
+    if (info.a && info.a != a)
+      return info.fail("contractions of different A operands");
+    info.a = a;
+    auto aType = cast<MemRefType>(a.getType());
+    auto wType = cast<MemRefType>(w.getType());
+    auto cType = cast<MemRefType>(fold->acc.getType());
+    if (!aType.hasStaticShape() || !wType.hasStaticShape() ||
+        !cType.hasStaticShape())
+      return info.fail("a partial edge tile (dynamic shape)");
+    Type element = aType.getElementType();
+    if (!(element.isBF16() || element.isF16()) ||
+        wType.getElementType() != element || !cType.getElementType().isF32())
+      return info.fail("operands other than f16/bf16 into f32");
+    info.element = element;
+    int64_t rows = aType.getDimSize(0), tileK = aType.getDimSize(1),
+            tileN = wType.getDimSize(1);
+    if ((info.rows && (info.rows != rows || info.tileK != tileK ||
+                       info.tileN != tileN)))
+      return info.fail("contractions of different tile shapes");
+    info.rows = rows;
+    info.tileK = tileK;
+    info.tileN = tileN;
+    if (!isGlobal(w) || !isRowAligned(w, 8) || !innerOffsetIsMultiple(w, 8))
+      return info.fail("weights that are not a 16-byte aligned view of "
+                       "global memory");
+    info.dots.push_back({generic, *fold, w});
+  }
+  if (info.dots.empty())
+    return info.fail("no contraction in the loop");
+  if (info.rows > kMmaM)
+    return info.fail("more than 16 rows");
+  if (info.tileN % kGroupColumns != 0)
+    return info.fail("a column tile that is not a multiple of 64");
+  int64_t groups = info.tileN / kGroupColumns;
+  if (warps % groups != 0 || info.tileK % (kMmaK * (warps / groups)) != 0)
+    return info.fail("a k tile the warps of a column group cannot share "
+                     "in k16 steps");
+
+  // A: a global view, or one elementwise generic's output in the loop.
+  if (isGlobal(info.a)) {
+    if (!isRowAligned(info.a, 2) || !innerOffsetIsMultiple(info.a, 2))
+      return info.fail("an A view without 4-byte aligned pairs");
+  } else {
+    auto alloc = info.a.getDefiningOp<memref::AllocOp>();
+    if (!alloc || !inLoop(alloc) || !isWorkgroup(alloc))
+      return info.fail("an A tile that is neither global nor made in the "
+                       "loop");
+    for (Operation *user : info.a.getUsers()) {
+      auto generic = dyn_cast<linalg::GenericOp>(user);
+      if (!generic)
+        return info.fail("an A tile used other than by generics");
+      if (llvm::is_contained(generic.getDpsInits(), info.a)) {
+        if (info.prologue)
+          return info.fail("an A tile written twice");
+        info.prologue = generic;
+      }
+    }
+    linalg::GenericOp p = info.prologue;
+    if (!p || p.getNumDpsInits() != 1 || p.getNumLoops() != 2 ||
+        p.getNumReductionLoops() != 0 || !p.hasPureBufferSemantics() ||
+        !p.getMatchingIndexingMap(p.getDpsInitOperand(0)).isIdentity() ||
+        !p.getRegionOutputArgs()[0].use_empty())
+      return info.fail("an A tile not written by one elementwise generic");
+    MLIRContext *ctx = p.getContext();
+    AffineExpr r = getAffineDimExpr(0, ctx), kk = getAffineDimExpr(1, ctx);
+    for (OpOperand *input : p.getDpsInputOperands()) {
+      AffineMap map = p.getMatchingIndexingMap(input);
+      Value v = input->get();
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type || !type.hasStaticShape())
+        return info.fail("a prologue operand of dynamic shape");
+      Access access;
+      if (map.getResults() == ArrayRef<AffineExpr>{r, kk}) {
+        access = Access::Row;
+        if (!isGlobal(v) || !isRowAligned(v, 2) ||
+            !innerOffsetIsMultiple(v, 2))
+          return info.fail("a prologue row operand that is not a view of "
+                           "global memory with 4-byte aligned pairs");
+      } else if (map.getResults() == ArrayRef<AffineExpr>{r}) {
+        access = Access::RowScalar;
+        if (inLoop(v))
+          return info.fail("a row-scalar operand computed in the loop");
+      } else if (map.getResults() == ArrayRef<AffineExpr>{kk}) {
+        access = Access::Column;
+        if (!isGlobal(v) || !isRowAligned(v, 2) ||
+            !innerOffsetIsMultiple(v, 2))
+          return info.fail("a column operand that is not a view of global "
+                           "memory with 4-byte aligned pairs");
+      } else {
+        return info.fail("a prologue map other than (r, k), (r), (k)");
+      }
+      info.prologueAccess[v] = access;
+    }
+    for (Operation &op : p.getBlock()->without_terminator())
+      if (op.getNumRegions() != 0)
+        return info.fail("a prologue body op with regions");
+  }
+
+  // Nothing else in the loop: index arithmetic, views, the tiles of the
+  // contractions and their folds.
+  DenseSet<Operation *> known;
+  for (const Dot &dot : info.dots) {
+    known.insert(dot.op);
+    known.insert(dot.fold.fill);
+    known.insert(dot.fold.add);
+  }
+  if (info.prologue)
+    known.insert(info.prologue);
+  for (Operation &op : body->without_terminator()) {
+    if (known.contains(&op) || isa<memref::SubViewOp, memref::AllocOp>(op))
+      continue;
+    if (isPure(&op) && op.getNumRegions() == 0 &&
+        llvm::all_of(op.getResultTypes(),
+                     [](Type t) { return t.isIntOrIndex(); }))
+      continue;
+    return info.fail("an op in the loop other than the dots, their prologue "
+                     "and index arithmetic: " +
+                     op.getName().getStringRef());
+  }
+  return success();
+}
+
+/// Emits the register schedule of a matched dot loop in place of the loop.
+class GemvEmitter {
+public:
+  GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps)
+      : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps) {}
+
+  void emit();
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value addc(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, index(y));
+  }
+  Value i32(Value vector) {
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector);
+  }
+
+  /// The loaded pair (k, k + 1) of `view` at row `row` (null: a column).
+  SmallVector<Value> loadPair(Value view, Value row, Value k) {
+    auto type = VectorType::get({2}, cast<MemRefType>(view.getType())
+                                         .getElementType());
+    SmallVector<Value> indices;
+    if (row)
+      indices.push_back(row);
+    indices.push_back(k);
+    auto load = vector::LoadOp::create(b, loc, type, view, indices);
+    load.setAlignment(4);
+    return {vector::ExtractOp::create(b, loc, load, 0),
+            vector::ExtractOp::create(b, loc, load, 1)};
+  }
+
+  /// The row-uniform part of the prologue for row `row`, in `mapping`.
+  void emitRowPart(Value row, IRMapping &mapping, DenseSet<Operation *> &ops);
+  /// A fragment register: elements (row, k) and (row, k + 1) of A.
+  Value aRegister(int64_t h, Value k);
+
+  RewriterBase &b;
+  Location loc;
+  DotLoop &info;
+  int64_t warps;
+  IRMapping loopMapping;
+  Value rows[2], valid[2];
+  IRMapping rowMappings[2];
+  DenseSet<Operation *> rowOps[2];
+};
+
+void GemvEmitter::emitRowPart(Value row, IRMapping &mapping,
+                              DenseSet<Operation *> &ops) {
+  linalg::GenericOp p = info.prologue;
+  Block *body = p.getBlock();
+  DenseSet<Value> uniform;
+  for (OpOperand *input : p.getDpsInputOperands()) {
+    if (info.prologueAccess.lookup(input->get()) != Access::RowScalar)
+      continue;
+    Value arg = body->getArgument(input->getOperandNumber());
+    uniform.insert(arg);
+    mapping.map(arg, memref::LoadOp::create(b, loc, input->get(), row));
+  }
+  auto isUniform = [&](Value v) {
+    return uniform.contains(v) ||
+           !p.getRegion().isAncestor(v.getParentRegion());
+  };
+  for (Operation &op : body->without_terminator()) {
+    if (isa<linalg::IndexOp>(op) || !llvm::all_of(op.getOperands(), isUniform))
+      continue;
+    ops.insert(&op);
+    uniform.insert_range(op.getResults());
+    b.clone(op, mapping);
+  }
+}
+
+Value GemvEmitter::aRegister(int64_t h, Value k) {
+  Value row = rows[h];
+  SmallVector<Value> pair;
+  if (!info.prologue) {
+    pair = loadPair(loopMapping.lookupOrDefault(info.a), row, k);
+  } else {
+    linalg::GenericOp p = info.prologue;
+    Block *body = p.getBlock();
+    SmallVector<SmallVector<Value>> inputs;
+    for (OpOperand *input : p.getDpsInputOperands()) {
+      Access access = info.prologueAccess.lookup(input->get());
+      Value view = loopMapping.lookupOrDefault(input->get());
+      if (access == Access::Row)
+        inputs.push_back(loadPair(view, row, k));
+      else if (access == Access::Column)
+        inputs.push_back(loadPair(view, nullptr, k));
+      else
+        inputs.push_back({});
+    }
+    for (int64_t e = 0; e < 2; ++e) {
+      IRMapping mapping = rowMappings[h];
+      for (auto [i, input] : llvm::enumerate(p.getDpsInputOperands()))
+        if (!inputs[i].empty())
+          mapping.map(body->getArgument(input->getOperandNumber()),
+                      inputs[i][e]);
+      for (Operation &op : body->without_terminator()) {
+        if (rowOps[h].contains(&op))
+          continue;
+        if (auto loopIndex = dyn_cast<linalg::IndexOp>(op)) {
+          mapping.map(loopIndex.getResult(),
+                      loopIndex.getDim() == 0 ? row : addc(k, e));
+          continue;
+        }
+        b.clone(op, mapping);
+      }
+      pair.push_back(
+          mapping.lookupOrDefault(body->getTerminator()->getOperand(0)));
+    }
+  }
+  auto type = VectorType::get({2}, info.element);
+  Value packed = i32(vector::FromElementsOp::create(b, loc, type, pair));
+  if (!valid[h])
+    return packed;
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  return arith::SelectOp::create(b, loc, valid[h], packed, zero);
+}
+
+void GemvEmitter::emit() {
+  MLIRContext *ctx = b.getContext();
+  scf::ForOp loop = info.loop;
+  int64_t groups = info.tileN / kGroupColumns;
+  int64_t warpsK = warps / groups;
+  int64_t steps = info.tileK / (kMmaK * warpsK);
+  int64_t dots = info.dots.size();
+  constexpr int64_t kTiles = kGroupColumns / 8;
+
+  b.setInsertionPoint(loop);
+  auto forall = createWarpForall(b, loc, warps);
+  b.setInsertionPoint(forall.getBody()->getTerminator());
+  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+  Value warp = forall.getInductionVar(0);
+  Value group = arith::DivUIOp::create(b, loc, warp, index(warpsK));
+  Value warpK = arith::RemUIOp::create(b, loc, warp, index(warpsK));
+  Value g = arith::DivUIOp::create(b, loc, lane, index(4));
+  Value q = arith::RemUIOp::create(b, loc, lane, index(4));
+  // This lane's 8 weight columns and the k offset of its warp's steps.
+  Value column = add(mul(group, kGroupColumns), mul(g, 8));
+  Value warpK0 = mul(warpK, steps * kMmaK);
+  Value q2 = mul(q, 2);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = addc(g, 8 * h);
+    if (8 * h + 7 < info.rows) {
+      rows[h] = row;
+      continue;
+    }
+    // Rows past R: a clamped row is read, its fragment zeroed.
+    valid[h] = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                     index(info.rows));
+    rows[h] = arith::SelectOp::create(b, loc, valid[h], row,
+                                      index(info.rows - 1));
+  }
+  if (info.prologue)
+    for (int64_t h = 0; h < 2; ++h)
+      emitRowPart(rows[h], rowMappings[h], rowOps[h]);
+
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  // The loop's index arithmetic and views at iteration `iv`, and this
+  // lane's weights of that iteration: steps x 4 16-byte loads per dot.
+  auto vecType = VectorType::get({8}, info.element);
+  auto cloneIndexing = [&](Value iv) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (isa<memref::SubViewOp>(op) ||
+          (isPure(&op) && op.getNumRegions() == 0 &&
+           !isa<linalg::LinalgOp>(op)))
+        b.clone(op, mapping);
+    return mapping;
+  };
+  auto loadWeights = [&](const IRMapping &mapping) {
+    SmallVector<Value> loaded;
+    for (int64_t d = 0; d < dots; ++d) {
+      Value view = mapping.lookupOrDefault(info.dots[d].weights);
+      for (int64_t s = 0; s < steps; ++s) {
+        Value k0 = add(addc(warpK0, s * kMmaK), q2);
+        for (int64_t r : {0, 1, 8, 9}) {
+          auto load = vector::LoadOp::create(
+              b, loc, vecType, view, ValueRange{addc(k0, r), column});
+          load.setAlignment(16);
+          loaded.push_back(load);
+        }
+      }
+    }
+    return loaded;
+  };
+  // One iteration of weights ahead, carried by the loop: the next
+  // iteration's loads are in flight while this one's mma run (ptxas does
+  // not move loads across the back edge, and within one iteration it
+  // spreads them among the mma to save registers). The last iteration
+  // loads its own weights again (clamped index: L2 hits, no branch).
+  Value ub = loop.getUpperBound();
+  Value lastIv = arith::SubIOp::create(b, loc, ub, index(1));
+  SmallVector<Value> init(dots * kTiles * 4, zero);
+  int64_t numAcc = init.size();
+  init.append(loadWeights(cloneIndexing(loop.getLowerBound())));
+  auto kLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), ub,
+                                  loop.getStep(), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value iv = kLoop.getInductionVar();
+    loopMapping = cloneIndexing(iv);
+    Value next = arith::MinUIOp::create(b, loc, addc(iv, 1), lastIv);
+    SmallVector<Value> prefetched = loadWeights(cloneIndexing(next));
+    SmallVector<Value> acc(kLoop.getRegionIterArgs().take_front(numAcc));
+    SmallVector<SmallVector<Value>> weights;
+    for (int64_t d = 0; d < dots; ++d)
+      weights.push_back(SmallVector<Value>(
+          kLoop.getRegionIterArgs().slice(numAcc + d * steps * 4, steps * 4)));
+    auto pairType = VectorType::get({2}, info.element);
+    auto accType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(4, b.getF32Type()));
+    NVVM::MMATypes ptxType =
+        info.element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    for (int64_t s = 0; s < steps; ++s) {
+      Value k0 = add(addc(warpK0, s * kMmaK), q2);
+      // A fragment: (g, k), (g + 8, k), (g, k + 8), (g + 8, k + 8).
+      SmallVector<Value> a = {aRegister(0, k0), aRegister(1, k0),
+                              aRegister(0, addc(k0, 8)),
+                              aRegister(1, addc(k0, 8))};
+      for (int64_t d = 0; d < dots; ++d) {
+        ArrayRef<Value> w = ArrayRef(weights[d]).slice(4 * s, 4);
+        for (int64_t j = 0; j < kTiles; ++j) {
+          auto pairOf = [&](Value lo, Value hi) {
+            return i32(vector::FromElementsOp::create(
+                b, loc, pairType,
+                ValueRange{vector::ExtractOp::create(b, loc, lo, j),
+                           vector::ExtractOp::create(b, loc, hi, j)}));
+          };
+          Value bRegs[2] = {pairOf(w[0], w[1]), pairOf(w[2], w[3])};
+          int64_t base = (d * kTiles + j) * 4;
+          auto mma = NVVM::MmaOp::create(
+              b, loc, accType, a, bRegs, ArrayRef(acc).slice(base, 4),
+              ArrayRef<int64_t>{kMmaM, 8, kMmaK}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t i = 0; i < 4; ++i)
+            acc[base + i] = LLVM::ExtractValueOp::create(b, loc, mma, i);
+        }
+      }
+    }
+    acc.append(prefetched);
+    scf::YieldOp::create(b, loc, acc);
+  }
+
+  // The warps of a column group add their sums into the accumulator tiles
+  // one after another (a fixed order: deterministic), 8 consecutive
+  // columns per row and register pair.
+  auto accVecType = VectorType::get({8}, b.getF32Type());
+  for (int64_t p = 0; p < warpsK; ++p) {
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       warpK, index(p));
+    auto turn = scf::IfOp::create(b, loc, mine);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(turn.thenBlock());
+      for (int64_t h = 0; h < 2; ++h) {
+        if (8 * h >= info.rows)
+          continue;
+        OpBuilder::InsertionGuard rowGuard(b);
+        if (valid[h]) {
+          auto guardRow = scf::IfOp::create(b, loc, valid[h]);
+          b.setInsertionPointToStart(guardRow.thenBlock());
+        }
+        for (int64_t d = 0; d < dots; ++d) {
+          Value accTile = info.dots[d].fold.acc;
+          for (int64_t e = 0; e < 2; ++e) {
+            SmallVector<Value> sums;
+            for (int64_t j = 0; j < kTiles; ++j)
+              sums.push_back(kLoop.getResult((d * kTiles + j) * 4 + 2 * h + e));
+            Value col = add(mul(group, kGroupColumns), addc(mul(q, 16), 8 * e));
+            SmallVector<Value> at = {rows[h], col};
+            auto old = vector::LoadOp::create(b, loc, accVecType, accTile, at);
+            old.setAlignment(16);
+            Value sum = arith::AddFOp::create(
+                b, loc, old,
+                vector::FromElementsOp::create(b, loc, accVecType, sums));
+            vector::StoreOp::create(b, loc, sum, accTile, at).setAlignment(16);
+          }
+        }
+      }
+    }
+    if (p + 1 < warpsK)
+      gpu::BarrierOp::create(b, loc);
+  }
+  b.eraseOp(loop);
+}
+
+struct GPUDecodeGemv
+    : blockbuster::impl::GPUDecodeGemvBase<GPUDecodeGemv> {
+  using Base::Base;
+
+  /// Lowers `grid` when it is a decode block; the reason it is not, else.
+  LogicalResult lowerGrid(IRRewriter &rewriter, scf::ForallOp grid,
+                          std::string &reason) {
+    int64_t blockThreads = threads;
+    if (auto attr = grid->getAttrOfType<IntegerAttr>(kBlockThreadsAttrName))
+      blockThreads = attr.getInt();
+    int64_t warps = blockThreads / kWarpSize;
+    if (blockThreads % kWarpSize != 0 || warps < 1) {
+      reason = "blocks of a partial warp";
+      return failure();
+    }
+    // The dot loop: the last top-level loop holding a contraction.
+    Block *body = grid.getBody();
+    scf::ForOp dotLoop;
+    for (auto loop : body->getOps<scf::ForOp>())
+      for (auto generic : loop.getBody()->getOps<linalg::GenericOp>())
+        if (matchTileContraction(generic))
+          dotLoop = loop;
+    if (!dotLoop) {
+      reason = "no loop with a contraction";
+      return failure();
+    }
+    DotLoop info;
+    if (failed(matchDotLoop(dotLoop, warps, info))) {
+      reason = info.reason;
+      return failure();
+    }
+    // The statistics before it: fills, row generics and tiled row loops
+    // whose results the loop reads. Every other loop keeps the generic path
+    // only if it is after the dot loop.
+    SmallVector<Operation *> prefix;
+    DenseSet<Value> accumulators;
+    for (const Dot &dot : info.dots)
+      accumulators.insert(dot.fold.acc);
+    for (Operation &op : *body) {
+      if (&op == dotLoop)
+        break;
+      if (isa<scf::ForOp>(op)) {
+        prefix.push_back(&op);
+        continue;
+      }
+      if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+        if (!accumulators.contains(fill.getOutputs()[0]))
+          prefix.push_back(&op);
+        continue;
+      }
+      if (isa<linalg::GenericOp>(op))
+        prefix.push_back(&op);
+      else if (op.getNumRegions() != 0) {
+        reason = "an op with regions before the dot loop: " +
+                 op.getName().getStringRef().str();
+        return failure();
+      }
+    }
+    // The statistics the loop reads from workgroup memory.
+    DenseSet<Value> liveOut;
+    for (auto [v, access] : info.prologueAccess)
+      if (access == Access::RowScalar && isWorkgroup(v))
+        liveOut.insert(v);
+    if (!prefix.empty() &&
+        failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
+                              liveOut, reason)))
+      return failure();
+    GemvEmitter(rewriter, info, warps).emit();
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<scf::ForallOp> grids;
+    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
+      if (!isBlockGrid(grid))
+        return WalkResult::advance();
+      grids.push_back(grid);
+      return WalkResult::skip();
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp grid : grids) {
+      // On a copy: the statistics' loops are flattened before the rest of
+      // the match is known to hold.
+      rewriter.setInsertionPoint(grid);
+      auto copy = cast<scf::ForallOp>(rewriter.clone(*grid));
+      std::string reason;
+      if (succeeded(lowerGrid(rewriter, copy, reason))) {
+        rewriter.eraseOp(grid);
+        continue;
+      }
+      LLVM_DEBUG(llvm::dbgs() << "not a decode GEMV block: " << reason << "\n");
+      if (printRefusals)
+        grid->emitRemark() << "gpu-decode-gemv: not a decode GEMV block: "
+                           << reason;
+      rewriter.eraseOp(copy);
+    }
+  }
+};
+
+} // namespace
