@@ -68,8 +68,11 @@ static LogicalResult compileOnce(ModuleOp module,
     select += " local-memory-bytes=" + std::to_string(localMemoryBytes);
   select += " threads=" + std::to_string(options.threads);
   select += "}";
-  // On sm_90a, plain GEMM kernels take the blocks of the wgmma schedule
+  // Decode GEMVs take the blocks of gpu-decode-gemv (all rows, 64
+  // columns), and on sm_90a plain GEMM kernels those of the wgmma schedule,
   // before the cost model chooses for the rest.
+  if (options.decodeGemv)
+    select = "block-decode-gemv-blocks," + select;
   if (options.chip == "sm_90a")
     select = "block-warpgroup-gemm-blocks{target=" + options.target + "}," +
              select;

@@ -317,7 +317,10 @@ public:
   GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps)
       : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps) {}
 
-  void emit();
+  /// `prefix` emits the block's row statistics in the warps' forall (its
+  /// argument: the warp id), after the first iteration's weight loads are
+  /// issued: their latency overlaps the statistics'.
+  LogicalResult emit(llvm::function_ref<LogicalResult(Value)> prefix);
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -431,7 +434,8 @@ Value GemvEmitter::aRegister(int64_t h, Value k) {
   return arith::SelectOp::create(b, loc, valid[h], packed, zero);
 }
 
-void GemvEmitter::emit() {
+LogicalResult
+GemvEmitter::emit(llvm::function_ref<LogicalResult(Value)> prefix) {
   MLIRContext *ctx = b.getContext();
   scf::ForOp loop = info.loop;
   int64_t groups = info.tileN / kGroupColumns;
@@ -465,10 +469,6 @@ void GemvEmitter::emit() {
     rows[h] = arith::SelectOp::create(b, loc, valid[h], row,
                                       index(info.rows - 1));
   }
-  if (info.prologue)
-    for (int64_t h = 0; h < 2; ++h)
-      emitRowPart(rows[h], rowMappings[h], rowOps[h]);
-
   Value zero =
       arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   // The loop's index arithmetic and views at iteration `iv`, and this
@@ -510,6 +510,11 @@ void GemvEmitter::emit() {
   SmallVector<Value> init(dots * kTiles * 4, zero);
   int64_t numAcc = init.size();
   init.append(loadWeights(cloneIndexing(loop.getLowerBound())));
+  if (failed(prefix(warp)))
+    return failure();
+  if (info.prologue)
+    for (int64_t h = 0; h < 2; ++h)
+      emitRowPart(rows[h], rowMappings[h], rowOps[h]);
   auto kLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), ub,
                                   loop.getStep(), init);
   {
@@ -602,6 +607,7 @@ void GemvEmitter::emit() {
       gpu::BarrierOp::create(b, loc);
   }
   b.eraseOp(loop);
+  return success();
 }
 
 struct GPUDecodeGemv
@@ -667,12 +673,16 @@ struct GPUDecodeGemv
     for (auto [v, access] : info.prologueAccess)
       if (access == Access::RowScalar && isWorkgroup(v))
         liveOut.insert(v);
-    if (!prefix.empty() &&
-        failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
-                              liveOut, reason)))
-      return failure();
-    GemvEmitter(rewriter, info, warps).emit();
-    return success();
+    return GemvEmitter(rewriter, info, warps).emit([&](Value warp) {
+      if (prefix.empty())
+        return success();
+      if (failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
+                                liveOut, reason, warp)))
+        return failure();
+      // The statistics in shared memory before any warp reads them.
+      gpu::BarrierOp::create(rewriter, dotLoop.getLoc());
+      return success();
+    });
   }
 
   void runOnOperation() override {

@@ -170,6 +170,22 @@ def BlockWarpgroupGemmBlocks
   ];
 }
 
+def BlockDecodeGemvBlocks
+    : Pass<"block-decode-gemv-blocks", "::mlir::ModuleOp"> {
+  let summary = "Binds the blocks of gpu-decode-gemv in decode programs";
+  let description = [{
+    Run before `block-select` (bb-compile does, unless `--decode-gemv=false`):
+    every dot `A[m, k] * B[k, n]` of 16-bit elements whose B is a load of a
+    rank-2 array, whose m and n are grid axes of its kernel, still open and
+    tiled, with m of at most 128 rows and n of at least 64 columns, gets
+    blocks of min(m, 16) rows (one mma.sync tile: every row of the block
+    reads the weights once) and 64 columns (one warp's k16 step of
+    gpu-decode-gemv) in the program's axis table. A program where one axis
+    would get two sizes is left to `block-select`, which keeps the sizes
+    already in the table and chooses the rest (k, and every other program).
+  }];
+}
+
 def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
   let summary = "Fuses block programs with the ordered rule catalogue";
   let description = [{

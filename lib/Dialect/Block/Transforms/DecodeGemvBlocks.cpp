@@ -1,0 +1,133 @@
+//===- DecodeGemvBlocks.cpp - Blocks of all rows for decode GEMVs ---------===//
+//
+// gpu-decode-gemv streams the weights of a decode kernel (at most 16
+// activation rows against a weight matrix) into registers, 64 columns per
+// warp and k16 step, every row of the block in one mma.sync m16 tile. A
+// block of fewer rows than the kernel has reads the same weights once per
+// row block (block-select's choice at M16, 4 rows: four times the weight
+// traffic, 0.054 ms against 0.031 with all 16 rows on the H100,
+// docs/performance.md "Session 9: decode GEMV"), and a block of more than
+// 64 columns leaves fewer blocks for the SMs. The cost model does not know
+// that schedule; this pass writes its blocks into the axis table before
+// block-select, as block-warpgroup-gemm-blocks does for the wgmma GEMM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Blockbuster/Dialect/Block/IR/Block.h"
+#include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "block-decode-gemv-blocks"
+
+namespace blockbuster::block {
+#define GEN_PASS_DEF_BLOCKDECODEGEMVBLOCKS
+#include "Blockbuster/Dialect/Block/Transforms/Passes.h.inc"
+} // namespace blockbuster::block
+
+using namespace mlir;
+using namespace blockbuster::block;
+
+namespace {
+
+/// The rows of one mma.sync tile, and the most rows a decode kernel has
+/// (beyond, block-select's blocks and the GEMM schedules apply).
+constexpr int64_t kTileRows = 16, kMaxDecodeRows = 128;
+/// The columns one warp streams per k16 step (8 lanes x 16 bytes).
+constexpr int64_t kBlockN = 64;
+
+SmallVector<StringRef> tileAxes(Value value) {
+  SmallVector<StringRef> axes;
+  if (auto tile = dyn_cast<TileType>(value.getType()))
+    for (Attribute axis : tile.getAxes())
+      axes.push_back(cast<StringAttr>(axis).getValue());
+  return axes;
+}
+
+/// The axes (m, n) of a dot of `map` that is a decode GEMV: A [m, k] of
+/// 16-bit elements with m a grid axis of the map, B a load of a rank-2
+/// 16-bit argument or intermediate array along [k, n], n a grid axis.
+std::optional<std::pair<StringRef, StringRef>> matchGemvDot(MapOp map,
+                                                             DotOp dot) {
+  auto load = dot.getRhs().getDefiningOp<LoadOp>();
+  auto lhsType = dyn_cast<TileType>(dot.getLhs().getType());
+  if (!load || !lhsType ||
+      !(lhsType.getElementType().isBF16() || lhsType.getElementType().isF16()))
+    return std::nullopt;
+  auto array = cast<ArrayType>(load.getSource().getType());
+  if (array.getRank() != 2 || array.getElementType() != lhsType.getElementType())
+    return std::nullopt;
+  SmallVector<StringRef> a = tileAxes(dot.getLhs());
+  SmallVector<StringRef> b = tileAxes(dot.getRhs());
+  if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
+    return std::nullopt;
+  auto isGridAxis = [&](StringRef name) {
+    return llvm::any_of(map.getAxes(), [&](Attribute axis) {
+      return cast<StringAttr>(axis).getValue() == name;
+    });
+  };
+  if (!isGridAxis(a[0]) || !isGridAxis(b[1]))
+    return std::nullopt;
+  return std::make_pair(a[0], b[1]);
+}
+
+struct BlockDecodeGemvBlocks
+    : blockbuster::block::impl::BlockDecodeGemvBlocksBase<
+          BlockDecodeGemvBlocks> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (ProgramOp program : getOperation().getOps<ProgramOp>()) {
+      llvm::StringMap<AxisAttr> byName;
+      for (AxisAttr axis : program.getAxisTable())
+        byName[axis.getName().getValue()] = axis;
+      auto open = [&](StringRef name) {
+        AxisAttr axis = byName.lookup(name);
+        return axis && axis.isTiled() && !axis.getBlockSize();
+      };
+      // Every GEMV dot's rows get one block of all rows (up to 16), its
+      // columns blocks of 64; an axis that is a dot's rows in one kernel
+      // and another's columns, or that is not open, leaves the program to
+      // block-select.
+      llvm::StringMap<int64_t> sizes;
+      bool conflict = false;
+      auto bind = [&](StringRef name, int64_t size) {
+        auto [it, inserted] = sizes.try_emplace(name, size);
+        conflict |= !inserted && it->second != size;
+      };
+      program.walk([&](DotOp dot) {
+        auto map = dot->getParentOfType<MapOp>();
+        if (!map)
+          return;
+        auto axes = matchGemvDot(map, dot);
+        if (!axes)
+          return;
+        auto [m, n] = *axes;
+        AxisAttr rows = byName.lookup(m), columns = byName.lookup(n);
+        if (!open(m) || !open(n) || rows.getExtent() > kMaxDecodeRows ||
+            columns.getExtent() < kBlockN)
+          return;
+        bind(m, std::min(rows.getExtent(), kTileRows));
+        bind(n, kBlockN);
+      });
+      if (conflict || sizes.empty()) {
+        LLVM_DEBUG(llvm::dbgs() << "no decode GEMV blocks for "
+                                << program.getSymName() << "\n");
+        continue;
+      }
+      SmallVector<Attribute> table;
+      for (AxisAttr axis : program.getAxisTable()) {
+        auto it = sizes.find(axis.getName().getValue());
+        table.push_back(it == sizes.end()
+                            ? axis
+                            : AxisAttr::get(axis.getContext(), axis.getName(),
+                                            axis.getExtent(), axis.getKind(),
+                                            it->second));
+      }
+      program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
+    }
+  }
+};
+
+} // namespace
