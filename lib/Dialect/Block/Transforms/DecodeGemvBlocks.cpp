@@ -36,6 +36,13 @@ namespace {
 constexpr int64_t kTileRows = 16, kMaxDecodeRows = 128;
 /// The columns one warp streams per k16 step (8 lanes x 16 bytes).
 constexpr int64_t kBlockN = 64;
+/// gpu-decode-gemv takes only whole tiles (a partial edge tile keeps the
+/// generic path, slower with these blocks than with block-select's): k
+/// must be a multiple of every k block block-select takes for decode
+/// programs (powers of two up to 256). k itself is left to block-select:
+/// binding it (256) made convertAndSelect prefer 3- and 4-kernel forms of
+/// norm + matmul at M16.
+constexpr int64_t kMaxBlockK = 256;
 
 SmallVector<StringRef> tileAxes(Value value) {
   SmallVector<StringRef> axes;
@@ -45,11 +52,10 @@ SmallVector<StringRef> tileAxes(Value value) {
   return axes;
 }
 
-/// The axes (m, n) of a dot of `map` that is a decode GEMV: A [m, k] of
+/// The axes (m, n, k) of a dot of `map` that is a decode GEMV: A [m, k] of
 /// 16-bit elements with m a grid axis of the map, B a load of a rank-2
 /// 16-bit argument or intermediate array along [k, n], n a grid axis.
-std::optional<std::pair<StringRef, StringRef>> matchGemvDot(MapOp map,
-                                                             DotOp dot) {
+std::optional<std::array<StringRef, 3>> matchGemvDot(MapOp map, DotOp dot) {
   auto load = dot.getRhs().getDefiningOp<LoadOp>();
   auto lhsType = dyn_cast<TileType>(dot.getLhs().getType());
   if (!load || !lhsType ||
@@ -69,7 +75,7 @@ std::optional<std::pair<StringRef, StringRef>> matchGemvDot(MapOp map,
   };
   if (!isGridAxis(a[0]) || !isGridAxis(b[1]))
     return std::nullopt;
-  return std::make_pair(a[0], b[1]);
+  return std::array<StringRef, 3>{a[0], b[1], a[1]};
 }
 
 struct BlockDecodeGemvBlocks
@@ -87,9 +93,9 @@ struct BlockDecodeGemvBlocks
         return axis && axis.isTiled() && !axis.getBlockSize();
       };
       // Every GEMV dot's rows get one block of all rows (up to 16), its
-      // columns blocks of 64; an axis that is a dot's rows in one kernel
-      // and another's columns, or that is not open, leaves the program to
-      // block-select.
+      // columns blocks of 64; only where the blocks tile every axis whole
+      // (M up to 16 or a multiple of 16, N a multiple of 64, K of 256). An
+      // axis that would get two sizes leaves the program to block-select.
       llvm::StringMap<int64_t> sizes;
       bool conflict = false;
       auto bind = [&](StringRef name, int64_t size) {
@@ -103,10 +109,15 @@ struct BlockDecodeGemvBlocks
         auto axes = matchGemvDot(map, dot);
         if (!axes)
           return;
-        auto [m, n] = *axes;
-        AxisAttr rows = byName.lookup(m), columns = byName.lookup(n);
-        if (!open(m) || !open(n) || rows.getExtent() > kMaxDecodeRows ||
-            columns.getExtent() < kBlockN)
+        auto [m, n, k] = *axes;
+        AxisAttr rows = byName.lookup(m), columns = byName.lookup(n),
+                 depth = byName.lookup(k);
+        if (!open(m) || !open(n) ||
+            rows.getExtent() > kMaxDecodeRows ||
+            (rows.getExtent() > kTileRows &&
+             rows.getExtent() % kTileRows != 0) ||
+            columns.getExtent() % kBlockN != 0 ||
+            depth.getExtent() % kMaxBlockK != 0)
           return;
         bind(m, std::min(rows.getExtent(), kTileRows));
         bind(n, kBlockN);
