@@ -1,0 +1,266 @@
+// RUN: bb-opt %s --gpu-decode-gemv | FileCheck %s
+// RUN: bb-opt %s --gpu-decode-gemv=print-refusals 2>&1 >/dev/null | FileCheck %s --check-prefix=REFUSED
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+#v = affine_map<(d0) -> (d0)>
+
+// A plain decode GEMV: 4 rows of x against 64 columns of W per block, k
+// tiles of 256 (16 k16 steps: 4 per warp). Each warp keeps 8 n8
+// accumulators (32 f32) and one iteration of weights (4 steps x 4 rows of
+// 16 bytes) ahead in the loop's iter_args; the A fragment comes from 4-byte
+// loads of x, rows past 4 zeroed; after the loop the 4 warps add their sums
+// into the block's accumulator tile in turn.
+// CHECK-LABEL: func.func @gemv
+// CHECK: scf.forall (%{{.*}}, %[[BX:.*]]) in (1, 4)
+// CHECK:   %[[ACC:.*]] = memref.alloc() {{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>
+// CHECK:   linalg.fill {{.*}} outs(%[[ACC]]
+// CHECK:   scf.forall (%[[WARP:.*]]) in (4)
+// CHECK:     gpu.lane_id
+// The first iteration's weights, before the loop.
+// CHECK-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// CHECK:     %[[LOOP:.*]]:48 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(
+// The next iteration's weights (clamped to the last), then the mma.
+// CHECK:       arith.minui
+// CHECK-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// CHECK:       vector.load %{{.*}} {alignment = 4 : i64} : memref<4x256xbf16, strided<[1024, 1], offset: ?>>, vector<2xbf16>
+// CHECK:       arith.select
+// CHECK:       nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// CHECK-COUNT-31: nvvm.mma.sync
+// CHECK-NOT:   nvvm.mma.sync
+// CHECK:       scf.yield
+// CHECK:     }
+// Warp order: warp 0 adds first, a barrier between turns.
+// CHECK:     %[[TURN:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK:     scf.if %[[TURN]] {
+// CHECK:       scf.if
+// CHECK:         vector.load %[[ACC]]{{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK:         arith.addf {{.*}} : vector<8xf32>
+// CHECK:         vector.store {{.*}}, %[[ACC]]
+// CHECK:     gpu.barrier
+// CHECK:   } {mapping = [#gpu.warp<linear_dim_0>]}
+// CHECK-NOT: linalg.generic {{.*}}"reduction"
+// CHECK:   linalg.generic
+// CHECK:   memref.copy
+func.func @gemv(%x: memref<4x1024xbf16>, %w: memref<1024x256xbf16>, %out: memref<4x256xbf16>) {
+  %c256 = arith.constant 256 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %c64 = arith.constant 64 : index
+  %c4 = arith.constant 4 : index
+  scf.forall (%by, %bx) in (1, 4) {
+    %n0 = arith.muli %bx, %c64 : index
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<4x64xf32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<4x64xf32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c4 step %c1 {
+      %k0 = arith.muli %i, %c256 : index
+      %xs = memref.subview %x[0, %k0] [4, 256] [1, 1] : memref<4x1024xbf16> to memref<4x256xbf16, strided<[1024, 1], offset: ?>>
+      %ws = memref.subview %w[%k0, %n0] [256, 64] [1, 1] : memref<1024x256xbf16> to memref<256x64xbf16, strided<[256, 1], offset: ?>>
+      %t = memref.alloc() {alignment = 64 : i64} : memref<4x64xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<4x64xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xs, %ws : memref<4x256xbf16, strided<[1024, 1], offset: ?>>, memref<256x64xbf16, strided<[256, 1], offset: ?>>) outs(%t : memref<4x64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_1: bf16, %o: f32):
+        %e0 = arith.extf %in : bf16 to f32
+        %e1 = arith.extf %in_1 : bf16 to f32
+        %p = arith.mulf %e0, %e1 : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<4x64xf32, #gpu.address_space<workgroup>>) outs(%acc : memref<4x64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    %r = memref.alloc() {alignment = 64 : i64} : memref<4x64xbf16, #gpu.address_space<workgroup>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<4x64xf32, #gpu.address_space<workgroup>>) outs(%r : memref<4x64xbf16, #gpu.address_space<workgroup>>) {
+    ^bb0(%in: f32, %o: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    %os = memref.subview %out[0, %n0] [4, 64] [1, 1] : memref<4x256xbf16> to memref<4x64xbf16, strided<[256, 1], offset: ?>>
+    memref.copy %r, %os : memref<4x64xbf16, #gpu.address_space<workgroup>> to memref<4x64xbf16, strided<[256, 1], offset: ?>>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// RMSNorm + matmul: the sum of squares, tiled along k, becomes a row
+// kernel in the same warps (one warp per row of 512: 16 elements per lane,
+// two 16-byte loads), lane 0 storing each row's sum into the workgroup
+// buffer; a barrier; then rsqrt once per lane and row (hoisted out of the
+// prologue), and in the loop x * rstd * gamma rounded to bf16 per element.
+// CHECK-LABEL: func.func @rmsnorm_gemv
+// CHECK: scf.forall (%[[WARP:.*]]) in (4)
+// CHECK:   vector.load %{{.*}} : memref<4x512xbf16, strided<[512, 1]>>, vector<8xbf16>
+// CHECK:   gpu.shuffle xor
+// CHECK:   scf.if
+// CHECK:     memref.store %{{.*}}, %[[SS:.*]][%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:   gpu.barrier
+// CHECK:   memref.load %[[SS]]
+// CHECK:   math.rsqrt
+// CHECK:   memref.load %[[SS]]
+// CHECK:   math.rsqrt
+// CHECK-NOT: math.rsqrt
+// CHECK:   scf.for
+// CHECK:     vector.load %{{.*}} {alignment = 4 : i64} : memref<256xbf16, strided<[1], offset: ?>>, vector<2xbf16>
+// CHECK:     arith.truncf
+// CHECK:     nvvm.mma.sync
+func.func @rmsnorm_gemv(%x: memref<4x512xbf16>, %g: memref<512xbf16>, %w: memref<512x64xbf16>, %out: memref<4x64xbf16>) {
+  %eps = arith.constant 9.99999997E-7 : f32
+  %n = arith.constant 5.120000e+02 : f32
+  %c256 = arith.constant 256 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  scf.forall (%bx) in (1) {
+    %ss = memref.alloc() {alignment = 64 : i64} : memref<4xf32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%ss : memref<4xf32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c2 step %c1 {
+      %k0 = arith.muli %i, %c256 : index
+      %xs = memref.subview %x[0, %k0] [4, 256] [1, 1] : memref<4x512xbf16> to memref<4x256xbf16, strided<[512, 1], offset: ?>>
+      %t = memref.alloc() {alignment = 64 : i64} : memref<4xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<4xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%xs : memref<4x256xbf16, strided<[512, 1], offset: ?>>) outs(%t : memref<4xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %o: f32):
+        %e = arith.extf %in : bf16 to f32
+        %sq = arith.mulf %e, %e : f32
+        %s = arith.addf %o, %sq : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%t : memref<4xf32, #gpu.address_space<workgroup>>) outs(%ss : memref<4xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<4x64xf32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<4x64xf32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c2 step %c1 {
+      %k0 = arith.muli %i, %c256 : index
+      %xs = memref.subview %x[0, %k0] [4, 256] [1, 1] : memref<4x512xbf16> to memref<4x256xbf16, strided<[512, 1], offset: ?>>
+      %gs = memref.subview %g[%k0] [256] [1] : memref<512xbf16> to memref<256xbf16, strided<[1], offset: ?>>
+      %a = memref.alloc() {alignment = 64 : i64} : memref<4x256xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%xs, %ss, %gs : memref<4x256xbf16, strided<[512, 1], offset: ?>>, memref<4xf32, #gpu.address_space<workgroup>>, memref<256xbf16, strided<[1], offset: ?>>) outs(%a : memref<4x256xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %s: f32, %gg: bf16, %o: bf16):
+        %ge = arith.extf %gg : bf16 to f32
+        %ms = arith.divf %s, %n : f32
+        %me = arith.addf %ms, %eps : f32
+        %rs = math.rsqrt %me : f32
+        %xe = arith.extf %in : bf16 to f32
+        %xn = arith.mulf %xe, %rs : f32
+        %xg = arith.mulf %xn, %ge : f32
+        %r = arith.truncf %xg : f32 to bf16
+        linalg.yield %r : bf16
+      }
+      %ws = memref.subview %w[%k0, 0] [256, 64] [1, 1] : memref<512x64xbf16> to memref<256x64xbf16, strided<[64, 1], offset: ?>>
+      %t = memref.alloc() {alignment = 64 : i64} : memref<4x64xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<4x64xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %ws : memref<4x256xbf16, #gpu.address_space<workgroup>>, memref<256x64xbf16, strided<[64, 1], offset: ?>>) outs(%t : memref<4x64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_1: bf16, %o: f32):
+        %e0 = arith.extf %in : bf16 to f32
+        %e1 = arith.extf %in_1 : bf16 to f32
+        %p = arith.mulf %e0, %e1 : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<4x64xf32, #gpu.address_space<workgroup>>) outs(%acc : memref<4x64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    %r = memref.alloc() {alignment = 64 : i64} : memref<4x64xbf16, #gpu.address_space<workgroup>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<4x64xf32, #gpu.address_space<workgroup>>) outs(%r : memref<4x64xbf16, #gpu.address_space<workgroup>>) {
+    ^bb0(%in: f32, %o: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.copy %r, %out : memref<4x64xbf16, #gpu.address_space<workgroup>> to memref<4x64xbf16>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// 32 rows: more than one mma tile of rows; the generic path keeps it.
+// REFUSED: remark: gpu-decode-gemv: not a decode GEMV block: more than 16 rows
+// CHECK-LABEL: func.func @too_many_rows
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: linalg.generic {{.*}}"reduction"
+func.func @too_many_rows(%x: memref<32x1024xbf16>, %w: memref<1024x64xbf16>, %out: memref<32x64xf32>) {
+  %c256 = arith.constant 256 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  scf.forall (%bx) in (1) {
+    %acc = memref.alloc() : memref<32x64xf32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x64xf32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c4 step %c1 {
+      %k0 = arith.muli %i, %c256 : index
+      %xs = memref.subview %x[0, %k0] [32, 256] [1, 1] : memref<32x1024xbf16> to memref<32x256xbf16, strided<[1024, 1], offset: ?>>
+      %ws = memref.subview %w[%k0, 0] [256, 64] [1, 1] : memref<1024x64xbf16> to memref<256x64xbf16, strided<[64, 1], offset: ?>>
+      %t = memref.alloc() : memref<32x64xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<32x64xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xs, %ws : memref<32x256xbf16, strided<[1024, 1], offset: ?>>, memref<256x64xbf16, strided<[64, 1], offset: ?>>) outs(%t : memref<32x64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_1: bf16, %o: f32):
+        %e0 = arith.extf %in : bf16 to f32
+        %e1 = arith.extf %in_1 : bf16 to f32
+        %p = arith.mulf %e0, %e1 : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<32x64xf32, #gpu.address_space<workgroup>>) outs(%acc : memref<32x64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    memref.copy %acc, %out : memref<32x64xf32, #gpu.address_space<workgroup>> to memref<32x64xf32>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// A partial edge tile (the last block's columns are dynamic): refused.
+// REFUSED: remark: gpu-decode-gemv: not a decode GEMV block: a partial edge tile (dynamic shape)
+// CHECK-LABEL: func.func @partial_columns
+// CHECK-NOT: nvvm.mma.sync
+func.func @partial_columns(%x: memref<4x256xbf16>, %w: memref<256x100xbf16>, %out: memref<4x100xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  scf.forall (%bx) in (2) {
+    %n0 = arith.muli %bx, %c64 : index
+    %left = arith.subi %c100, %n0 : index
+    %cols = arith.minsi %left, %c64 : index
+    %acc = memref.alloc(%cols) : memref<4x?xf32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<4x?xf32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c1 step %c1 {
+      %ws = memref.subview %w[0, %n0] [256, %cols] [1, 1] : memref<256x100xbf16> to memref<256x?xbf16, strided<[100, 1], offset: ?>>
+      %t = memref.alloc(%cols) : memref<4x?xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<4x?xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %ws : memref<4x256xbf16>, memref<256x?xbf16, strided<[100, 1], offset: ?>>) outs(%t : memref<4x?xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_1: bf16, %o: f32):
+        %e0 = arith.extf %in : bf16 to f32
+        %e1 = arith.extf %in_1 : bf16 to f32
+        %p = arith.mulf %e0, %e1 : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<4x?xf32, #gpu.address_space<workgroup>>) outs(%acc : memref<4x?xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    %os = memref.subview %out[0, %n0] [4, %cols] [1, 1] : memref<4x100xf32> to memref<4x?xf32, strided<[100, 1], offset: ?>>
+    memref.copy %acc, %os : memref<4x?xf32, #gpu.address_space<workgroup>> to memref<4x?xf32, strided<[100, 1], offset: ?>>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
