@@ -199,6 +199,13 @@ void inlineSingleIterationReduce(mlir::RewriterBase &rewriter,
 void registerFusionVocabulary(mlir::PDLPatternModule &module,
                               ReplicationOptions replication = {});
 
+/// The constraint whose results rewrite `rewrite` of the vocabulary takes
+/// as its first argument, with that constraint's root as its second
+/// (FuseProducer(ProducerToFuse(consumer), consumer)); empty when it takes
+/// no link. The rewrite trusts the link: a user rule that hands it other
+/// values is refused when it is loaded (block-fuse{rules=}).
+llvm::StringRef getLinkConstraint(llvm::StringRef rewrite);
+
 } // namespace blockbuster::block
 
 #endif // BLOCKBUSTER_DIALECT_BLOCK_TRANSFORMS_FUSIONVOCABULARY_H

@@ -13,6 +13,8 @@
 #include "FusionUtils.h"
 #include "../Rules/ScaleHoisting.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace mlir;
 using namespace blockbuster::block;
 
@@ -260,6 +262,17 @@ static void inlineSingleIteration(PatternRewriter &rewriter, Operation *op) {
                   "inlined the single iteration of a reduce over whole axis " +
                       reduce.getAxis());
   inlineSingleIterationReduce(rewriter, reduce);
+}
+
+StringRef blockbuster::block::getLinkConstraint(StringRef rewrite) {
+  return llvm::StringSwitch<StringRef>(rewrite)
+      .Case("FuseProducer", "ProducerToFuse")
+      .Case("FuseWithSibling", "SiblingToFuse")
+      .Case("MoveProducerIntoReduce", "ProducerToMoveIntoReduce")
+      .Case("ReplicateIntoMap", "ProducerToReplicate")
+      .Case("ReplicateIntoReduce", "ProducerToReplicateIntoReduce")
+      .Case("FuseWithReduce", "ReduceToFuse")
+      .Default("");
 }
 
 void blockbuster::block::registerFusionVocabulary(

@@ -53,13 +53,16 @@
 // TIER-NEXT:  explain: rule 0 (user rules) at user-rules.mlir:{{[0-9]+}}:8 (block.map): ProducerToFuse: loads no array a map writes
 // TIER-COUNT-3: block.map
 
-// Errors: the file, what it holds, and `order=0` without a file.
+// Errors: the file, what it holds (a link rewrite takes its own
+// constraint's results), and `order=0` without a file.
 // RUN: not bb-opt %s --block-fuse=rules=%t.missing -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: block-fuse: cannot load rules from '{{.*}}missing'
 // RUN: not bb-opt %s --block-fuse=rules=%S/Inputs/no-patterns.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: block-fuse: '{{.*}}no-patterns.mlir' holds no pdl.pattern
 // RUN: not bb-opt %s --block-fuse=rules=%S/Inputs/not-in-vocabulary.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: not-in-vocabulary.mlir:5:5: error: block-fuse: native rewrite 'NotAVocabularyWord' is not in the fusion vocabulary
+// RUN: not bb-opt %s --block-fuse=rules=%S/Inputs/misused-link.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINK
+// LINK: misused-link.mlir:8:5: error: block-fuse: native rewrite 'FuseWithReduce' takes the results of constraint 'ReduceToFuse' and that constraint's root, FuseWithReduce(ReduceToFuse(root), root)
 // RUN: not bb-opt %s --block-fuse=order=0,1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: error: block-fuse: rule 0 in `order` is the rules of `rules=FILE`, and no file is given
 
