@@ -317,13 +317,14 @@ public:
   GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps)
       : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps) {}
 
-  /// `prefix` emits the block's row statistics at the start of the warps'
-  /// forall (its argument: the warp id), before the first weight loads.
-  /// Issuing those loads first, to overlap their latency with the
-  /// statistics', kept 64 more registers live across the statistics (180
-  /// instead of 104, 2 blocks per SM instead of 4): M16 unchanged, M3
-  /// 1.3-1.8x slower on the H100 (docs/performance.md, session 9).
-  LogicalResult emit(llvm::function_ref<LogicalResult(Value)> prefix);
+  /// The statistics stay in a warp forall of their own before this one
+  /// (lowerRowPrefix), a barrier between them. Measured on the H100
+  /// (docs/performance.md, session 9), both alternatives were slower: the
+  /// first iteration's weights issued before the statistics (64 more
+  /// registers live across them, 2 blocks per SM instead of 4: M3 1.3-1.8x,
+  /// M128 1.5x), and the statistics emitted inside this forall after a
+  /// barrier (RMSNorm M16 0.0309 -> 0.0349 ms).
+  void emit();
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -437,8 +438,7 @@ Value GemvEmitter::aRegister(int64_t h, Value k) {
   return arith::SelectOp::create(b, loc, valid[h], packed, zero);
 }
 
-LogicalResult
-GemvEmitter::emit(llvm::function_ref<LogicalResult(Value)> prefix) {
+void GemvEmitter::emit() {
   MLIRContext *ctx = b.getContext();
   scf::ForOp loop = info.loop;
   int64_t groups = info.tileN / kGroupColumns;
@@ -472,6 +472,10 @@ GemvEmitter::emit(llvm::function_ref<LogicalResult(Value)> prefix) {
     rows[h] = arith::SelectOp::create(b, loc, valid[h], row,
                                       index(info.rows - 1));
   }
+  if (info.prologue)
+    for (int64_t h = 0; h < 2; ++h)
+      emitRowPart(rows[h], rowMappings[h], rowOps[h]);
+
   Value zero =
       arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   // The loop's index arithmetic and views at iteration `iv`, and this
@@ -512,12 +516,7 @@ GemvEmitter::emit(llvm::function_ref<LogicalResult(Value)> prefix) {
   Value lastIv = arith::SubIOp::create(b, loc, ub, index(1));
   SmallVector<Value> init(dots * kTiles * 4, zero);
   int64_t numAcc = init.size();
-  if (failed(prefix(warp)))
-    return failure();
   init.append(loadWeights(cloneIndexing(loop.getLowerBound())));
-  if (info.prologue)
-    for (int64_t h = 0; h < 2; ++h)
-      emitRowPart(rows[h], rowMappings[h], rowOps[h]);
   auto kLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), ub,
                                   loop.getStep(), init);
   {
@@ -610,7 +609,6 @@ GemvEmitter::emit(llvm::function_ref<LogicalResult(Value)> prefix) {
       gpu::BarrierOp::create(b, loc);
   }
   b.eraseOp(loop);
-  return success();
 }
 
 struct GPUDecodeGemv
@@ -676,16 +674,12 @@ struct GPUDecodeGemv
     for (auto [v, access] : info.prologueAccess)
       if (access == Access::RowScalar && isWorkgroup(v))
         liveOut.insert(v);
-    return GemvEmitter(rewriter, info, warps).emit([&](Value warp) {
-      if (prefix.empty())
-        return success();
-      if (failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
-                                liveOut, reason, warp)))
-        return failure();
-      // The statistics in shared memory before any warp reads them.
-      gpu::BarrierOp::create(rewriter, dotLoop.getLoc());
-      return success();
-    });
+    if (!prefix.empty() &&
+        failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
+                              liveOut, reason)))
+      return failure();
+    GemvEmitter(rewriter, info, warps).emit();
+    return success();
   }
 
   void runOnOperation() override {

@@ -617,20 +617,15 @@ public:
 
   /// Emits `ops` (in order) for every row of the block, `slots` rows at a
   /// time (P warps each): warps w P .. w P + P - 1 take row w when there
-  /// are as many slots as rows, else rows w, w + slots, ... in a loop. In a
-  /// warp forall of its own, or, given `warp`, at the insertion point of a
-  /// caller's warp forall (of slots x P warps).
-  void emit(ArrayRef<Operation *> ops, int64_t slots, Value part,
-            Value warp = nullptr) {
+  /// are as many slots as rows, else rows w, w + slots, ... in a loop.
+  void emit(ArrayRef<Operation *> ops, int64_t slots, Value part) {
     this->slots = slots;
+    auto forall =
+        blockbuster::createWarpForall(b, loc, slots * shape.warpsPerRow);
     OpBuilder::InsertionGuard guard(b);
-    if (!warp) {
-      auto forall =
-          blockbuster::createWarpForall(b, loc, slots * shape.warpsPerRow);
-      b.setInsertionPoint(forall.getBody()->getTerminator());
-      warp = forall.getInductionVar(0);
-    }
+    b.setInsertionPoint(forall.getBody()->getTerminator());
     lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+    Value warp = forall.getInductionVar(0);
     slot = arith::DivUIOp::create(b, loc, warp, index(shape.warpsPerRow));
     warpInRow = arith::RemUIOp::create(b, loc, warp, index(shape.warpsPerRow));
     row = slot;
@@ -1112,11 +1107,9 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
                                           ArrayRef<Operation *> ops,
                                           int64_t warps, int64_t maxPerLane,
                                           const DenseSet<Value> &liveOut,
-                                          std::string &reason, Value warp) {
+                                          std::string &reason) {
   if (ops.empty())
     return success();
-  OpBuilder::InsertionGuard guard(rewriter);
-  OpBuilder::InsertPoint callerPoint = rewriter.saveInsertionPoint();
   // Every loop must flatten before anything is rewritten.
   for (Operation *op : ops) {
     auto loop = dyn_cast<scf::ForOp>(op);
@@ -1155,22 +1148,14 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
   const RowShape &shape = matcher.shape;
   int64_t slots =
       std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
-  if (warp) {
-    rewriter.restoreInsertionPoint(callerPoint);
-    if (slots * shape.warpsPerRow != warps) {
-      reason = "rows that do not keep every warp busy";
-      return failure();
-    }
-  } else {
-    // After the last of them: the flattened loops' views are defined there.
-    Operation *last = flat.front();
-    for (Operation *op : flat)
-      if (last->isBeforeInBlock(op))
-        last = op;
-    rewriter.setInsertionPointAfter(last);
-  }
+  // After the last of them: the flattened loops' views are defined there.
+  Operation *last = flat.front();
+  for (Operation *op : flat)
+    if (last->isBeforeInBlock(op))
+      last = op;
+  rewriter.setInsertionPointAfter(last);
   RowEmitter(rewriter, first->getLoc(), shape, matcher.kinds, liveOut)
-      .emit(emitted, slots, /*part=*/nullptr, warp);
+      .emit(emitted, slots, /*part=*/nullptr);
   for (Operation *op : llvm::reverse(emitted))
     rewriter.eraseOp(op);
   for (Operation *op : llvm::reverse(flat))

@@ -22,17 +22,14 @@ namespace blockbuster {
 /// schedule of gpu-row-kernels on `warps` warps: a lane keeps at most
 /// `maxPerLane` elements of a row, and lane 0 of a row stores the row's
 /// value of each workgroup row-scalar buffer in `liveOut` (read by the rest
-/// of the block after a barrier). In a warp forall of its own after the
-/// ops, or, given `warp` (the warp id of the caller's forall of `warps`
-/// warps), at the rewriter's insertion point: the caller places the
-/// barrier. On failure `reason` says why; the loops may then have been
-/// flattened already, so callers work on a copy of the block.
+/// of the block after the barrier that ends the warps' forall). On failure
+/// `reason` says why; the loops may then have been flattened already, so
+/// callers work on a copy of the block.
 mlir::LogicalResult lowerRowPrefix(mlir::RewriterBase &rewriter,
                                    llvm::ArrayRef<mlir::Operation *> ops,
                                    int64_t warps, int64_t maxPerLane,
                                    const llvm::DenseSet<mlir::Value> &liveOut,
-                                   std::string &reason,
-                                   mlir::Value warp = nullptr);
+                                   std::string &reason);
 
 } // namespace blockbuster
 
