@@ -90,17 +90,21 @@ func.func @gemv(%x: memref<4x1024xbf16>, %w: memref<1024x256xbf16>, %out: memref
 }
 
 // RMSNorm + matmul: the sum of squares, tiled along k, becomes a row
-// kernel in the same warps (one warp per row of 512: 16 elements per lane,
-// two 16-byte loads), lane 0 storing each row's sum into the workgroup
-// buffer; a barrier; then rsqrt once per lane and row (hoisted out of the
-// prologue), and in the loop x * rstd * gamma rounded to bf16 per element.
+// kernel in a warp forall of its own (one warp per row of 512: 16 elements
+// per lane, two 16-byte loads), lane 0 storing each row's sum into the
+// workgroup buffer; then (after the barrier that ends that forall, placed
+// by gpu-map-grid-to-launch) the GEMV warps: rsqrt once per lane and row
+// (hoisted out of the prologue), and in the loop x * rstd * gamma rounded
+// to bf16 per element.
 // CHECK-LABEL: func.func @rmsnorm_gemv
-// CHECK: scf.forall (%[[WARP:.*]]) in (4)
+// CHECK: scf.forall (%{{.*}}) in (4)
 // CHECK:   vector.load %{{.*}} : memref<4x512xbf16, strided<[512, 1]>>, vector<8xbf16>
 // CHECK:   gpu.shuffle xor
 // CHECK:   scf.if
 // CHECK:     memref.store %{{.*}}, %[[SS:.*]][%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
-// CHECK:   gpu.barrier
+// CHECK: } {mapping = [#gpu.warp<linear_dim_0>]}
+// CHECK: linalg.fill
+// CHECK: scf.forall (%{{.*}}) in (4)
 // CHECK:   memref.load %[[SS]]
 // CHECK:   math.rsqrt
 // CHECK:   memref.load %[[SS]]

@@ -363,14 +363,13 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
     add their accumulators into the tile in warp order. The tiled row
     reductions before the loop (a norm's statistics) take the row-kernel
     schedule. Anything else keeps the generic path; `print-refusals` says
-    why (a remark per grid with a contraction loop).
+    why (a remark on each block grid not taken).
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block (where the grid does not say)">,
     Option<"printRefusals", "print-refusals", "bool", /*default=*/"false",
-           "A remark on each grid with a dot loop that is not taken, with "
-           "the reason">,
+           "A remark on each block grid not taken, with the reason">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
