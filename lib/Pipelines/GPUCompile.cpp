@@ -106,6 +106,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
+  gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   buildGPUPipeline(back, gpu);
   return back.run(module);

@@ -5,6 +5,7 @@
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false] [--wgmma-prologue-ahead=false]
+//              [--attention-mma wgmma|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -108,6 +109,12 @@ static cl::opt<bool> wgmmaPrologueAhead(
              "step's A part rewritten while this step's wgmma runs "
              "(=false: this step's, after the last wgmma)"),
     cl::cat(bbCompileCategory));
+static cl::opt<std::string> attentionMma(
+    "attention-mma", cl::init("wgmma"),
+    cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
+             "on a TMA ring, P from registers), wgmma-qk (S = Q K^T only), "
+             "sync (both on mma.sync, K and V by cp.async)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(
     "split-max-blocks", cl::init(1056),
     cl::desc("Grids of fewer blocks than the SMs split their reduce loops "
@@ -162,6 +169,7 @@ int main(int argc, char **argv) {
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
+  options.attentionMma = attentionMma;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

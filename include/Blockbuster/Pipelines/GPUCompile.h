@@ -42,6 +42,9 @@ struct GPUCompileOptions {
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
   bool wgmmaPrologueAhead = true;
+  /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
+  /// sync.
+  std::string attentionMma = "wgmma";
   /// blockbuster-gpu-pipeline's split-max-blocks (0: no split reductions).
   int64_t splitMaxBlocks = 1056;
 };

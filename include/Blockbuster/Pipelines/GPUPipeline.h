@@ -42,6 +42,13 @@ struct GPUPipelineOptions
                      "the next step's A part rewritten while this step's "
                      "wgmma runs (off: this step's, after the last wgmma)"),
       llvm::cl::init(true)};
+  Option<std::string> attentionMma{
+      *this, "attention-mma",
+      llvm::cl::desc("sm_90a attention blocks: the tensor-core instructions "
+                     "of their dots (wgmma: both on wgmma, K and V on a "
+                     "TMA ring, P from registers; wgmma-qk: S = Q K^T on "
+                     "wgmma, P V on mma.sync; sync: both on mma.sync)"),
+      llvm::cl::init("wgmma")};
   Option<int64_t> splitMaxBlocks{
       *this, "split-max-blocks",
       llvm::cl::desc("gpu-split-reductions' max-blocks: the most blocks of a "

@@ -69,8 +69,11 @@
 #include "RowCombiners.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
+#include "TmaRing.h"
+#include "WarpgroupRegisterMma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -111,6 +114,30 @@ constexpr int64_t kTileN = 8, kStepK = 16;
 constexpr int64_t kRowPad = 8;
 // Elements of one 16-byte copy.
 constexpr int64_t kChunk = 8;
+// wgmma: the rows of one warpgroup's accumulator, and the key tile (the
+// n of S = Q K^T, the k of P V) the TMA schedule takes.
+constexpr int64_t kWarpgroupRows = 64, kWgmmaKeys = 64;
+// A TMA box of the attention schedule: 64 rows of 64 16-bit elements (one
+// 128-byte swizzle span), 8 KB; its 8-row groups are 1024 bytes apart.
+constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
+
+/// The dots' instructions (the pass's `mma` option).
+enum class MmaKind { Sync, WgmmaQK, Wgmma };
+
+/// A global array whose tiles TMA copies: a function argument of 16-bit
+/// elements, viewed (through at most one collapse_shape) as the source of
+/// the block's subviews [1, .., 1, rows, D].
+struct TmaArray {
+  Value array;
+  // Per dimension of the views' source: the dimensions of the array.
+  SmallVector<ReassociationIndices> groups;
+  // The box (outermost first): 64 along the innermost dimension of the
+  // rows' and of the columns' group, 1 elsewhere.
+  SmallVector<int64_t> box;
+  // D / 64: boxes per tile.
+  int64_t boxes = 0;
+  Value descriptor;
+};
 
 bool isWorkgroup(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
@@ -416,10 +443,12 @@ static bool maskedIterationKeeps(scf::ForOp loop, ArrayRef<Value> carried,
 class FlashAttentionBuilder : IndexArithmetic {
 public:
   FlashAttentionBuilder(RewriterBase &rewriter, scf::ForallOp grid,
-                        int64_t tileRank, int64_t warps)
+                        int64_t tileRank, int64_t warps, MmaKind mma)
       : IndexArithmetic(rewriter, grid.getLoc()), rewriter(rewriter),
         oldGrid(grid), loc(grid.getLoc()), ctx(grid.getContext()),
-        tileRank(tileRank), warps(warps) {}
+        tileRank(tileRank), warps(warps) {
+    this->mma = mma;
+  }
 
   /// The new grid, or failure (nothing left behind).
   FailureOr<scf::ForallOp> build();
@@ -464,12 +493,16 @@ private:
 
   /// A B operand of a dot in a loop whose view depends on the loop's
   /// induction variable: its tiles are copied one iteration ahead
-  /// (cp.async) into two slots of one shared-memory buffer.
+  /// (cp.async, or TMA on the wgmma schedule) into two slots of one
+  /// shared-memory buffer.
   struct Prefetched {
     // The view's computation in the old loop body, in order.
     SmallVector<Operation *> slice;
     Value buffer;
     int64_t rows = 0, columns = 0;
+    // TMA: the array, and the slots' mbarriers (two).
+    const TmaArray *tma = nullptr;
+    Value barriers;
   };
   /// The B operands of `loop` that can be prefetched, in the order of their
   /// dots.
@@ -477,6 +510,41 @@ private:
   /// Starts the copies of B's tile at iteration `iv` into slot `slot`.
   void issueCopies(Value oldB, const Prefetched &p, Value oldIv, Value iv,
                    Value slot);
+
+  // The wgmma schedule (sm_90a).
+  /// The array whose tiles the global view `view` takes, if TMA can copy
+  /// them: a view [1, .., 1, rows <= 64, D] of a collapse of (or of) a
+  /// function argument of 16-bit elements, D a multiple of 64.
+  const TmaArray *tmaArray(Value view);
+  /// Which dots go to wgmma: S = Q K^T (and P V for MmaKind::Wgmma) when
+  /// the block has 4 warps and every such dot's global operands are TMA
+  /// arrays, read in loops of the block's body; makes the arrays'
+  /// descriptors before the grid.
+  void planWgmma();
+  /// Thread 0 starts the TMA copies of the tile of `view` (a new subview of
+  /// `array`) into `buffer` at byte `offset`, completing on barrier `slot`
+  /// of `barriers`.
+  void issueTma(const TmaArray &array, Value view, Value buffer, Value offset,
+                Value barriers, Value slot);
+  /// The shared-memory copy of the global A tile `oldA` (Q), made once
+  /// where its view is made.
+  Value sharedA(Value oldA);
+  /// The wait (and the refill of the other slot) for this iteration's tile
+  /// of the TMA operand `p`; returns the byte offset of its slot.
+  Value awaitTma(Value oldB, const Prefetched &p);
+
+  MmaKind mma = MmaKind::Sync;
+  bool qkOnWgmma = false, pvOnWgmma = false;
+  // Keyed by the views' source.
+  DenseMap<Value, TmaArray> tmaArrays;
+  // The host ops made for the descriptors (erased if the build fails).
+  SmallVector<Operation *> hostOps;
+  Value leader;
+  // Q in shared memory, its mbarrier, and the old views already copied.
+  DenseMap<Value, Value> sharedTiles;
+  Value qBarrier;
+  // The mbarriers of each loop's TMA operands, made at the block's start.
+  DenseMap<std::pair<Operation *, Value>, Value> loopBarriers;
 
   RewriterBase &rewriter;
   scf::ForallOp oldGrid;
@@ -1145,8 +1213,11 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     return fail(op, "k or n is not a multiple of 16");
   int64_t steps = *kBound / kStepK;
 
-  // A's registers.
+  // Both dots of an attention block go to wgmma or neither (planWgmma).
+  bool onWgmma = isWorkgroup(oldA) ? pvOnWgmma : qkOnWgmma;
+  // A's registers (on wgmma, Q's tile in shared memory instead).
   SmallVector<Value> aRegisters;
+  Value aShared;
   if (isWorkgroup(oldA)) {
     auto it = fragments.find(oldA);
     const BufferShape &shape = shapes[oldA];
@@ -1179,7 +1250,10 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       return fail(op, "A's view changes inside the block's loops");
     if (aType2.getShape().back() != *kBound)
       return fail(op, "A's rows are not whole");
-    aRegisters = globalFragmentsA(oldA, steps);
+    if (onWgmma)
+      aShared = sharedA(oldA);
+    else
+      aRegisters = globalFragmentsA(oldA, steps);
   }
 
   // B: a global tile [.., n, k] (K) or [.., k, n] (V).
@@ -1214,14 +1288,27 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     if (it != loops.back().prefetched.end())
       prefetched = &it->second;
   }
-  if (prefetched && prefetched->rows == paddedRows &&
-      prefetched->columns == bColumns) {
+  Value slotOffset;
+  if (onWgmma) {
+    // S = Q K^T: m64 n64 k16 steps over D, K's rows its n (K-major); P V:
+    // m64 nD k16 steps over the 64 keys, V's rows its k ("transposed").
+    if (!prefetched || !prefetched->tma || paddedRows != kWgmmaKeys ||
+        transposed != isWorkgroup(oldA) ||
+        (transposed ? *kBound : *nBound) != kWgmmaKeys ||
+        bColumns != prefetched->tma->boxes * kTmaSwizzleElements)
+      return fail(op, "not a dot of the wgmma schedule");
+    slotOffset = awaitTma(oldB, *prefetched);
+    if (aShared)
+      waitForRound(rewriter, loc, qBarrier, index(0), 1);
+  } else if (prefetched && prefetched->rows == paddedRows &&
+             prefetched->columns == bColumns) {
     // This iteration's tile has landed (only the copies issued after it,
     // one group per prefetched operand, may still be in flight) and every
     // warp is past its reads of the other slot: refill that one with the
     // next iteration's tile.
     LoopState &state = loops.back();
-    int64_t groups = state.prefetched.size();
+    int64_t groups = llvm::count_if(
+        state.prefetched, [](auto &entry) { return !entry.second.tma; });
     nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, state.firstGroup,
                                      rewriter.getI32IntegerAttr(groups - 1));
     gpu::BarrierOp::create(rewriter, loc);
@@ -1263,6 +1350,49 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     rewriter.setInsertionPointToStart(needed.elseBlock());
     scf::YieldOp::create(rewriter, loc, acc);
     rewriter.setInsertionPointToStart(needed.thenBlock());
+  }
+  if (onWgmma) {
+    // The warpgroup's wgmmas in one group, waited for at once: the
+    // registers they write are read next.
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    const TmaArray &tma = *prefetched->tma;
+    if (aShared) {
+      // Q and K K-major: a k16 step is 32 bytes along a 128-byte row, the
+      // next 64 columns the next box.
+      for (int64_t box = 0; box < tma.boxes; ++box)
+        for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
+          int64_t at = box * kBoxBytes + step * kStepK * 2;
+          Value descA = sharedMatrixDescriptor(rewriter, loc, aShared,
+                                               index(at), 16,
+                                               kSwizzleGroupBytes);
+          Value descB = sharedMatrixDescriptor(
+              rewriter, loc, prefetched->buffer, add(slotOffset, at), 16,
+              kSwizzleGroupBytes);
+          acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, aType,
+                             /*transposeB=*/false);
+        }
+    } else {
+      // V MN-major: a k16 step is 16 rows of 128 bytes; the next 64
+      // columns (n) the next box.
+      for (int64_t step = 0; step < steps; ++step) {
+        Value descB = sharedMatrixDescriptor(
+            rewriter, loc, prefetched->buffer,
+            add(slotOffset, step * kStepK * 128), kBoxBytes,
+            kSwizzleGroupBytes);
+        acc = wgmmaRegisterA(rewriter, loc, acc,
+                             ArrayRef<Value>(aRegisters).slice(4 * step, 4),
+                             descB, aType, /*transposeB=*/true);
+      }
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+    if (needed) {
+      scf::YieldOp::create(rewriter, loc, acc);
+      rewriter.setInsertionPointAfter(needed);
+      acc.assign(needed.getResults().begin(), needed.getResults().end());
+    }
+    fragments[out].values = std::move(acc);
+    return success();
   }
   // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
   Value matrix = div(lane, 8), row8 = rem(lane, 8);
@@ -1710,6 +1840,8 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
     }
     if (!pure)
       continue;
+    if (isWorkgroup(dot.getDpsInputs()[0]) ? pvOnWgmma : qkOnWgmma)
+      p.tma = tmaArray(b);
     p.slice = slice.takeVector();
     llvm::sort(p.slice, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
@@ -1755,6 +1887,210 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// The wgmma schedule: Q, K and V by TMA
+//===----------------------------------------------------------------------===//
+
+const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return nullptr;
+  Value source = subview.getSource();
+  auto it = tmaArrays.find(source);
+  if (it != tmaArrays.end())
+    return it->second.descriptor ? &it->second : nullptr;
+  // A failed match is remembered too (no descriptor).
+  TmaArray &entry = tmaArrays[source];
+  if (oldGrid->isAncestor(source.getParentBlock()->getParentOp()))
+    return nullptr;
+  auto sourceType = cast<MemRefType>(source.getType());
+  int64_t rank = sourceType.getRank();
+  Value array = source;
+  SmallVector<ReassociationIndices> groups;
+  if (auto collapse = source.getDefiningOp<memref::CollapseShapeOp>()) {
+    array = collapse.getSrc();
+    groups = collapse.getReassociationIndices();
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      groups.push_back({d});
+  }
+  auto arg = dyn_cast<BlockArgument>(array);
+  auto arrayType = cast<MemRefType>(array.getType());
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
+      !arrayType.hasStaticShape() || !arrayType.getLayout().isIdentity() ||
+      arrayType.getElementTypeBitWidth() != 16 || rank < 2)
+    return nullptr;
+  int64_t columns = arrayType.getShape().back();
+  if (columns % kTmaSwizzleElements || columns > 256)
+    return nullptr;
+  // The rows' and the columns' groups: only their innermost dimension may
+  // be longer than 1 (a box never wraps around into the next head).
+  for (int64_t g = rank - 2; g < rank; ++g)
+    for (int64_t d : ArrayRef<int64_t>(groups[g]).drop_back())
+      if (arrayType.getDimSize(d) != 1)
+        return nullptr;
+  // The view: unit strides, [1, .., 1, rows, D] at column 0.
+  if (!llvm::all_of(subview.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }) ||
+      subview.getSourceType().getRank() != subview.getType().getRank())
+    return nullptr;
+  ArrayRef<int64_t> sizes = subview.getStaticSizes();
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (sizes[d] != 1)
+      return nullptr;
+  std::optional<int64_t> rows = constantUpperBound(view, rank - 2);
+  if (sizes[rank - 1] != columns || !rows || *rows > kWgmmaKeys ||
+      !isConstantIntValue(subview.getMixedOffsets()[rank - 1], 0))
+    return nullptr;
+  entry.array = array;
+  entry.groups = groups;
+  entry.box.assign(arrayType.getRank(), 1);
+  entry.box[groups[rank - 2].back()] = kWgmmaKeys;
+  entry.box[groups[rank - 1].back()] = kTmaSwizzleElements;
+  entry.boxes = columns / kTmaSwizzleElements;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(oldGrid);
+  entry.descriptor = createTmaDescriptor(rewriter, loc, array, entry.box);
+  hostOps.push_back(entry.descriptor.getDefiningOp());
+  hostOps.push_back(entry.descriptor.getDefiningOp()->getOperand(0)
+                        .getDefiningOp());
+  return &entry;
+}
+
+void FlashAttentionBuilder::planWgmma() {
+  if (mma == MmaKind::Sync || warps * kRowsPerWarp != kWarpgroupRows)
+    return;
+  bool qk = true, pv = mma == MmaKind::Wgmma;
+  bool anyQK = false;
+  oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
+    if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
+      return;
+    Value a = dot.getDpsInputs()[0], b = dot.getDpsInputs()[1];
+    // B's tiles: one per iteration of a loop of the block's body (its
+    // mbarriers count one round per iteration, from the block's start).
+    auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+    bool inLoop = loop && loop->getParentOp() == oldGrid &&
+                  b.getDefiningOp() &&
+                  b.getDefiningOp()->getBlock() == loop.getBody();
+    if (!isWorkgroup(a)) {
+      anyQK = true;
+      qk &= !isWorkgroup(b) && inLoop && tmaArray(a) && tmaArray(b);
+    } else if (pv) {
+      pv &= !isWorkgroup(b) && inLoop && tmaArray(b);
+    }
+  });
+  qkOnWgmma = qk && anyQK;
+  // P V on wgmma needs S on it: the TMA ring's barriers serve both.
+  pvOnWgmma = qkOnWgmma && pv;
+}
+
+void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
+                                     Value buffer, Value offset,
+                                     Value barriers, Value slot) {
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  auto arrayType = cast<MemRefType>(array.array.getType());
+  // The array's coordinates of the view's first element: each offset of
+  // the source spread over its group's dimensions, innermost last.
+  SmallVector<Value> coordinates(arrayType.getRank());
+  for (auto [g, group] : llvm::enumerate(array.groups)) {
+    Value rest = getValueOrCreateConstantIndexOp(rewriter, loc, offsets[g]);
+    for (int64_t i = group.size() - 1; i >= 0; --i) {
+      int64_t size = arrayType.getDimSize(group[i]);
+      if (i == 0) {
+        coordinates[group[i]] = rest;
+      } else if (size == 1) {
+        coordinates[group[i]] = index(0);
+      } else {
+        coordinates[group[i]] = rem(rest, size);
+        rest = div(rest, size);
+      }
+    }
+  }
+  int64_t inner = array.groups.back().back();
+  nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, barriers,
+                                          index(array.boxes * kBoxBytes), slot,
+                                          Value());
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto boxType = MemRefType::get(array.box, arrayType.getElementType(),
+                                 MemRefLayoutAttrInterface(), workgroup);
+  for (int64_t box = 0; box < array.boxes; ++box) {
+    Value destination = memref::ViewOp::create(
+        rewriter, loc, boxType, buffer, add(offset, box * kBoxBytes),
+        ValueRange{});
+    SmallVector<Value> at = coordinates;
+    at[inner] = add(at[inner], box * kTmaSwizzleElements);
+    // Coordinates are innermost first.
+    std::reverse(at.begin(), at.end());
+    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
+                                  array.descriptor, at, slot, Value(),
+                                  Value());
+  }
+}
+
+Value FlashAttentionBuilder::sharedA(Value oldA) {
+  auto it = sharedTiles.find(oldA);
+  if (it != sharedTiles.end())
+    return it->second;
+  const TmaArray *array = tmaArray(oldA);
+  Value a = mapping.lookup(oldA);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfter(a.getDefiningOp());
+  auto bufferType = MemRefType::get(
+      {array->boxes * kBoxBytes}, rewriter.getI8Type(),
+      MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  Value buffer;
+  {
+    OpBuilder::InsertionGuard start(rewriter);
+    rewriter.setInsertionPointAfter(leader.getDefiningOp());
+    buffer = memref::AllocOp::create(rewriter, loc, bufferType,
+                                     rewriter.getI64IntegerAttr(1024));
+  }
+  auto issue = scf::IfOp::create(rewriter, loc, leader);
+  rewriter.setInsertionPointToStart(issue.thenBlock());
+  issueTma(*array, a, buffer, index(0), qBarrier, index(0));
+  sharedTiles[oldA] = buffer;
+  return buffer;
+}
+
+Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
+  LoopState &state = loops.back();
+  // Every warp is past its wgmma of the previous iteration (waited for
+  // before its results were read), which read the other slot: thread 0
+  // refills that one with the next iteration's tile, then all wait for
+  // this iteration's.
+  gpu::BarrierOp::create(rewriter, loc);
+  Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+      loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+      state.step);
+  Value slot = rem(iteration, 2);
+  Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
+  Value more = arith::AndIOp::create(
+      rewriter, loc, leader,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, next,
+                            state.upperBound));
+  auto refill = scf::IfOp::create(rewriter, loc, more);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(refill.thenBlock());
+    Value other = arith::SubIOp::create(rewriter, loc, index(1), slot);
+    IRMapping local;
+    local.map(state.oldLoop.getInductionVar(), next);
+    for (Operation *op : p.slice) {
+      for (Value operand : op->getOperands())
+        if (!local.contains(operand) && mapping.contains(operand))
+          local.map(operand, mapping.lookup(operand));
+      rewriter.clone(*op, local);
+    }
+    issueTma(*p.tma, local.lookup(oldB), p.buffer,
+             mul(other, p.tma->boxes * kBoxBytes), p.barriers, other);
+  }
+  waitForRound(rewriter, loc, p.barriers, iteration, 2);
+  return mul(slot, p.tma->boxes * kBoxBytes);
+}
+
 LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   if (!loop.getInitArgs().empty())
     return fail(loop, "a loop with results");
@@ -1792,6 +2128,34 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   if (!prefetched.empty())
     gpu::BarrierOp::create(rewriter, loc);
   for (auto &[oldB, p] : prefetched) {
+    if (p.tma) {
+      // Two slots of the tile's boxes; thread 0 starts the first
+      // iteration's copies into slot 0.
+      auto ringType = MemRefType::get(
+          {2 * p.tma->boxes * kBoxBytes}, rewriter.getI8Type(),
+          MemRefLayoutAttrInterface(),
+          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+      p.buffer = memref::AllocOp::create(rewriter, loc, ringType,
+                                         rewriter.getI64IntegerAttr(1024));
+      p.barriers = loopBarriers.lookup({loop.getOperation(), oldB});
+      auto issue = scf::IfOp::create(rewriter, loc, leader);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(issue.thenBlock());
+        IRMapping local;
+        local.map(loop.getInductionVar(), state.lowerBound);
+        for (Operation *op : p.slice) {
+          for (Value operand : op->getOperands())
+            if (!local.contains(operand) && mapping.contains(operand))
+              local.map(operand, mapping.lookup(operand));
+          rewriter.clone(*op, local);
+        }
+        issueTma(*p.tma, local.lookup(oldB), p.buffer, index(0), p.barriers,
+                 index(0));
+      }
+      state.prefetched[oldB] = p;
+      continue;
+    }
     auto bufferType = MemRefType::get(
         {2 * p.rows, p.columns + kRowPad}, getElementTypeOrSelf(oldB.getType()),
         MemRefLayoutAttrInterface(),
@@ -1930,6 +2294,7 @@ LogicalResult FlashAttentionBuilder::interpretBlock(Block &block) {
 }
 
 FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
+  planWgmma();
   rewriter.setInsertionPoint(oldGrid);
   auto grid = scf::ForallOp::create(
       rewriter, loc, oldGrid.getMixedLowerBound(), oldGrid.getMixedUpperBound(),
@@ -1949,10 +2314,39 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
   quadLane = rem(lane, 4);
   rowBase = add(mul(warp, kRowsPerWarp), div(lane, 4));
   columnBase = mul(quadLane, 2);
+  leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                 thread, index(0));
+  if (qkOnWgmma) {
+    // The mbarriers of Q's copy and of each loop's TMA ring, initialised by
+    // thread 0 and published by the block's barrier before any copy.
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto group = [&](int64_t slots) -> Value {
+      Value barriers = nvgpu::MBarrierCreateOp::create(
+          rewriter, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, slots));
+      for (int64_t slot = 0; slot < slots; ++slot)
+        nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, index(1),
+                                      index(slot), leader);
+      return barriers;
+    };
+    qBarrier = group(1);
+    for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>())
+      for (auto &[oldB, p] : findPrefetched(loop))
+        if (p.tma)
+          loopBarriers[{loop.getOperation(), oldB}] = group(2);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
   if (failed(interpretBlock(*oldGrid.getBody()))) {
     rewriter.eraseOp(grid);
+    for (Operation *op : hostOps)
+      rewriter.eraseOp(op);
     return failure();
   }
+  // Descriptors made while planning that no copy uses (hostOps holds each
+  // descriptor before its cast).
+  for (Operation *op : hostOps)
+    if (op->use_empty())
+      rewriter.eraseOp(op);
   return grid;
 }
 
@@ -1992,6 +2386,12 @@ struct GPUFlashAttention
   void runOnOperation() override {
     if (threads <= 0 || threads % kWarpSize)
       return;
+    if (!llvm::is_contained({"sync", "wgmma-qk", "wgmma"}, mma.getValue())) {
+      getOperation().emitError("gpu-flash-attention: mma must be sync, "
+                               "wgmma-qk or wgmma, not '")
+          << mma.getValue() << "'";
+      return signalPassFailure();
+    }
     SmallVector<scf::ForallOp> grids;
     getOperation().walk([&](scf::ForallOp grid) {
       if (grid.getMapping() &&
@@ -2003,8 +2403,22 @@ struct GPUFlashAttention
       std::optional<int64_t> rank = attentionTileRank(grid);
       if (!rank)
         continue;
-      FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize);
-      if (succeeded(builder.build()))
+      // The wgmma schedule where it applies; a block it cannot take runs
+      // on mma.sync.
+      MmaKind kind = mma == "wgmma"      ? MmaKind::Wgmma
+                     : mma == "wgmma-qk" ? MmaKind::WgmmaQK
+                                         : MmaKind::Sync;
+      FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
+                                    kind);
+      if (succeeded(builder.build())) {
+        rewriter.eraseOp(grid);
+        continue;
+      }
+      if (kind == MmaKind::Sync)
+        continue;
+      FlashAttentionBuilder fallback(rewriter, grid, *rank,
+                                     threads / kWarpSize, MmaKind::Sync);
+      if (succeeded(fallback.build()))
         rewriter.eraseOp(grid);
     }
   }

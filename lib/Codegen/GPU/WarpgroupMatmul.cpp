@@ -72,6 +72,7 @@
 #include "QuadTranspose.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
+#include "TmaRing.h"
 #include "WarpgroupPrologue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -114,9 +115,7 @@ constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kRowsPerMma = 64;
 // The 128-byte swizzle spans 64 elements of 16 bits: B's 128-wide rows are
 // loaded as two boxes of 64 columns.
-constexpr int64_t kSwizzleElements = 64;
-// Spin hint of mbarrier.try_wait (the op loops until the phase completes).
-constexpr int64_t kWaitTicks = 10000000;
+constexpr int64_t kSwizzleElements = kTmaSwizzleElements;
 
 /// A block-level GEMM the schedule applies to.
 struct WarpgroupGemm {
@@ -508,26 +507,7 @@ private:
 
 Value WarpgroupMatmulLowering::createDescriptor(Value source,
                                                 ArrayRef<int64_t> box) {
-  Value unranked = memref::CastOp::create(
-      rewriter, loc, UnrankedMemRefType::get(g.elementType, Attribute()),
-      source);
-  // L2 promotion: 256 bytes where the rows are whole 128-byte lines; 128
-  // where they are not (each 128-byte row of a box then spans two lines).
-  // On the H100, M4000 K4040 N4056 (rows of 8080 and 8112 bytes) took
-  // 0.332 ms with 256 and 0.279 with 128; 4096^3 is fastest with 256
-  // (docs/performance.md).
-  int64_t rowBytes =
-      cast<MemRefType>(source.getType()).getDimSize(1) * elementBytes();
-  auto promotion = rowBytes % 128 == 0
-                       ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
-                       : nvgpu::TensorMapL2PromoKind::L2PROMO_128B;
-  auto type = nvgpu::TensorMapDescriptorType::get(
-      ctx, sharedTile(box, g.elementType),
-      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, promotion,
-      nvgpu::TensorMapOOBKind::OOB_ZERO,
-      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-  return nvgpu::TmaCreateDescriptorOp::create(
-      rewriter, loc, type, unranked, ValueRange{index(box[0]), index(box[1])});
+  return createTmaDescriptor(rewriter, loc, source, box);
 }
 
 Value WarpgroupMatmulLowering::ringView(Value offset, ArrayRef<int64_t> shape) {
@@ -598,13 +578,7 @@ void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
 }
 
 void WarpgroupMatmulLowering::waitForStep(Value group, Value step) {
-  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
-  Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
-  Value parity = arith::IndexCastOp::create(
-      rewriter, loc, rewriter.getI1Type(),
-      arith::RemUIOp::create(rewriter, loc, round, index(2)));
-  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, group, parity,
-                                         index(kWaitTicks), slot);
+  waitForRound(rewriter, loc, group, step, stages);
 }
 
 Value WarpgroupMatmulLowering::aPart(Value step, Value aOffset) {

@@ -185,6 +185,11 @@ def GPUFlashAttention
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block (a multiple of 32; 16 query rows per warp)">,
+    Option<"mma", "mma", "std::string", /*default=*/"\"sync\"",
+           "The dots' instructions: sync (mma.sync, K and V by cp.async), "
+           "wgmma-qk (S = Q K^T on wgmma with Q and K by TMA; sm_90a), "
+           "wgmma (both dots on wgmma, P V with P from registers and V by "
+           "TMA; sm_90a)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
