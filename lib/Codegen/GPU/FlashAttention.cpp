@@ -500,9 +500,11 @@ private:
     SmallVector<Operation *> slice;
     Value buffer;
     int64_t rows = 0, columns = 0;
-    // TMA: the array, and the slots' mbarriers (two).
+    // TMA: the array, the loop's ring and its mbarriers (one per slot),
+    // and the operand's place among the loop's TMA operands.
     const TmaArray *tma = nullptr;
     Value barriers;
+    int64_t operand = 0;
   };
   /// The B operands of `loop` that can be prefetched, in the order of their
   /// dots.
@@ -543,8 +545,8 @@ private:
   // Q in shared memory, its mbarrier, and the old views already copied.
   DenseMap<Value, Value> sharedTiles;
   Value qBarrier;
-  // The mbarriers of each loop's TMA operands, made at the block's start.
-  DenseMap<std::pair<Operation *, Value>, Value> loopBarriers;
+  // The mbarriers of each loop's TMA ring, made at the block's start.
+  DenseMap<Operation *, Value> loopBarriers;
 
   RewriterBase &rewriter;
   scf::ForallOp oldGrid;
@@ -566,6 +568,11 @@ private:
     scf::ForOp oldLoop;
     Value upperBound, step, lowerBound, firstGroup;
     DenseMap<Value, Prefetched> prefetched;
+    // The TMA ring: one slot per TMA operand (tiles of this iteration)
+    // and one more (the next iteration's first tile lands while this
+    // iteration's last is read), `slotBytes` each.
+    int64_t tmaOperands = 0, slotBytes = 0;
+    int64_t slots() const { return tmaOperands + 1; }
     // The (old) tile whose mask bounds the loop: every iteration computes
     // it.
     Value boundingTile;
@@ -574,6 +581,17 @@ private:
   // Row vectors made by an elementwise op from the row index alone, and
   // that index's loop.
   DenseMap<Value, std::pair<linalg::GenericOp, int64_t>> rowFunctions;
+  // While an elementwise op's body is cloned: its arguments read at the
+  // register's row (row vectors), and the reciprocals of the values
+  // divided by (one per row: reset where the registers' code starts).
+  // A division of a tile by a row vector (P = exp(S - m) / l) becomes a
+  // product with the row's correctly rounded reciprocal: within 1.5 ulp of
+  // f32 of the quotient (the quotient is correctly rounded), under the
+  // error of the ex2.approx that computes the dividend, and 2^-15 of the
+  // bf16 spacing that P is rounded to next; the per-element division is
+  // a MUFU.RCP and a slow-path check each.
+  DenseSet<Value> rowDivisors;
+  DenseMap<Value, Value> reciprocals;
   // While a mask's body is cloned: its compare, and the value it takes for
   // the register at hand.
   Operation *maskCompare = nullptr;
@@ -634,6 +652,26 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
     }
     if (&inner == maskCompare) {
       local.map(inner.getResult(0), maskValue);
+      continue;
+    }
+    // x / l with l a row vector's value (the softmax's sum): x times the
+    // row's reciprocal, computed once per row (see rowDivisors).
+    if (auto divide = dyn_cast<arith::DivFOp>(inner);
+        divide && divide.getType().isF32() &&
+        rowDivisors.contains(divide.getRhs())) {
+      Value divisor = local.lookup(divide.getRhs());
+      Value &reciprocal = reciprocals[divisor];
+      if (!reciprocal)
+        reciprocal = arith::DivFOp::create(
+            rewriter, loc,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getF32FloatAttr(1.0f)),
+            divisor);
+      local.map(divide.getResult(),
+                arith::MulFOp::create(
+                    rewriter, loc,
+                    local.lookupOrDefault(divide.getLhs()), reciprocal)
+                    .getResult());
       continue;
     }
     for (Value operand : inner.getOperands())
@@ -902,7 +940,14 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
       thresholds.clear();
   }
   // `keptWhole`: the mask's compare is true on every register.
+  // (On the wgmma schedule: the mma.sync one stays session 8's kernel,
+  // whose 128 registers at 4 blocks per SM would spill the reciprocals.)
+  rowDivisors.clear();
+  for (auto [i, access] : llvm::enumerate(accesses))
+    if (access == Access::AtRow && outShape.isTile && qkOnWgmma)
+      rowDivisors.insert(body->getArgument(i));
   auto compute = [&](bool keptWhole) {
+    reciprocals.clear();
     SmallVector<Value> values;
     for (int64_t reg = 0; reg < registers; ++reg) {
       int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
@@ -959,6 +1004,8 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   } else {
     result.values = compute(false);
   }
+  rowDivisors.clear();
+  reciprocals.clear();
   fragments[out] = std::move(result);
   // A row vector computed from its row index alone (the query positions of
   // a mask) can be evaluated at any row.
@@ -2056,16 +2103,18 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
 
 Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   LoopState &state = loops.back();
-  // Every warp is past its wgmma of the previous iteration (waited for
-  // before its results were read), which read the other slot: thread 0
-  // refills that one with the next iteration's tile, then all wait for
-  // this iteration's.
+  // Use u = i * n + k of the ring (iteration i, operand k of n) sits in
+  // slot u % (n + 1). Every warp is past its wgmma of use u - 1 (waited
+  // for before its results were read): thread 0 refills that slot with
+  // use u + n (the same operand's tile of the next iteration), then all
+  // wait for use u's.
   gpu::BarrierOp::create(rewriter, loc);
   Value iv = mapping.lookup(state.oldLoop.getInductionVar());
   Value iteration = rewriter.createOrFold<arith::DivUIOp>(
       loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
       state.step);
-  Value slot = rem(iteration, 2);
+  Value use = add(mul(iteration, state.tmaOperands), p.operand);
+  int64_t slots = state.slots();
   Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
   Value more = arith::AndIOp::create(
       rewriter, loc, leader,
@@ -2075,7 +2124,7 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
-    Value other = arith::SubIOp::create(rewriter, loc, index(1), slot);
+    Value slot = rem(add(use, state.tmaOperands), slots);
     IRMapping local;
     local.map(state.oldLoop.getInductionVar(), next);
     for (Operation *op : p.slice) {
@@ -2085,10 +2134,10 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
       rewriter.clone(*op, local);
     }
     issueTma(*p.tma, local.lookup(oldB), p.buffer,
-             mul(other, p.tma->boxes * kBoxBytes), p.barriers, other);
+             mul(slot, state.slotBytes), p.barriers, slot);
   }
-  waitForRound(rewriter, loc, p.barriers, iteration, 2);
-  return mul(slot, p.tma->boxes * kBoxBytes);
+  waitForRound(rewriter, loc, p.barriers, use, slots);
+  return mul(rem(use, slots), state.slotBytes);
 }
 
 LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
@@ -2127,17 +2176,27 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   SmallVector<std::pair<Value, Prefetched>> prefetched = findPrefetched(loop);
   if (!prefetched.empty())
     gpu::BarrierOp::create(rewriter, loc);
+  Value ring;
+  for (auto &[oldB, p] : prefetched)
+    if (p.tma) {
+      p.operand = state.tmaOperands++;
+      state.slotBytes =
+          std::max(state.slotBytes, p.tma->boxes * kBoxBytes);
+    }
+  if (state.tmaOperands) {
+    auto ringType = MemRefType::get(
+        {state.slots() * state.slotBytes}, rewriter.getI8Type(),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    ring = memref::AllocOp::create(rewriter, loc, ringType,
+                                   rewriter.getI64IntegerAttr(1024));
+  }
   for (auto &[oldB, p] : prefetched) {
     if (p.tma) {
-      // Two slots of the tile's boxes; thread 0 starts the first
-      // iteration's copies into slot 0.
-      auto ringType = MemRefType::get(
-          {2 * p.tma->boxes * kBoxBytes}, rewriter.getI8Type(),
-          MemRefLayoutAttrInterface(),
-          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-      p.buffer = memref::AllocOp::create(rewriter, loc, ringType,
-                                         rewriter.getI64IntegerAttr(1024));
-      p.barriers = loopBarriers.lookup({loop.getOperation(), oldB});
+      // Thread 0 starts the first iteration's copies: operand k's tile
+      // into slot k.
+      p.buffer = ring;
+      p.barriers = loopBarriers.lookup(loop.getOperation());
       auto issue = scf::IfOp::create(rewriter, loc, leader);
       {
         OpBuilder::InsertionGuard guard(rewriter);
@@ -2150,8 +2209,9 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
               local.map(operand, mapping.lookup(operand));
           rewriter.clone(*op, local);
         }
-        issueTma(*p.tma, local.lookup(oldB), p.buffer, index(0), p.barriers,
-                 index(0));
+        issueTma(*p.tma, local.lookup(oldB), p.buffer,
+                 index(p.operand * state.slotBytes), p.barriers,
+                 index(p.operand));
       }
       state.prefetched[oldB] = p;
       continue;
@@ -2330,10 +2390,12 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
       return barriers;
     };
     qBarrier = group(1);
-    for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>())
-      for (auto &[oldB, p] : findPrefetched(loop))
-        if (p.tma)
-          loopBarriers[{loop.getOperation(), oldB}] = group(2);
+    for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>()) {
+      int64_t operands = llvm::count_if(
+          findPrefetched(loop), [](auto &entry) { return entry.second.tma; });
+      if (operands)
+        loopBarriers[loop.getOperation()] = group(operands + 1);
+    }
     gpu::BarrierOp::create(rewriter, loc);
   }
   if (failed(interpretBlock(*oldGrid.getBody()))) {

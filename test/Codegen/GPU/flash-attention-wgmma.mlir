@@ -7,13 +7,15 @@
 // it (the arrays [1, 3, 333, 128] collapsed to [3, 333, 128]). The wgmma
 // schedule: one TMA descriptor per array before the grid (4-D boxes
 // [1, 1, 64, 64] of the function's arguments: the runtime encodes tensor
-// maps of its buffers), Q's mbarrier and two slots for each loop's TMA
-// operand (K in the first loop, K and V in the second) initialised by
-// thread 0 before one barrier; Q copied once (two boxes of 64 columns, the
-// collapsed head index split into batch and head); per iteration a barrier,
-// the next tile's copy into the other slot, the wait for this one's, and
-// the dots as wgmma (S: 8 k16 steps from shared memory; P V: 4 with P's
-// registers as A).
+// maps of its buffers), Q's mbarrier and one per slot of each loop's TMA
+// ring (a slot per TMA operand and one more: 2 for K in the first loop, 3
+// for K and V in the second) initialised by thread 0 before one barrier; Q
+// copied once (two boxes of 64 columns, the collapsed head index split
+// into batch and head); before each dot a barrier, the copy of the same
+// operand's next tile into the slot the previous use freed, the wait for
+// this one's, and the dots as wgmma (S: 8 k16 steps from shared memory;
+// P V: 4 with P's registers as A). P = exp(S - m) / l multiplies by the
+// row's reciprocal, computed once per row.
 
 // CHECK-LABEL: func.func @attention_b1_h3_s333_d128
 // CHECK-COUNT-3: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
@@ -21,7 +23,8 @@
 // CHECK: %[[LEADER:.*]] = arith.cmpi eq, %thread_id_x
 // CHECK: %[[QBAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
 // CHECK: nvgpu.mbarrier.init %[[QBAR]][%{{.*}}], %{{.*}}, predicate = %[[LEADER]]
-// CHECK-COUNT-3: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK: gpu.barrier
 // CHECK: scf.if %[[LEADER]]
 // CHECK: %[[H:.*]] = arith.remui %[[BH]], %c3
@@ -42,6 +45,9 @@
 // CHECK: scf.yield
 // CHECK: scf.for
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// CHECK: %[[RCP:.*]] = arith.divf %cst{{.*}}, %{{.*}} : f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[RCP]] : f32
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.
