@@ -5,7 +5,7 @@
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false] [--wgmma-prologue-ahead=false]
-//              [--attention-mma wgmma|wgmma-qk|sync]
+//              [--attention-mma wgmma|wgmma-overlap|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -112,8 +112,10 @@ static cl::opt<bool> wgmmaPrologueAhead(
 static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
-             "on a TMA ring, P from registers), wgmma-qk (S = Q K^T only), "
-             "sync (both on mma.sync, K and V by cp.async)"),
+             "on a TMA ring, P from registers), wgmma-overlap (also a loop's "
+             "only dot S = Q K^T issued an iteration ahead, overlapping the "
+             "softmax), wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
+             "K and V by cp.async)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(
     "split-max-blocks", cl::init(1056),

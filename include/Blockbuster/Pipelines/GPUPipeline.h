@@ -46,8 +46,10 @@ struct GPUPipelineOptions
       *this, "attention-mma",
       llvm::cl::desc("sm_90a attention blocks: the tensor-core instructions "
                      "of their dots (wgmma: both on wgmma, K and V on a "
-                     "TMA ring, P from registers; wgmma-qk: S = Q K^T on "
-                     "wgmma, P V on mma.sync; sync: both on mma.sync)"),
+                     "TMA ring, P from registers; wgmma-overlap: also a "
+                     "loop's only dot S = Q K^T issued an iteration ahead; "
+                     "wgmma-qk: S = Q K^T on wgmma, P V on mma.sync; "
+                     "sync: both on mma.sync)"),
       llvm::cl::init("wgmma")};
   Option<int64_t> splitMaxBlocks{
       *this, "split-max-blocks",

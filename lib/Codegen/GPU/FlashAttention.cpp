@@ -122,7 +122,7 @@ constexpr int64_t kWarpgroupRows = 64, kWgmmaKeys = 64;
 constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
 
 /// The dots' instructions (the pass's `mma` option).
-enum class MmaKind { Sync, WgmmaQK, Wgmma };
+enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap };
 
 /// A global array whose tiles TMA copies: a function argument of 16-bit
 /// elements, viewed (through at most one collapse_shape) as the source of
@@ -534,6 +534,15 @@ private:
   /// The wait (and the refill of the other slot) for this iteration's tile
   /// of the TMA operand `p`; returns the byte offset of its slot.
   Value awaitTma(Value oldB, const Prefetched &p);
+  /// S = Q K^T's wgmmas (D / 16 k steps) on `acc`, Q's tile in `q`, K's in
+  /// the ring of `p` at byte `slotOffset`.
+  SmallVector<Value> issueQK(SmallVector<Value> acc, Value q,
+                             const Prefetched &p, Value slotOffset,
+                             Type element);
+  /// The dot of `loop` that the overlap schedule issues an iteration
+  /// ahead: its only dot, S = Q K^T on wgmma with K its only TMA operand,
+  /// into a tile the loop zero-fills; null otherwise.
+  linalg::GenericOp pipelinedDot(scf::ForOp loop);
 
   MmaKind mma = MmaKind::Sync;
   bool qkOnWgmma = false, pvOnWgmma = false;
@@ -572,7 +581,15 @@ private:
     // and one more (the next iteration's first tile lands while this
     // iteration's last is read), `slotBytes` each.
     int64_t tmaOperands = 0, slotBytes = 0;
-    int64_t slots() const { return tmaOperands + 1; }
+    // Iterations the copies run ahead: 2 in a pipelined loop.
+    int64_t ahead = 1;
+    int64_t slots() const { return ahead * tmaOperands + 1; }
+    // A pipelined loop (MmaKind::WgmmaOverlap): its one dot, S = Q K^T,
+    // is issued an iteration ahead, its wgmma running while the
+    // iteration's softmax runs on the previous S. The old S tile, this
+    // iteration's S (iter_args) and the next one's (in flight).
+    Value pipelinedTile;
+    SmallVector<Value> currentS, nextS;
     // The (old) tile whose mask bounds the loop: every iteration computes
     // it.
     Value boundingTile;
@@ -1398,26 +1415,33 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     scf::YieldOp::create(rewriter, loc, acc);
     rewriter.setInsertionPointToStart(needed.thenBlock());
   }
+  bool pipelined = onWgmma && !loops.empty() &&
+                   loops.back().pipelinedTile == out;
+  if (pipelined && needed)
+    return fail(op, "a pipelined dot that a mask may skip");
+  if (pipelined) {
+    // S for the next iteration, from a zero accumulator, left in flight
+    // while the softmax reads this iteration's (waited for at the end of
+    // the previous iteration); waited for at the end of this one, before
+    // its registers move into the loop's iter_args (a read of registers a
+    // wgmma still writes would make ptxas serialize the wgmmas).
+    LoopState &state = loops.back();
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    acc.assign(acc.size(), zero);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    state.nextS = acc;
+    fragments[out].values = state.currentS;
+    return success();
+  }
   if (onWgmma) {
     // The warpgroup's wgmmas in one group, waited for at once: the
     // registers they write are read next.
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    const TmaArray &tma = *prefetched->tma;
     if (aShared) {
-      // Q and K K-major: a k16 step is 32 bytes along a 128-byte row, the
-      // next 64 columns the next box.
-      for (int64_t box = 0; box < tma.boxes; ++box)
-        for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
-          int64_t at = box * kBoxBytes + step * kStepK * 2;
-          Value descA = sharedMatrixDescriptor(rewriter, loc, aShared,
-                                               index(at), 16,
-                                               kSwizzleGroupBytes);
-          Value descB = sharedMatrixDescriptor(
-              rewriter, loc, prefetched->buffer, add(slotOffset, at), 16,
-              kSwizzleGroupBytes);
-          acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, aType,
-                             /*transposeB=*/false);
-        }
+      acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
     } else {
       // V MN-major: a k16 step is 16 rows of 128 bytes; the next 64
       // columns (n) the next box.
@@ -2007,7 +2031,8 @@ const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
 void FlashAttentionBuilder::planWgmma() {
   if (mma == MmaKind::Sync || warps * kRowsPerWarp != kWarpgroupRows)
     return;
-  bool qk = true, pv = mma == MmaKind::Wgmma;
+  bool qk = true,
+       pv = mma == MmaKind::Wgmma || mma == MmaKind::WgmmaOverlap;
   bool anyQK = false;
   oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
     if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
@@ -2101,6 +2126,26 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
   return buffer;
 }
 
+SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
+                                                  Value q, const Prefetched &p,
+                                                  Value slotOffset,
+                                                  Type element) {
+  // Q and K K-major: a k16 step is 32 bytes along a 128-byte row, the next
+  // 64 columns the next box.
+  for (int64_t box = 0; box < p.tma->boxes; ++box)
+    for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
+      int64_t at = box * kBoxBytes + step * kStepK * 2;
+      Value descA = sharedMatrixDescriptor(rewriter, loc, q, index(at), 16,
+                                           kSwizzleGroupBytes);
+      Value descB = sharedMatrixDescriptor(rewriter, loc, p.buffer,
+                                           add(slotOffset, at), 16,
+                                           kSwizzleGroupBytes);
+      acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, element,
+                         /*transposeB=*/false);
+    }
+  return acc;
+}
+
 Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   LoopState &state = loops.back();
   // Use u = i * n + k of the ring (iteration i, operand k of n) sits in
@@ -2115,7 +2160,9 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
       state.step);
   Value use = add(mul(iteration, state.tmaOperands), p.operand);
   int64_t slots = state.slots();
-  Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
+  Value next = iv;
+  for (int64_t i = 0; i < state.ahead; ++i)
+    next = arith::AddIOp::create(rewriter, loc, next, state.step);
   Value more = arith::AndIOp::create(
       rewriter, loc, leader,
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, next,
@@ -2124,7 +2171,7 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
-    Value slot = rem(add(use, state.tmaOperands), slots);
+    Value slot = rem(add(use, state.ahead * state.tmaOperands), slots);
     IRMapping local;
     local.map(state.oldLoop.getInductionVar(), next);
     for (Operation *op : p.slice) {
@@ -2135,6 +2182,22 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     }
     issueTma(*p.tma, local.lookup(oldB), p.buffer,
              mul(slot, state.slotBytes), p.barriers, slot);
+  }
+  if (state.pipelinedTile) {
+    // The dot reads the next iteration's tile (use u + 1), when there is
+    // one; the last iteration's wgmma reads a stale slot and its result is
+    // never used.
+    Value following = add(use, 1);
+    Value exists = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt,
+        arith::AddIOp::create(rewriter, loc, iv, state.step),
+        state.upperBound);
+    auto wait = scf::IfOp::create(rewriter, loc, exists);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(wait.thenBlock());
+    waitForRound(rewriter, loc, p.barriers, following, slots);
+    rewriter.setInsertionPointAfter(wait);
+    return mul(rem(following, slots), state.slotBytes);
   }
   waitForRound(rewriter, loc, p.barriers, use, slots);
   return mul(rem(use, slots), state.slotBytes);
@@ -2183,6 +2246,30 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       state.slotBytes =
           std::max(state.slotBytes, p.tma->boxes * kBoxBytes);
     }
+  // The overlap schedule: the loop's S is issued an iteration ahead, its K
+  // tile two (a ring of 3 slots).
+  linalg::GenericOp sDot = pipelinedDot(loop);
+  // (S's tile is allocated in the loop: its registers from its bound.)
+  int64_t sRegisters = 0;
+  if (sDot) {
+    Value tile = sDot.getDpsInits()[0];
+    state.ahead = 2;
+    state.pipelinedTile = tile;
+    sRegisters = llvm::alignTo(*constantUpperBound(
+                                   tile, cast<MemRefType>(tile.getType())
+                                                 .getRank() -
+                                             1),
+                               kTileN) /
+                 kTileN * 4;
+  }
+  // The loop's bound: before the copies in a pipelined loop (its second
+  // iteration's copy is conditional on it), else after them.
+  auto bound = [&] {
+    if (Value upper = maskedUpperBound(loop, carried, state.boundingTile))
+      state.upperBound = upper;
+  };
+  if (state.pipelinedTile)
+    bound();
   if (state.tmaOperands) {
     auto ringType = MemRefType::get(
         {state.slots() * state.slotBytes}, rewriter.getI8Type(),
@@ -2229,9 +2316,49 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       state.firstGroup = group;
     state.prefetched[oldB] = p;
   }
-  if (Value bound =
-          maskedUpperBound(loop, carried, state.boundingTile))
-    state.upperBound = bound;
+  if (!state.pipelinedTile)
+    bound();
+  if (state.pipelinedTile) {
+    // The second iteration's K tile (if any) into slot 1, then the first
+    // iteration's S issued before the loop.
+    Value oldB = sDot.getDpsInputs()[1];
+    const Prefetched &p = state.prefetched[oldB];
+    Value second =
+        arith::AddIOp::create(rewriter, loc, state.lowerBound, state.step);
+    auto issue = scf::IfOp::create(
+        rewriter, loc,
+        arith::AndIOp::create(
+            rewriter, loc, leader,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                  second, state.upperBound)));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(issue.thenBlock());
+      IRMapping local;
+      local.map(loop.getInductionVar(), second);
+      for (Operation *op : p.slice) {
+        for (Value operand : op->getOperands())
+          if (!local.contains(operand) && mapping.contains(operand))
+            local.map(operand, mapping.lookup(operand));
+        rewriter.clone(*op, local);
+      }
+      issueTma(*p.tma, local.lookup(oldB), p.buffer, index(state.slotBytes),
+               p.barriers, index(1));
+    }
+    Value q = sharedA(sDot.getDpsInputs()[0]);
+    waitForRound(rewriter, loc, p.barriers, index(0), state.slots());
+    waitForRound(rewriter, loc, qBarrier, index(0), 1);
+    SmallVector<Value> zeros(
+        sRegisters, arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF32FloatAttr(0.0f)));
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    SmallVector<Value> first =
+        issueQK(zeros, q, p, index(0),
+                getElementTypeOrSelf(sDot.getDpsInputs()[0].getType()));
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+    llvm::append_range(inits, first);
+  }
   auto newLoop = scf::ForOp::create(rewriter, loc, state.lowerBound,
                                     state.upperBound, state.step, inits);
   loops.push_back(state);
@@ -2251,11 +2378,19 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     rewriter.setInsertionPointToEnd(newLoop.getBody());
     mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
     assign(newLoop.getRegionIterArgs());
+    if (state.pipelinedTile)
+      loops.back().currentS.assign(
+          newLoop.getRegionIterArgs().end() - sRegisters,
+          newLoop.getRegionIterArgs().end());
     if (failed(interpretBlock(*loop.getBody())))
       return failure();
     SmallVector<Value> yielded;
     for (Value buffer : carried) {
       llvm::append_range(yielded, fragments[buffer].values);
+    }
+    if (state.pipelinedTile) {
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+      llvm::append_range(yielded, loops.back().nextS);
     }
     if (yielded.size() != inits.size() ||
         llvm::any_of(llvm::zip(yielded, inits), [](auto pair) {
@@ -2267,6 +2402,37 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   loops.pop_back();
   assign(newLoop.getResults());
   return success();
+}
+
+linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {
+  if (mma != MmaKind::WgmmaOverlap || !qkOnWgmma)
+    return {};
+  linalg::GenericOp found;
+  for (auto dot : loop.getBody()->getOps<linalg::GenericOp>()) {
+    if (!linalg::isaContractionOpInterface(dot))
+      continue;
+    if (found)
+      return {};
+    found = dot;
+  }
+  if (!found || found.getNumDpsInputs() != 2 ||
+      isWorkgroup(found.getDpsInputs()[0]) ||
+      isWorkgroup(found.getDpsInputs()[1]))
+    return {};
+  Value out = found.getDpsInits()[0];
+  // K, its one TMA operand; S's columns bounded.
+  SmallVector<std::pair<Value, Prefetched>> operands = findPrefetched(loop);
+  if (operands.size() != 1 || !operands.front().second.tma ||
+      operands.front().first != found.getDpsInputs()[1] ||
+      !constantUpperBound(out, cast<MemRefType>(out.getType()).getRank() - 1))
+    return {};
+  for (auto fill : loop.getBody()->getOps<linalg::FillOp>())
+    if (fill.getOutputs()[0] == out) {
+      std::optional<float> value = f32Constant(fill.getInputs()[0]);
+      if (value && *value == 0.0f && !std::signbit(*value))
+        return found;
+    }
+  return {};
 }
 
 LogicalResult FlashAttentionBuilder::interpretStore(memref::CopyOp copy) {
@@ -2391,10 +2557,13 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
     };
     qBarrier = group(1);
     for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>()) {
+      // The ring's slots (LoopState::slots): a pipelined loop's one
+      // operand runs two iterations ahead.
       int64_t operands = llvm::count_if(
           findPrefetched(loop), [](auto &entry) { return entry.second.tma; });
+      int64_t ahead = pipelinedDot(loop) ? 2 : 1;
       if (operands)
-        loopBarriers[loop.getOperation()] = group(operands + 1);
+        loopBarriers[loop.getOperation()] = group(ahead * operands + 1);
     }
     gpu::BarrierOp::create(rewriter, loc);
   }
@@ -2448,9 +2617,10 @@ struct GPUFlashAttention
   void runOnOperation() override {
     if (threads <= 0 || threads % kWarpSize)
       return;
-    if (!llvm::is_contained({"sync", "wgmma-qk", "wgmma"}, mma.getValue())) {
+    if (!llvm::is_contained({"sync", "wgmma-qk", "wgmma", "wgmma-overlap"},
+                            mma.getValue())) {
       getOperation().emitError("gpu-flash-attention: mma must be sync, "
-                               "wgmma-qk or wgmma, not '")
+                               "wgmma-qk, wgmma or wgmma-overlap, not '")
           << mma.getValue() << "'";
       return signalPassFailure();
     }
@@ -2467,9 +2637,10 @@ struct GPUFlashAttention
         continue;
       // The wgmma schedule where it applies; a block it cannot take runs
       // on mma.sync.
-      MmaKind kind = mma == "wgmma"      ? MmaKind::Wgmma
-                     : mma == "wgmma-qk" ? MmaKind::WgmmaQK
-                                         : MmaKind::Sync;
+      MmaKind kind = mma == "wgmma"           ? MmaKind::Wgmma
+                     : mma == "wgmma-overlap" ? MmaKind::WgmmaOverlap
+                     : mma == "wgmma-qk"      ? MmaKind::WgmmaQK
+                                              : MmaKind::Sync;
       FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
                                     kind);
       if (succeeded(builder.build())) {

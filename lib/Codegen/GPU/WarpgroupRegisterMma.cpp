@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -36,10 +37,17 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
                                     Value descB, Type elementType,
                                     bool transposeB) {
   size_t n = acc.size();
+  // An accumulator of +0.0 constants is not read (scale-d false): no moves
+  // of zeros into the registers between wgmma.fence and the wgmma, which
+  // would make ptxas serialize the warpgroup's wgmmas.
+  bool zero = llvm::all_of(acc, [](Value v) {
+    FloatAttr value;
+    return matchPattern(v, m_Constant(&value)) && value.getValue().isPosZero();
+  });
   // Operands: the n accumulator outputs $0.., A (registers or descriptor),
   // B's descriptor, scale-d (a predicate in PTX: set from a register
-  // holding 1, the accumulator is read), then the accumulator inputs tied
-  // to the outputs.
+  // holding 1 where the accumulator is read), then the accumulator inputs
+  // tied to the outputs.
   std::string registers;
   for (size_t i = 0; i < n; ++i)
     registers += (i ? ", $" : "$") + std::to_string(i);
@@ -68,12 +76,15 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
     constraints += "=f,";
   constraints += a.size() == 1 ? "l" : "r,r,r,r";
   constraints += ",l,r";
-  for (size_t i = 0; i < n; ++i)
-    constraints += "," + std::to_string(i);
+  if (!zero)
+    for (size_t i = 0; i < n; ++i)
+      constraints += "," + std::to_string(i);
   SmallVector<Value> operands(a.begin(), a.end());
   operands.push_back(descB);
-  operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
-  llvm::append_range(operands, acc);
+  operands.push_back(
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), zero ? 0 : 1));
+  if (!zero)
+    llvm::append_range(operands, acc);
   auto inlineAsm = LLVM::InlineAsmOp::create(
       b, loc, accumulatorType(b, n), operands, asmString, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,

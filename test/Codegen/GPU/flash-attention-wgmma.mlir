@@ -1,5 +1,6 @@
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma | FileCheck %s
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma-qk | FileCheck %s --check-prefix=QK
+// RUN: bb-opt %s --gpu-flash-attention=mma=wgmma-overlap | FileCheck %s --check-prefix=OVERLAP
 // RUN: not bb-opt %s --gpu-flash-attention=mma=tensor 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The two-pass attention of scripts/build-anchors.py over 1 x 3 heads x 333
@@ -58,7 +59,35 @@
 // QK: nvgpu.device_async_copy
 // QK: nvvm.mma.sync
 
-// BAD: error: gpu-flash-attention: mma must be sync, wgmma-qk or wgmma, not 'tensor'
+// wgmma-overlap: the first loop's only dot is S = Q K^T. Its ring has 3
+// slots (K two iterations ahead); S of the first iteration is issued
+// before the loop (8 k16 steps, the first not reading the zero
+// accumulator: scale-d from a register holding 0), and each iteration
+// issues the next iteration's S (after waiting for its K tile, if there is
+// a next iteration) before the softmax reads this one's, and waits for it
+// at the end, before the yield. The second loop (two dots) is not
+// pipelined.
+// OVERLAP: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// OVERLAP: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// OVERLAP: nvvm.wgmma.fence.aligned
+// OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP: scf.for {{.*}} iter_args(
+// OVERLAP: gpu.barrier
+// OVERLAP: scf.if
+// OVERLAP: nvgpu.mbarrier.try_wait.parity
+// OVERLAP: nvvm.wgmma.fence.aligned
+// OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NOT: nvvm.wgmma.wait
+// OVERLAP: gpu.shuffle
+// OVERLAP: nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP-NEXT: scf.yield
+// OVERLAP: scf.for
+// OVERLAP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16
+
+// BAD: error: gpu-flash-attention: mma must be sync, wgmma-qk, wgmma or wgmma-overlap, not 'tensor'
 
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>

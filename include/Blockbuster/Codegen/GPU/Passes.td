@@ -189,7 +189,9 @@ def GPUFlashAttention
            "The dots' instructions: sync (mma.sync, K and V by cp.async), "
            "wgmma-qk (S = Q K^T on wgmma with Q and K by TMA; sm_90a), "
            "wgmma (both dots on wgmma, P V with P from registers and V by "
-           "TMA; sm_90a)">,
+           "TMA; sm_90a), wgmma-overlap (wgmma, and a loop whose only dot "
+           "is S = Q K^T issues it an iteration ahead: its wgmma runs while "
+           "the softmax reads the previous S)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
