@@ -175,10 +175,24 @@ def GPUFlashAttention
        `blockbuster.occupancy_by_shared_memory`, which
        `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
 
+    With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
+    warps whose Q, K and V are views `[1, .., 1, rows, D]` (D a multiple
+    of 64) of function arguments takes the wgmma schedule instead: one
+    TMA descriptor per array before the grid, Q copied once into shared
+    memory, K and V through one TMA ring per reduce loop (a slot per
+    operand and one more, an mbarrier per slot, a block barrier before
+    each refill), S = Q K^T as wgmma m64n64k16 from shared memory and
+    P V as wgmma m64nDk16 with P's registers as A (the accumulators in the
+    same registers as above), P's division by a row's sum as a product
+    with the row's reciprocal. `mma=wgmma-qk` puts S alone on wgmma;
+    `mma=wgmma-overlap` also issues the S of a loop whose only dot it is
+    an iteration ahead. A block the wgmma schedule refuses is rebuilt on
+    mma.sync.
+
     Columns past a partial key tile's end are left out of reductions and
     contribute zero to P V. The program's own ops run on the registers, so
     the exact two-pass form (P normalised, then rounded to bf16) stays
-    exact. A block with anything else (more rows than 16 per warp, a column
+    exact (on wgmma up to P's reciprocal: within 1.5 ulp of f32). A block with anything else (more rows than 16 per warp, a column
     broadcast, a tile read through a view, another loop form) keeps the
     generic path unchanged.
   }];
