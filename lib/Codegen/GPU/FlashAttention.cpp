@@ -509,6 +509,9 @@ private:
   /// The B operands of `loop` that can be prefetched, in the order of their
   /// dots.
   SmallVector<std::pair<Value, Prefetched>> findPrefetched(scf::ForOp loop);
+  /// B's view at iteration `iv` (of the old loop's `oldIv`): its slice
+  /// cloned.
+  Value viewAt(Value oldB, const Prefetched &p, Value oldIv, Value iv);
   /// Starts the copies of B's tile at iteration `iv` into slot `slot`.
   void issueCopies(Value oldB, const Prefetched &p, Value oldIv, Value iv,
                    Value slot);
@@ -685,9 +688,9 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
                                       rewriter.getF32FloatAttr(1.0f)),
             divisor);
       local.map(divide.getResult(),
-                arith::MulFOp::create(
-                    rewriter, loc,
-                    local.lookupOrDefault(divide.getLhs()), reciprocal)
+                arith::MulFOp::create(rewriter, loc,
+                                      local.lookupOrDefault(divide.getLhs()),
+                                      reciprocal)
                     .getResult());
       continue;
     }
@@ -1415,8 +1418,8 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     scf::YieldOp::create(rewriter, loc, acc);
     rewriter.setInsertionPointToStart(needed.thenBlock());
   }
-  bool pipelined = onWgmma && !loops.empty() &&
-                   loops.back().pipelinedTile == out;
+  bool pipelined =
+      onWgmma && !loops.empty() && loops.back().pipelinedTile == out;
   if (pipelined && needed)
     return fail(op, "a pipelined dot that a mask may skip");
   if (pipelined) {
@@ -1446,10 +1449,10 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       // V MN-major: a k16 step is 16 rows of 128 bytes; the next 64
       // columns (n) the next box.
       for (int64_t step = 0; step < steps; ++step) {
-        Value descB = sharedMatrixDescriptor(
-            rewriter, loc, prefetched->buffer,
-            add(slotOffset, step * kStepK * 128), kBoxBytes,
-            kSwizzleGroupBytes);
+        Value descB =
+            sharedMatrixDescriptor(rewriter, loc, prefetched->buffer,
+                                   add(slotOffset, step * kStepK * 128),
+                                   kBoxBytes, kSwizzleGroupBytes);
         acc = wgmmaRegisterA(rewriter, loc, acc,
                              ArrayRef<Value>(aRegisters).slice(4 * step, 4),
                              descB, aType, /*transposeB=*/true);
@@ -1457,58 +1460,52 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
-    if (needed) {
-      scf::YieldOp::create(rewriter, loc, acc);
-      rewriter.setInsertionPointAfter(needed);
-      acc.assign(needed.getResults().begin(), needed.getResults().end());
-    }
-    fragments[out].values = std::move(acc);
-    return success();
-  }
-  // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
-  Value matrix = div(lane, 8), row8 = rem(lane, 8);
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(4, rewriter.getF32Type()));
-  NVVM::MMATypes ptxType =
-      aType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  auto fragmentType = VectorType::get({4, 2}, aType);
-  for (int64_t step = 0; step < steps; ++step) {
-    ArrayRef<Value> a = ArrayRef<Value>(aRegisters).slice(4 * step, 4);
-    for (int64_t pair = 0; pair < *nBound / (2 * kTileN); ++pair) {
-      // Matrices: (n tile 2 p, k low), (2 p, k high), (2 p + 1, k low),
-      // (2 p + 1, k high).
-      Value nOffset = add(mul(div(matrix, 2), kTileN), 2 * kTileN * pair);
-      Value kOffset = add(mul(rem(matrix, 2), 8), kStepK * step);
-      Value row, column;
-      if (transposed) {
-        row = add(kOffset, row8);
-        column = nOffset;
-      } else {
-        row = add(nOffset, row8);
-        column = kOffset;
-      }
-      row = add(row, slotRow);
-      Value fragment = nvgpu::LdMatrixOp::create(
-          rewriter, loc, fragmentType, staged, ValueRange{row, column},
-          rewriter.getBoolAttr(transposed), rewriter.getI32IntegerAttr(4));
-      SmallVector<Value> b;
-      for (int64_t i = 0; i < 4; ++i)
-        b.push_back(LLVM::BitcastOp::create(
-            rewriter, loc, rewriter.getI32Type(),
-            vector::ExtractOp::create(rewriter, loc, fragment, i)));
-      for (int64_t half = 0; half < 2; ++half) {
-        int64_t tile = 2 * pair + half;
-        ArrayRef<Value> c = ArrayRef<Value>(acc).slice(4 * tile, 4);
-        Value bRegs[2] = {b[2 * half], b[2 * half + 1]};
-        auto mma = NVVM::MmaOp::create(
-            rewriter, loc, accType, a, bRegs, c,
-            ArrayRef<int64_t>{kRowsPerWarp, kTileN, kStepK}, std::nullopt,
-            std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t q = 0; q < 4; ++q)
-          acc[4 * tile + q] =
-              LLVM::ExtractValueOp::create(rewriter, loc, mma, q);
+  } else {
+    // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
+    Value matrix = div(lane, 8), row8 = rem(lane, 8);
+    auto accType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(4, rewriter.getF32Type()));
+    NVVM::MMATypes ptxType =
+        aType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    auto fragmentType = VectorType::get({4, 2}, aType);
+    for (int64_t step = 0; step < steps; ++step) {
+      ArrayRef<Value> a = ArrayRef<Value>(aRegisters).slice(4 * step, 4);
+      for (int64_t pair = 0; pair < *nBound / (2 * kTileN); ++pair) {
+        // Matrices: (n tile 2 p, k low), (2 p, k high), (2 p + 1, k low),
+        // (2 p + 1, k high).
+        Value nOffset = add(mul(div(matrix, 2), kTileN), 2 * kTileN * pair);
+        Value kOffset = add(mul(rem(matrix, 2), 8), kStepK * step);
+        Value row, column;
+        if (transposed) {
+          row = add(kOffset, row8);
+          column = nOffset;
+        } else {
+          row = add(nOffset, row8);
+          column = kOffset;
+        }
+        row = add(row, slotRow);
+        Value fragment = nvgpu::LdMatrixOp::create(
+            rewriter, loc, fragmentType, staged, ValueRange{row, column},
+            rewriter.getBoolAttr(transposed), rewriter.getI32IntegerAttr(4));
+        SmallVector<Value> b;
+        for (int64_t i = 0; i < 4; ++i)
+          b.push_back(LLVM::BitcastOp::create(
+              rewriter, loc, rewriter.getI32Type(),
+              vector::ExtractOp::create(rewriter, loc, fragment, i)));
+        for (int64_t half = 0; half < 2; ++half) {
+          int64_t tile = 2 * pair + half;
+          ArrayRef<Value> c = ArrayRef<Value>(acc).slice(4 * tile, 4);
+          Value bRegs[2] = {b[2 * half], b[2 * half + 1]};
+          auto mma = NVVM::MmaOp::create(
+              rewriter, loc, accType, a, bRegs, c,
+              ArrayRef<int64_t>{kRowsPerWarp, kTileN, kStepK}, std::nullopt,
+              std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t q = 0; q < 4; ++q)
+            acc[4 * tile + q] =
+                LLVM::ExtractValueOp::create(rewriter, loc, mma, q);
+        }
       }
     }
   }
@@ -1922,8 +1919,8 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
   return found;
 }
 
-void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
-                                        Value oldIv, Value iv, Value slot) {
+Value FlashAttentionBuilder::viewAt(Value oldB, const Prefetched &p,
+                                    Value oldIv, Value iv) {
   IRMapping local;
   local.map(oldIv, iv);
   for (Operation *op : p.slice) {
@@ -1932,7 +1929,12 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
         local.map(operand, mapping.lookup(operand));
     rewriter.clone(*op, local);
   }
-  Value b = local.lookup(oldB);
+  return local.lookup(oldB);
+}
+
+void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
+                                        Value oldIv, Value iv, Value slot) {
+  Value b = viewAt(oldB, p, oldIv, iv);
   int64_t rank = cast<MemRefType>(b.getType()).getRank();
   Value validRows = dim(b, rank - 2);
   Value lastRow = arith::SubIOp::create(rewriter, loc, validRows, index(1));
@@ -2023,16 +2025,15 @@ const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
   rewriter.setInsertionPoint(oldGrid);
   entry.descriptor = createTmaDescriptor(rewriter, loc, array, entry.box);
   hostOps.push_back(entry.descriptor.getDefiningOp());
-  hostOps.push_back(entry.descriptor.getDefiningOp()->getOperand(0)
-                        .getDefiningOp());
+  hostOps.push_back(
+      entry.descriptor.getDefiningOp()->getOperand(0).getDefiningOp());
   return &entry;
 }
 
 void FlashAttentionBuilder::planWgmma() {
   if (mma == MmaKind::Sync || warps * kRowsPerWarp != kWarpgroupRows)
     return;
-  bool qk = true,
-       pv = mma == MmaKind::Wgmma || mma == MmaKind::WgmmaOverlap;
+  bool qk = true, pv = mma == MmaKind::Wgmma || mma == MmaKind::WgmmaOverlap;
   bool anyQK = false;
   oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
     if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
@@ -2041,8 +2042,7 @@ void FlashAttentionBuilder::planWgmma() {
     // B's tiles: one per iteration of a loop of the block's body (its
     // mbarriers count one round per iteration, from the block's start).
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-    bool inLoop = loop && loop->getParentOp() == oldGrid &&
-                  b.getDefiningOp() &&
+    bool inLoop = loop && loop->getParentOp() == oldGrid && b.getDefiningOp() &&
                   b.getDefiningOp()->getBlock() == loop.getBody();
     if (!isWorkgroup(a)) {
       anyQK = true;
@@ -2057,8 +2057,8 @@ void FlashAttentionBuilder::planWgmma() {
 }
 
 void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
-                                     Value buffer, Value offset,
-                                     Value barriers, Value slot) {
+                                     Value buffer, Value offset, Value barriers,
+                                     Value slot) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
   SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
   auto arrayType = cast<MemRefType>(array.array.getType());
@@ -2080,23 +2080,22 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
     }
   }
   int64_t inner = array.groups.back().back();
-  nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, barriers,
-                                          index(array.boxes * kBoxBytes), slot,
-                                          Value());
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      rewriter, loc, barriers, index(array.boxes * kBoxBytes), slot, Value());
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto boxType = MemRefType::get(array.box, arrayType.getElementType(),
                                  MemRefLayoutAttrInterface(), workgroup);
   for (int64_t box = 0; box < array.boxes; ++box) {
-    Value destination = memref::ViewOp::create(
-        rewriter, loc, boxType, buffer, add(offset, box * kBoxBytes),
-        ValueRange{});
+    Value destination =
+        memref::ViewOp::create(rewriter, loc, boxType, buffer,
+                               add(offset, box * kBoxBytes), ValueRange{});
     SmallVector<Value> at = coordinates;
     at[inner] = add(at[inner], box * kTmaSwizzleElements);
     // Coordinates are innermost first.
     std::reverse(at.begin(), at.end());
     nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
-                                  array.descriptor, at, slot, Value(),
-                                  Value());
+                                  array.descriptor, at, slot, Value(), Value());
   }
 }
 
@@ -2137,9 +2136,8 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
       int64_t at = box * kBoxBytes + step * kStepK * 2;
       Value descA = sharedMatrixDescriptor(rewriter, loc, q, index(at), 16,
                                            kSwizzleGroupBytes);
-      Value descB = sharedMatrixDescriptor(rewriter, loc, p.buffer,
-                                           add(slotOffset, at), 16,
-                                           kSwizzleGroupBytes);
+      Value descB = sharedMatrixDescriptor(
+          rewriter, loc, p.buffer, add(slotOffset, at), 16, kSwizzleGroupBytes);
       acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, element,
                          /*transposeB=*/false);
     }
@@ -2172,16 +2170,8 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
     Value slot = rem(add(use, state.ahead * state.tmaOperands), slots);
-    IRMapping local;
-    local.map(state.oldLoop.getInductionVar(), next);
-    for (Operation *op : p.slice) {
-      for (Value operand : op->getOperands())
-        if (!local.contains(operand) && mapping.contains(operand))
-          local.map(operand, mapping.lookup(operand));
-      rewriter.clone(*op, local);
-    }
-    issueTma(*p.tma, local.lookup(oldB), p.buffer,
-             mul(slot, state.slotBytes), p.barriers, slot);
+    issueTma(*p.tma, viewAt(oldB, p, state.oldLoop.getInductionVar(), next),
+             p.buffer, mul(slot, state.slotBytes), p.barriers, slot);
   }
   if (state.pipelinedTile) {
     // The dot reads the next iteration's tile (use u + 1), when there is
@@ -2190,8 +2180,7 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     Value following = add(use, 1);
     Value exists = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::slt,
-        arith::AddIOp::create(rewriter, loc, iv, state.step),
-        state.upperBound);
+        arith::AddIOp::create(rewriter, loc, iv, state.step), state.upperBound);
     auto wait = scf::IfOp::create(rewriter, loc, exists);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(wait.thenBlock());
@@ -2243,8 +2232,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   for (auto &[oldB, p] : prefetched)
     if (p.tma) {
       p.operand = state.tmaOperands++;
-      state.slotBytes =
-          std::max(state.slotBytes, p.tma->boxes * kBoxBytes);
+      state.slotBytes = std::max(state.slotBytes, p.tma->boxes * kBoxBytes);
     }
   // The overlap schedule: the loop's S is issued an iteration ahead, its K
   // tile two (a ring of 3 slots).
@@ -2255,12 +2243,11 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     Value tile = sDot.getDpsInits()[0];
     state.ahead = 2;
     state.pipelinedTile = tile;
-    sRegisters = llvm::alignTo(*constantUpperBound(
-                                   tile, cast<MemRefType>(tile.getType())
-                                                 .getRank() -
-                                             1),
-                               kTileN) /
-                 kTileN * 4;
+    sRegisters =
+        llvm::alignTo(*constantUpperBound(
+                          tile, cast<MemRefType>(tile.getType()).getRank() - 1),
+                      kTileN) /
+        kTileN * 4;
   }
   // The loop's bound: before the copies in a pipelined loop (its second
   // iteration's copy is conditional on it), else after them.
@@ -2288,16 +2275,9 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(issue.thenBlock());
-        IRMapping local;
-        local.map(loop.getInductionVar(), state.lowerBound);
-        for (Operation *op : p.slice) {
-          for (Value operand : op->getOperands())
-            if (!local.contains(operand) && mapping.contains(operand))
-              local.map(operand, mapping.lookup(operand));
-          rewriter.clone(*op, local);
-        }
-        issueTma(*p.tma, local.lookup(oldB), p.buffer,
-                 index(p.operand * state.slotBytes), p.barriers,
+        issueTma(*p.tma,
+                 viewAt(oldB, p, loop.getInductionVar(), state.lowerBound),
+                 p.buffer, index(p.operand * state.slotBytes), p.barriers,
                  index(p.operand));
       }
       state.prefetched[oldB] = p;
@@ -2327,30 +2307,22 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
         arith::AddIOp::create(rewriter, loc, state.lowerBound, state.step);
     auto issue = scf::IfOp::create(
         rewriter, loc,
-        arith::AndIOp::create(
-            rewriter, loc, leader,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                  second, state.upperBound)));
+        arith::AndIOp::create(rewriter, loc, leader,
+                              arith::CmpIOp::create(rewriter, loc,
+                                                    arith::CmpIPredicate::slt,
+                                                    second, state.upperBound)));
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(issue.thenBlock());
-      IRMapping local;
-      local.map(loop.getInductionVar(), second);
-      for (Operation *op : p.slice) {
-        for (Value operand : op->getOperands())
-          if (!local.contains(operand) && mapping.contains(operand))
-            local.map(operand, mapping.lookup(operand));
-        rewriter.clone(*op, local);
-      }
-      issueTma(*p.tma, local.lookup(oldB), p.buffer, index(state.slotBytes),
-               p.barriers, index(1));
+      issueTma(*p.tma, viewAt(oldB, p, loop.getInductionVar(), second),
+               p.buffer, index(state.slotBytes), p.barriers, index(1));
     }
     Value q = sharedA(sDot.getDpsInputs()[0]);
     waitForRound(rewriter, loc, p.barriers, index(0), state.slots());
     waitForRound(rewriter, loc, qBarrier, index(0), 1);
     SmallVector<Value> zeros(
         sRegisters, arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getF32FloatAttr(0.0f)));
+                                              rewriter.getF32FloatAttr(0.0f)));
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     SmallVector<Value> first =
         issueQK(zeros, q, p, index(0),
@@ -2379,9 +2351,9 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
     assign(newLoop.getRegionIterArgs());
     if (state.pipelinedTile)
-      loops.back().currentS.assign(
-          newLoop.getRegionIterArgs().end() - sRegisters,
-          newLoop.getRegionIterArgs().end());
+      loops.back().currentS.assign(newLoop.getRegionIterArgs().end() -
+                                       sRegisters,
+                                   newLoop.getRegionIterArgs().end());
     if (failed(interpretBlock(*loop.getBody())))
       return failure();
     SmallVector<Value> yielded;
@@ -2649,8 +2621,8 @@ struct GPUFlashAttention
       }
       if (kind == MmaKind::Sync)
         continue;
-      FlashAttentionBuilder fallback(rewriter, grid, *rank,
-                                     threads / kWarpSize, MmaKind::Sync);
+      FlashAttentionBuilder fallback(rewriter, grid, *rank, threads / kWarpSize,
+                                     MmaKind::Sync);
       if (succeeded(fallback.build()))
         rewriter.eraseOp(grid);
     }

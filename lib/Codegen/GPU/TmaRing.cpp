@@ -22,7 +22,8 @@ Value createTmaDescriptor(OpBuilder &b, Location loc, Value source,
   // On the H100, M4000 K4040 N4056 (rows of 8080 and 8112 bytes) took
   // 0.332 ms with 256 and 0.279 with 128; 4096^3 is fastest with 256
   // (docs/performance.md).
-  int64_t rowBytes = type.getShape().back() * element.getIntOrFloatBitWidth() / 8;
+  int64_t rowBytes =
+      type.getShape().back() * element.getIntOrFloatBitWidth() / 8;
   auto promotion = rowBytes % 128 == 0
                        ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
                        : nvgpu::TensorMapL2PromoKind::L2PROMO_128B;
@@ -63,8 +64,7 @@ Value sharedMatrixDescriptor(OpBuilder &b, Location loc, Value buffer,
   };
   // The shared-memory address of the tile (the aligned pointer of a
   // workgroup memref is its offset in the CTA's shared window).
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   Value address = arith::IndexCastUIOp::create(
       b, loc, i64, arith::AddIOp::create(b, loc, base, offset));
   // Bits 0-13: address bits 4-17; 16-29: leading byte offset / 16; 32-45:

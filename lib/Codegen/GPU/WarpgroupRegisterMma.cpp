@@ -62,9 +62,8 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
   size_t descIndex = n + a.size(), scaleIndex = descIndex + 1;
   // imm-scale-a, imm-scale-b, then (descriptor A only) imm-trans-a, and
   // imm-trans-b.
-  std::string immediates =
-      std::string(a.size() == 1 ? "1, 1, 0, " : "1, 1, ") +
-      (transposeB ? "1" : "0");
+  std::string immediates = std::string(a.size() == 1 ? "1, 1, 0, " : "1, 1, ") +
+                           (transposeB ? "1" : "0");
   std::string asmString = llvm::formatv(
       "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, {4}, "
@@ -94,9 +93,9 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
   return unpack(b, loc, inlineAsm.getResult(0), n);
 }
 
-SmallVector<Value> wgmmaSharedA(OpBuilder &b, Location loc,
-                                ArrayRef<Value> acc, Value descA, Value descB,
-                                Type elementType, bool transposeB) {
+SmallVector<Value> wgmmaSharedA(OpBuilder &b, Location loc, ArrayRef<Value> acc,
+                                Value descA, Value descB, Type elementType,
+                                bool transposeB) {
   return emitWgmma(b, loc, acc, descA, descB, elementType, transposeB);
 }
 
