@@ -73,6 +73,7 @@
 #include "TileBounds.h"
 #include "TileContractions.h"
 #include "WarpgroupPrologue.h"
+#include "WgmmaRegisterA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -426,10 +427,18 @@ namespace {
 class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
-                          int64_t stages, bool prologueAhead)
+                          int64_t stages, bool prologueAhead,
+                          bool prologueRegisters)
       : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
         ctx(rewriter.getContext()), stages(stages),
-        prologueAhead(prologueAhead && gemm.prologue),
+        // Register A with two warpgroups only: a warpgroup of 128 rows
+        // needs two sets of 32 A registers beside its 128 accumulators,
+        // which ptxas fits in 243-255 registers and spills at partial k
+        // steps (LayerNorm M1500 K2056 N2000: 4 bytes); its 128 x 128
+        // blocks keep the slot rewritten in place.
+        registerA(prologueRegisters && gemm.prologue &&
+                  gemm.warpgroups() > 1),
+        prologueAhead(prologueAhead && gemm.prologue && !registerA),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -493,12 +502,27 @@ private:
   void storeToTile(Value acc, Value tile);
   /// Applies `epilogue` to the fragments of `acc`, stored to global memory.
   void storeFragments(Value acc, FragmentEpilogue epilogue);
+  /// The mainloop with the prologue's A in registers: returns the
+  /// accumulator after the last step. `refill(step)` releases and refills
+  /// the slot of step - 1 as in the plain GEMM.
+  Value emitRegisterALoop(Value init, Value aOffset,
+                          function_ref<void(Value)> refill);
+  /// wgmma.fence, the register-A wgmmas of one k step (per m64 of the
+  /// warpgroup and k16 of the step; `registers` as emitFragments orders
+  /// them) on `bTile` of the ring, commit, and the wait that leaves this
+  /// group in flight.
+  Value emitRegisterAStep(Value acc, ValueRange registers, Value bTile);
+  /// The B part of k step `step`'s slot.
+  Value bPart(Value step);
 
   RewriterBase &rewriter;
   WarpgroupGemm g;
   Location loc;
   MLIRContext *ctx;
   int64_t stages;
+  // The prologue computes wgmma's A fragments in registers (register-A
+  // wgmma) instead of rewriting the slot.
+  bool registerA;
   // The prologue rewrites step i + 1's A part while step i's wgmma runs.
   bool prologueAhead;
   gpu::AddressSpaceAttr workgroup;
@@ -612,6 +636,13 @@ Value WarpgroupMatmulLowering::aPart(Value step, Value aOffset) {
   Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
   return ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
                   {warpgroupRows(), kStepK});
+}
+
+Value WarpgroupMatmulLowering::bPart(Value step) {
+  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+  Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
+  return ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
+                  {kStepK, g.tileN});
 }
 
 void WarpgroupMatmulLowering::syncWarpgroup(Value thread) {
@@ -891,6 +922,125 @@ void WarpgroupMatmulLowering::groupTiles(scf::ForallOp grid,
   rewriter.replaceUsesWithIf(column, newColumn, outside);
 }
 
+Value WarpgroupMatmulLowering::emitRegisterAStep(Value acc,
+                                                 ValueRange registers,
+                                                 Value bTile) {
+  // The accumulator as the LLVM struct convert-nvgpu-to-nvvm holds it (one
+  // struct of tileN / 2 f32 per m64), B's descriptor as its i64: the casts
+  // fold away there.
+  Type f32 = rewriter.getF32Type();
+  auto perMma = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(g.tileN / 2, f32));
+  auto whole = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(mmas(), perMma));
+  Value accStruct =
+      UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
+          .getResult(0);
+  Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      rewriter, loc,
+      nvgpu::WarpgroupMatrixDescriptorType::get(
+          ctx, cast<MemRefType>(bTile.getType())),
+      bTile, descB);
+  Type i64 = rewriter.getI64Type();
+  Value bBase =
+      UnrealizedConversionCastOp::create(rewriter, loc, i64, bDesc)
+          .getResult(0);
+
+  NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+  int64_t k16s = kStepK / 16;
+  for (int64_t m = 0; m < mmas(); ++m) {
+    Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, accStruct, m);
+    for (int64_t kk = 0; kk < k16s; ++kk) {
+      // B stored N-major: k16 kk starts 16 kk swizzled rows of 128 bytes
+      // into each box; the descriptor's address is in units of 16 bytes
+      // (nvgpu.warpgroup.mma's own iteration).
+      Value desc = bBase;
+      if (kk) {
+        int64_t offset = 16 * kk * kSwizzleElements * elementBytes() / 16;
+        // arith, not llvm.mlir.constant: constants are sunk into the
+        // kernel before outlining, and only arith's are.
+        desc = arith::AddIOp::create(
+            rewriter, loc, bBase,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getI64IntegerAttr(offset)));
+      }
+      fragment = createWgmmaRegisterA(
+          rewriter, loc, fragment, registers.slice((m * k16s + kk) * 4, 4),
+          desc, g.elementType, /*transposeB=*/true);
+    }
+    accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct,
+                                            fragment, m);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(1));
+  return UnrealizedConversionCastOp::create(rewriter, loc, acc.getType(),
+                                            accStruct)
+      .getResult(0);
+}
+
+Value WarpgroupMatmulLowering::emitRegisterALoop(
+    Value init, Value aOffset, function_ref<void(Value)> refill) {
+  int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
+  int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
+  auto fragmentsOf = [&](Value step) {
+    return prologue->emitFragments(aPart(step, aOffset), step,
+                                   [&] { waitForStep(barriers, step); });
+  };
+  // One k step: its wgmmas on A registers `registers` (left in flight:
+  // the previous step's group is then complete), the release and refill
+  // of the previous step's slot.
+  auto emitStep = [&](Value acc, ValueRange registers, Value step) {
+    Value next = emitRegisterAStep(acc, registers, bPart(step));
+    refill(step);
+    return next;
+  };
+
+  // A wgmma reads its A registers until a wait covers it, and the loop's
+  // body is one piece of code: the registers step i + 1 writes must not be
+  // step i's. So two sets: the loop runs steps 2 p (set X, carried by the
+  // loop) and 2 p + 1 (set Y); set Y is written once step 2 p - 1's
+  // wgmma, the last that read it, is complete (after step 2 p's wait),
+  // set X for step 2 p + 2 once step 2 p's is. An odd last step follows
+  // the loop.
+  SmallVector<Value> first = fragmentsOf(index(0));
+  SmallVector<Value> carried{init};
+  llvm::append_range(carried, first);
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps / 2),
+                                 index(1), carried);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value even = arith::MulIOp::create(rewriter, loc, loop.getInductionVar(),
+                                       index(2));
+    Value odd = arith::AddIOp::create(rewriter, loc, even, index(1));
+    ValueRange x = loop.getRegionIterArgs().drop_front();
+    Value acc = emitStep(loop.getRegionIterArgs()[0], x, even);
+    SmallVector<Value> y = fragmentsOf(odd);
+    acc = emitStep(acc, y, odd);
+    // Set X for step 2 p + 2, if there is one.
+    Value after = arith::AddIOp::create(rewriter, loc, odd, index(1));
+    Value inRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, after, index(steps));
+    auto nextX = scf::IfOp::create(rewriter, loc, TypeRange(x), inRange,
+                                   /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(&nextX.getThenRegion().front());
+    scf::YieldOp::create(rewriter, loc, fragmentsOf(after));
+    rewriter.setInsertionPointToStart(&nextX.getElseRegion().front());
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI32IntegerAttr(0));
+    scf::YieldOp::create(rewriter, loc,
+                         SmallVector<Value>(x.size(), zero));
+    rewriter.setInsertionPointAfter(nextX);
+    SmallVector<Value> yielded{acc};
+    llvm::append_range(yielded, nextX.getResults());
+    scf::YieldOp::create(rewriter, loc, yielded);
+  }
+  Value acc = loop.getResult(0);
+  if (steps % 2)
+    acc = emitStep(acc, loop.getResults().drop_front(), index(steps - 1));
+  return acc;
+}
+
 void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   auto grid = g.dot->getParentOfType<scf::ForallOp>();
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
@@ -919,7 +1069,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // with it: one more barrier per slot, on which each warpgroup arrives
   // once it has finished the wgmma that read the slot.
   Value released;
-  if (g.warpgroups() > 1 && (!g.prologue || prologueAhead)) {
+  if (g.warpgroups() > 1 && (!g.prologue || prologueAhead || registerA)) {
     released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
     for (int64_t slot = 0; slot < stages; ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, released,
@@ -935,7 +1085,9 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     issueCopies(index(step), leader);
   if (g.prologue) {
     prologue.emplace(rewriter, *g.prologue, g.reduce, warpgroupRows(), kStepK,
-                     kTotal, g.warpgroups());
+                     kTotal, g.warpgroups(),
+                     registerA ? WarpgroupPrologueLowering::Layout::Fragments
+                               : WarpgroupPrologueLowering::Layout::Chunks);
     prologue->emitRowValues();
   }
 
@@ -960,40 +1112,40 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   }
   Value init =
       nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
+  // Thread 0 refills the slot step i - 1 read with step i + stages - 1
+  // (with two warpgroups once both released it). A branch, not a
+  // predicate: the last steps' condition folds to a constant, which the
+  // PTX of a predicated copy cannot take.
+  auto refillPrevious = [&](Value step) {
+    Value next = arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
+    Value inRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+    if (released)
+      releaseSlots(released, step, thread);
+    auto refill = scf::IfOp::create(rewriter, loc, inRange);
+    rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
+    if (released)
+      awaitRelease(released, step, leader);
+    issueCopies(next, leader);
+    rewriter.setInsertionPointAfter(refill);
+  };
+  Value product;
+  if (registerA) {
+    product = emitRegisterALoop(init, aOffset, refillPrevious);
+  } else {
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
                                  index(1), ValueRange{init});
+  product = loop.getResult(0);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     Value step = loop.getInductionVar();
-    Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
     // Ahead, the previous step (or the code before the loop) waited for
     // this step's slot before rewriting it.
     if (!prologueAhead)
       waitForStep(barriers, step);
-    Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
     Value aTile = aPart(step, aOffset);
-    Value bTile =
-        ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
-                 {kStepK, g.tileN});
-    // Thread 0 refills the slot step i - 1 read with step i + stages - 1
-    // (with two warpgroups once both released it). A branch, not a
-    // predicate: the last steps' condition folds to a constant, which the
-    // PTX of a predicated copy cannot take.
-    auto refillPrevious = [&] {
-      Value next =
-          arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
-      Value inRange = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
-      if (released)
-        releaseSlots(released, step, thread);
-      auto refill = scf::IfOp::create(rewriter, loc, inRange);
-      rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
-      if (released)
-        awaitRelease(released, step, leader);
-      issueCopies(next, leader);
-      rewriter.setInsertionPointAfter(refill);
-    };
+    Value bTile = bPart(step);
     if (prologue && !prologueAhead) {
       // The A part rewritten in place while step i - 1's wgmma runs; then
       // every warp is past that wgmma (so its slot may be refilled) and
@@ -1003,7 +1155,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       prologue->emitSlot(aTile, step);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       gpu::BarrierOp::create(rewriter, loc);
-      refillPrevious();
+      refillPrevious(step);
     }
     auto descriptorType = [&](Value tile) {
       return nvgpu::WarpgroupMatrixDescriptorType::get(
@@ -1020,7 +1172,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         /*transposeA=*/UnitAttr(), /*transposeB=*/rewriter.getUnitAttr(),
         loop.getRegionIterArg(0));
     if (!prologue || prologueAhead)
-      refillPrevious();
+      refillPrevious(step);
     if (prologueAhead) {
       // Step i + 1's A part rewritten while step i's wgmma runs (step i -
       // 1's is done: its slot was just released), so that the next wgmma
@@ -1038,6 +1190,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     }
     scf::YieldOp::create(rewriter, loc, acc);
   }
+  }
 
   // Epilogue: every wgmma done and every warp past its reads of the ring
   // (whose bytes later tiles may reuse).
@@ -1047,7 +1200,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     // The copy's target view is defined before the copy: the stores go
     // where the copy was.
     rewriter.setInsertionPoint(epilogue->copy);
-    storeFragments(loop.getResult(0), *epilogue);
+    storeFragments(product, *epilogue);
     Value tile = epilogue->op.getDpsInits()[0];
     rewriter.eraseOp(epilogue->copy);
     rewriter.eraseOp(epilogue->op);
@@ -1065,7 +1218,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // to 16 w + 15 of each 64: the second warpgroup's land below the first's).
   Value result = memref::AllocOp::create(
       rewriter, loc, sharedTile({kTileM, g.tileN}, rewriter.getF32Type()));
-  storeToTile(loop.getResult(0), result);
+  storeToTile(product, result);
   gpu::BarrierOp::create(rewriter, loc);
 
   auto oldAcc = g.acc.getDefiningOp<memref::AllocOp>();
@@ -1111,7 +1264,8 @@ struct GPUWarpgroupMatmul
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
-      WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead);
+      WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
+                                       prologueRegisters);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

@@ -282,6 +282,12 @@ def GPUWarpgroupMatmul
            /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
+    Option<"prologueRegisters", "prologue-registers", "bool",
+           /*default=*/"true",
+           "A blocks with a prologue: each warp loads its rows of the raw "
+           "tile into wgmma's A fragment layout (ldmatrix), applies the "
+           "prologue there and issues register-A wgmmas (off: the slot's A "
+           "part rewritten in shared memory, `prologue-ahead` says when)">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
