@@ -51,8 +51,14 @@
 // An A tile that a 128 x 128 or 128 x 256 block computes elementwise from a
 // tile of a global array (the normalised rows of LayerNorm/RMSNorm +
 // matmul) takes the same schedule with a prologue (WarpgroupPrologue.h):
-// TMA stages the raw tile and each warpgroup rewrites its rows of each
-// slot's A part in place. By default one step ahead (`prologue-ahead`):
+// TMA stages the raw tile. By default (`prologue-registers`) with two
+// warpgroups, each warpgroup loads its 64 rows of step i + 1's slot into
+// wgmma's A fragments (ldmatrix), applies the prologue to the registers
+// while step i's wgmma runs and issues register-A wgmmas
+// (WgmmaRegisterA.h); the loop runs two k steps per iteration with two
+// sets of A registers, since a wgmma reads its A registers until a wait
+// covers it. Otherwise each warpgroup rewrites its rows of each slot's A
+// part in place. By default one step ahead (`prologue-ahead`):
 // step i's wgmma, the release and refill of step i - 1's slot as in a
 // plain GEMM, then step i + 1's rows rewritten while step i's wgmma runs
 // and a barrier of the warpgroup's warps, so that the next wgmma queues
