@@ -22,6 +22,11 @@ Two steps, because the GPU machine has no MLIR:
 
     .venv-torch/bin/python scripts/torch-gpu-check.py compile DIR
     python3 scripts/torch-gpu-check.py run DIR [--device 0] [--time]
+        [--against LABEL=DIR2 ...] [--no-torch-compile]
+
+`--against` checks the same exports compiled into DIR2 by another
+bb-compile (an older commit, a variant) and times them in the same run:
+same-run ratios between two compilers.
 
 Prints one line per export and a summary; `run` exits 1 on any mismatch.
 """
@@ -83,23 +88,35 @@ def compile_all(directory, only, whole_threshold=0):
     return 0
 
 
-def time_against_torch(torch, run, model, inputs, out):
-    """Median milliseconds of CUDA-graph replays: (blockbuster, eager,
-    torch.compile); a contender that fails is None."""
-    from triton.testing import do_bench
-    sys.path.insert(0, os.path.join(REPO, "scripts"))
-    graphed = __import__("gpu-bench").graphed
+def artifact_launcher(run, inputs, out):
+    """A function that launches `run`'s artifact on `inputs` into `out`
+    (weights bound, nothing allocated: what a CUDA graph captures)."""
     given = iter(inputs)
     tensors = [run._state[b.constant].detach().contiguous()
                if b.constant is not None else next(given)
                for b in run.artifact.inputs]
-    compiled = torch.compile(model, dynamic=False)
-    contenders = (
-        lambda: run.program(*tensors, outputs=[out], sync=False),
+    return lambda: run.program(*tensors, outputs=[out], sync=False)
+
+
+def time_against_torch(torch, run, model, inputs, out, others=(),
+                       with_compile=True):
+    """Median milliseconds of CUDA-graph replays: (blockbuster, eager,
+    torch.compile, then each of `others`' artifacts); a contender that fails
+    or is left out is None."""
+    from triton.testing import do_bench
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    graphed = __import__("gpu-bench").graphed
+    compiled = torch.compile(model, dynamic=False) if with_compile else None
+    contenders = [
+        artifact_launcher(run, inputs, out),
         lambda: model(*inputs),
-        lambda: compiled(*inputs))
+        (lambda: compiled(*inputs)) if compiled else None]
+    contenders += [artifact_launcher(other, inputs, out) for other in others]
     timings = []
     for fn in contenders:
+        if fn is None:
+            timings.append(None)
+            continue
         try:
             with torch.no_grad():
                 fn()  # warm-up; compilation for torch.compile
@@ -112,7 +129,8 @@ def time_against_torch(torch, run, model, inputs, out):
     return timings
 
 
-def run_all(directory, device, only=(), timed=False):
+def run_all(directory, device, only=(), timed=False, against=(),
+            with_compile=True):
     import torch
     import blockbuster.torch as bbt
 
@@ -153,11 +171,40 @@ def run_all(directory, device, only=(), timed=False):
               "weights bound by name, %d launches" % (
                   name, "PASS" if ok else "FAIL", error, tolerance, weights,
                   len(run.artifact.launches)), flush=True)
+        # The same export compiled by other compilers (--against), checked
+        # as this one is and then timed in the same run.
+        others = []
+        for label, other_dir in against:
+            try:
+                other = bbt.load(os.path.join(other_dir, name), model,
+                                 device=device)
+                other_out = other(*inputs)
+                other_error = (torch.linalg.vector_norm(
+                    other_out.double() - ref.double()) /
+                    torch.linalg.vector_norm(ref.double())).item()
+                other_ok = other_error <= tolerance and \
+                    not torch.isnan(other_out).any().item()
+            except Exception as error:  # reported: that compiler's failure
+                print("%s: %s: FAIL: %s" % (name, label, first_line(error)),
+                      flush=True)
+                other, other_ok = None, False
+            if other is not None:
+                print("%s: %s: %s: normwise relative error %.3g, %d launches"
+                      % (name, label, "PASS" if other_ok else "FAIL",
+                         other_error, len(other.artifact.launches)),
+                      flush=True)
+            failed += not other_ok
+            others.append(other if other_ok else None)
         if ok and timed:
-            ms = time_against_torch(torch, run, model, inputs, out)
-            print("%s: time (CUDA graphs, median ms): blockbuster %s, eager "
-                  "%s, torch.compile %s" % (name, *(
-                      "%.4f" % t if t is not None else "-" for t in ms)),
+            ms = time_against_torch(torch, run, model, inputs, out,
+                                    [o for o in others if o is not None],
+                                    with_compile)
+            labels = ["blockbuster", "eager", "torch.compile"] + [
+                label for (label, _), o in zip(against, others)
+                if o is not None]
+            print("%s: time (CUDA graphs, median ms): %s" % (name, ", ".join(
+                "%s %s" % (label, "%.4f" % t if t is not None else "-")
+                for label, t in zip(labels, ms))),
                   flush=True)
     print("torch gpu check: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
@@ -175,11 +222,23 @@ def main():
     parser.add_argument("--time", action="store_true",
                         help="run: time each passing export against eager "
                         "and torch.compile (CUDA graphs)")
+    parser.add_argument("--against", nargs="*", default=[],
+                        metavar="LABEL=DIR",
+                        help="run: also check each export's artifact in DIR "
+                        "(compiled by another bb-compile) and, with --time, "
+                        "time it in the same run")
+    parser.add_argument("--no-torch-compile", action="store_true",
+                        help="run --time: leave torch.compile out (its "
+                        "compilation is most of a run's time)")
     args = parser.parse_args()
     os.makedirs(args.directory, exist_ok=True)
     if args.step == "compile":
         return compile_all(args.directory, args.only, args.whole_threshold)
-    return run_all(args.directory, args.device, args.only, args.time)
+    against = [tuple(a.split("=", 1)) for a in args.against]
+    if any(len(a) != 2 for a in against):
+        parser.error("--against takes LABEL=DIR")
+    return run_all(args.directory, args.device, args.only, args.time,
+                   against, not args.no_torch_compile)
 
 
 if __name__ == "__main__":
