@@ -996,8 +996,10 @@ Value WarpgroupMatmulLowering::emitRegisterALoop(
   // the previous step's group is then complete), the release and refill of
   // the previous step's slot, then `after` (the next step's A registers).
   // The refill comes first: the next step's A is read a step early, so the
-  // copies have two steps to land, not three as in the plain GEMM (with 3
-  // slots instead of 4, one: 0.665 vs 0.518 ms at M8192, docs/performance.md).
+  // copies have two steps to land, not three as in the plain GEMM, and the
+  // kernel is sensitive to that (RMSNorm M8192 on the H100: the refill
+  // after the next A 0.563 ms instead of 0.518, and with 3 slots 0.665;
+  // docs/performance.md).
   auto emitStep = [&](Value acc, ValueRange registers, Value step,
                       function_ref<void()> after) {
     Value next = emitRegisterAStep(acc, registers, bPart(step));
@@ -1040,6 +1042,7 @@ Value WarpgroupMatmulLowering::emitRegisterALoop(
       OpBuilder::InsertionGuard ifGuard(rewriter);
       rewriter.setInsertionPointToStart(&nextX.getThenRegion().front());
       scf::YieldOp::create(rewriter, loc, fragmentsOf(after));
+      // After the last even step no step reads set X again.
       rewriter.setInsertionPointToStart(&nextX.getElseRegion().front());
       Value zero = arith::ConstantOp::create(rewriter, loc,
                                              rewriter.getI32IntegerAttr(0));

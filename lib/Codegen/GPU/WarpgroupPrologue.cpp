@@ -343,6 +343,7 @@ Value WarpgroupPrologueLowering::applyElement(Value raw, const IRMapping &row,
 }
 
 void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
+  assert(layout == Layout::Chunks && "the slot rewrite is the chunk layout's");
   Value stepStart = arith::MulIOp::create(rewriter, loc, step, index(stepK));
   Value chunkStart =
       arith::MulIOp::create(rewriter, loc, chunk, index(kChunkElements));
@@ -389,6 +390,7 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
 SmallVector<Value>
 WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
                                          function_ref<void()> waitForSlot) {
+  assert(layout == Layout::Fragments && "fragments are the fragment layout's");
   // The thread's 16 columns of the step (c, c + 1, c + 8, c + 9 of each
   // k16) as 8 pairs, loaded before the wait: column pair 2 kk + h at
   // step * 64 + 16 kk + 8 h + c.
