@@ -11,9 +11,10 @@
 //   occupancy = S B / (W x P x min(k, ceil(S B / P)))
 //   memory = bytes / bandwidth, or, when the arrays the kernel reads fit in
 //            L2, max(first reads and writes / bandwidth, bytes / L2 rate)
-//   serial = iterations x iteration cost + thread elements x element cost,
-//            the split sums' T iterations (and their elements) cut to T / S
-//            plus one for the combine
+//   serial = iterations x iteration cost + thread elements x element cost
+//            + thread FMAs of f32 dots x FMA cost, the split sums' T
+//            iterations (and their elements and FMAs) cut to T / S plus one
+//            for the combine
 //   time = max(max(memory, matrix FLOPs padded to whole matrix tiles /
 //              matrix rate + other FLOPs / vector rate) / occupancy,
 //              W x serial) + launch cost
@@ -85,13 +86,28 @@ static KernelEstimate finish(KernelEstimate estimate,
   return estimate;
 }
 
-/// The grid of `kernel` at the target's largest blocks on every axis.
-static int64_t getLargestBlocksGrid(const KernelReport &kernel,
-                                    const TargetDescription &target) {
-  int64_t grid = 1;
-  for (int64_t extent : kernel.gridExtents)
-    grid *= ceilDiv(extent, target.maxBlockSize);
-  return grid;
+/// The time of `kernel`'s global memory traffic on `target`.
+static double getMemorySeconds(const KernelReport &kernel,
+                               const TargetDescription &target) {
+  double bytes = kernel.globalBytesRead + kernel.globalBytesWritten;
+  // Re-reads of arrays that fit in L2 together come from it: the first
+  // reads and the writes go to memory, everything passes through L2.
+  if (target.l2Bytes > 0 && kernel.globalBytesFirstRead <= target.l2Bytes) {
+    double firstBytes =
+        kernel.globalBytesFirstRead + kernel.globalBytesWritten;
+    return std::max(firstBytes / target.globalBytesPerSecond,
+                    bytes / target.l2BytesPerSecond);
+  }
+  return bytes / target.globalBytesPerSecond;
+}
+
+/// The time of `kernel`'s FLOPs on `target`: dots on 16-bit operands at the
+/// matrix rate (padded to whole matrix tiles), everything else (f32 dots
+/// included) at the vector rate.
+static double getComputeSeconds(const KernelReport &kernel,
+                                const TargetDescription &target) {
+  return kernel.matrixTileFlops / target.matrixFlopsPerSecond +
+         (kernel.flops - kernel.matrixFlops) / target.vectorFlopsPerSecond;
 }
 
 TargetDescription
@@ -99,17 +115,24 @@ blockbuster::block::withoutSerialWork(const TargetDescription &target) {
   TargetDescription judged = target;
   judged.iterationSeconds = 0;
   judged.threadElementSeconds = 0;
+  judged.threadFmaSeconds = 0;
   return judged;
 }
 
-bool blockbuster::block::isSerialBound(const FusionReport &report,
+bool blockbuster::block::isSerialBound(ProgramOp program,
                                        const TargetDescription &target) {
+  llvm::StringMap<int64_t> largest;
+  for (AxisAttr axis : program.getAxisTable())
+    if (axis.isTiled())
+      largest[axis.getName().getValue()] = target.maxBlockSize;
+  FusionReport report = computeFusionReport(
+      program, BlockSizes(program, largest, target.maxBlockSize));
   return llvm::any_of(report.perKernel,
                       [](const KernelReport &kernel) {
                         return kernel.splitTripCount > 0;
                       }) &&
          llvm::all_of(report.perKernel, [&](const KernelReport &kernel) {
-           return getLargestBlocksGrid(kernel, target) < target.numProcessors;
+           return kernel.instances < target.numProcessors;
          });
 }
 
@@ -137,41 +160,31 @@ KernelEstimate blockbuster::block::estimateKernel(
   estimate.occupancy = static_cast<double>(instances) /
                        (estimate.waves * processors * perProcessor);
 
-  double bytes = kernel.globalBytesRead + kernel.globalBytesWritten;
-  estimate.memorySeconds = bytes / target.globalBytesPerSecond;
-  // Re-reads of arrays that fit in L2 together come from it: the first
-  // reads and the writes go to memory, everything passes through L2.
-  if (target.l2Bytes > 0 && kernel.globalBytesFirstRead <= target.l2Bytes) {
-    double firstBytes =
-        kernel.globalBytesFirstRead + kernel.globalBytesWritten;
-    estimate.memorySeconds =
-        std::max(firstBytes / target.globalBytesPerSecond,
-                 bytes / target.l2BytesPerSecond);
-  }
-  estimate.computeSeconds =
-      kernel.matrixTileFlops / target.matrixFlopsPerSecond +
-      (kernel.flops - kernel.matrixFlops) / target.vectorFlopsPerSecond;
+  estimate.memorySeconds = getMemorySeconds(kernel, target);
+  estimate.computeSeconds = getComputeSeconds(kernel, target);
   if (!serialBound)
     return finish(estimate, target);
   // One block's loops, the split sums' iterations shared among the splits.
   int64_t iterations = kernel.serialIterations;
   int64_t elements = kernel.serialThreadElements;
+  int64_t fmas = kernel.serialThreadFmas;
   if (int64_t splits = estimate.splits; splits > 1) {
     int64_t trips = kernel.splitTripCount;
-    int64_t perIteration = kernel.splitIterationThreadElements;
     iterations += trips / splits + 1 - trips;
-    elements += (trips / splits - trips) * perIteration;
+    elements += (trips / splits - trips) * kernel.splitIterationThreadElements;
+    fmas += (trips / splits - trips) * kernel.splitIterationThreadFmas;
   }
   estimate.latencySeconds =
       estimate.waves * (iterations * target.iterationSeconds +
-                        elements * target.threadElementSeconds);
+                        elements * target.threadElementSeconds +
+                        fmas * target.threadFmaSeconds);
   return finish(estimate, target);
 }
 
 double blockbuster::block::estimateSeconds(const FusionReport &report,
-                                           const TargetDescription &target) {
+                                           const TargetDescription &target,
+                                           bool serialBound) {
   double seconds = 0;
-  bool serialBound = isSerialBound(report, target);
   for (const KernelReport &kernel : report.perKernel)
     seconds += estimateKernel(kernel, target, serialBound).seconds;
   return seconds;

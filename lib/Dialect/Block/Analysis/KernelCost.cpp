@@ -39,7 +39,9 @@ double blockbuster::block::estimateKernelSeconds(
 
   FusionReport whole = computeFusionReport(
       scratch, BlockSizes(scratch, /*overrides=*/{}, defaultBlockSize));
-  double seconds = estimateSeconds(whole, target);
+  // Without the serial work of blocks: a program-wide term (isSerialBound)
+  // that block-fuse's extend step does not judge by (withoutSerialWork).
+  double seconds = estimateSeconds(whole, target, /*serialBound=*/false);
   scratch->erase();
   return seconds;
 }

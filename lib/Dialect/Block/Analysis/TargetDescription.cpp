@@ -77,6 +77,7 @@ static constexpr TargetDescription kTargets[] = {
      /*kernelOverheadSeconds=*/4.0e-6,
      /*iterationSeconds=*/1.4e-6,
      /*threadElementSeconds=*/1.4e-7,
+     /*threadFmaSeconds=*/2.0e-9,
      /*splitMaxBlocks=*/1056},
     {/*name=*/"h200",
      /*summary=*/"NVIDIA H200 (sm_90): 132 SMs, 228 KB shared memory and 64K "
@@ -101,6 +102,7 @@ static constexpr TargetDescription kTargets[] = {
      /*kernelOverheadSeconds=*/4.0e-6,
      /*iterationSeconds=*/1.4e-6,
      /*threadElementSeconds=*/1.4e-7,
+     /*threadFmaSeconds=*/2.0e-9,
      /*splitMaxBlocks=*/1056},
     {/*name=*/"cpu",
      /*summary=*/"host CPU: one core, 2 MB of L2 cache",
@@ -124,6 +126,7 @@ static constexpr TargetDescription kTargets[] = {
      /*kernelOverheadSeconds=*/1.0e-7,
      /*iterationSeconds=*/0,
      /*threadElementSeconds=*/0,
+     /*threadFmaSeconds=*/0,
      /*splitMaxBlocks=*/0},
 };
 

@@ -81,7 +81,8 @@ struct BlockReportPass
     for (ProgramOp program : getOperation().getOps<ProgramOp>()) {
       BlockSizes sizes(program, overrides, defaultBlockSize);
       llvm::json::OStream json(file->os(), /*IndentSize=*/2);
-      writeFusionReport(json, computeFusionReport(program, sizes), &judged);
+      writeFusionReport(json, computeFusionReport(program, sizes), &judged,
+                        isSerialBound(program, judged));
       file->os() << '\n';
     }
     file->keep();

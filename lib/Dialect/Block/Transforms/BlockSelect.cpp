@@ -240,6 +240,9 @@ struct BlockSelectPass
       return fixed.count(axis.getName().getValue());
     });
 
+    // Whether blocks' serial work counts (a decode program): one answer for
+    // every size tried (CostModel.h).
+    bool decode = isSerialBound(program, targetDesc);
     // The estimate of `sizes` (open axes not in it take `common`), or
     // nothing when a kernel does not fit on chip, or an attention kernel
     // would leave registers.
@@ -263,7 +266,7 @@ struct BlockSelectPass
       // fit (docs/FusionReport.md).
       if (!fitsOnChip(report, targetDesc, &why))
         return std::nullopt;
-      return estimateSeconds(report, targetDesc);
+      return estimateSeconds(report, targetDesc, decode);
     };
 
     llvm::StringMap<int64_t> chosen = fixed;
@@ -304,10 +307,6 @@ struct BlockSelectPass
       for (MapOp map : program.getOps<MapOp>())
         for (Attribute axis : map.getAxes())
           gridAxes.insert(cast<StringAttr>(axis).getValue());
-      bool decode = isSerialBound(
-          computeFusionReport(
-              program, BlockSizes(program, fixed, targetDesc.maxBlockSize)),
-          targetDesc);
       auto largestSize = [&](StringRef axis) {
         return decode && !gridAxes.contains(axis)
                    ? 2 * targetDesc.maxBlockSize
@@ -366,7 +365,8 @@ struct BlockSelectPass
                                     sizes.getBlockSize(axis.getName())));
     }
     program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
-    return estimateSeconds(computeFusionReport(program, sizes), targetDesc);
+    return estimateSeconds(computeFusionReport(program, sizes), targetDesc,
+                           decode);
   }
 };
 } // namespace

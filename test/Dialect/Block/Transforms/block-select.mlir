@@ -118,10 +118,17 @@ block.program @wide axes(M = 1000 tiled, D = 4096 whole)
 // The table's K = 16 stays unless block-sizes names K; sizes never exceed
 // the extent (N = 100 with 128, or the explicit 5000, becomes 100); M = 24
 // is clamped to its extent too. On the CPU (one core) one block of 24 x 100
-// is fastest; the H100 has 132 SMs to keep busy, and the cost model, axis by
-// axis, takes blocks of 4 x 8: 6 x 13 = 78 instances.
+// is fastest. On the H100 the program is a decode program (CostModel.h,
+// isSerialBound: its grid cannot fill the 132 SMs), so the serial work of a
+// block decides, and with an f32 dot that is its FMAs a thread: blocks of
+// 24 x 1 (100 of them, 16 iterations of 24 x 16 products over 128 threads)
+// against 4 x 8 (78 blocks) or one block of 24 x 100 whose every thread
+// runs 300 FMAs an iteration. (Before the judgement was made once per
+// program, blocks of 8 columns left the sum a partial edge, the program
+// stopped counting as decode there, and the bytes-and-waves estimate alone
+// took them.)
 
-// H100-LABEL: block.program @table axes(M = 24 tiled block 4, N = 100 tiled block 8, K = 256 tiled block 16)
+// H100-LABEL: block.program @table axes(M = 24 tiled block 24, N = 100 tiled block 1, K = 256 tiled block 16)
 // CPU-LABEL: block.program @table axes(M = 24 tiled block 24, N = 100 tiled block 100, K = 256 tiled block 16)
 // EXPLICIT-LABEL: block.program @table axes(M = 24 tiled block 24, N = 100 tiled block 100, K = 256 tiled block 16)
 block.program @table axes(M = 24 tiled, N = 100 tiled, K = 256 tiled block 16)

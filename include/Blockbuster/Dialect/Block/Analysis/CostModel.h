@@ -46,18 +46,22 @@ struct KernelEstimate {
   double seconds = 0;
 };
 
-/// Whether the serial work of blocks decides the time of `report`'s
+/// Whether the serial work of blocks decides the time of `program`'s
 /// kernels: a decode program (kernel shape 4), with sums of dots over a
 /// loop that gpu-split-reductions may split, and whose every kernel has a
-/// grid smaller than the chip even at the largest blocks. Its blocks' loops are
-/// its time, and the fastest blocks are small. A program with a kernel that
-/// fills the chip at large blocks is judged by throughput alone: the
-/// schedules that run its GEMMs (the TMA ring of wgmma blocks) overlap one
-/// iteration's loads with the last one's work, which the fit of the generic
-/// path's loops does not describe, and its other kernels share the rows'
-/// blocks with them (128 rows for wgmma).
-bool isSerialBound(const FusionReport &report,
-                   const TargetDescription &target);
+/// grid smaller than the chip even at the largest blocks. Its blocks' loops are its time, and the
+/// fastest blocks are small. A program with a kernel that fills the chip at
+/// large blocks is judged by throughput alone: the schedules that run its
+/// GEMMs (the TMA ring of wgmma blocks) overlap one iteration's loads with
+/// the last one's work, which the fit of the generic path's loops does not
+/// describe, and its other kernels share the rows' blocks with them (128
+/// rows for wgmma).
+///
+/// A property of the program, not of its block sizes: it is judged at the
+/// target's largest block on every tiled axis, so that every block size
+/// block-select tries is estimated the same way (at a reduction block of 2
+/// the FLOPs padded to whole matrix tiles would outweigh the bytes).
+bool isSerialBound(ProgramOp program, const TargetDescription &target);
 
 /// `target` without the serial work of blocks: what block-fuse's extend
 /// step judges by (it estimates at one block size for every axis, where a
@@ -71,9 +75,10 @@ KernelEstimate estimateKernel(const KernelReport &kernel,
                               bool serialBound);
 
 /// The estimate of every kernel of `report` on `target`, summed (kernels
-/// run one after the other).
+/// run one after the other); the serial work counts when `serialBound`
+/// (isSerialBound of its program).
 double estimateSeconds(const FusionReport &report,
-                       const TargetDescription &target);
+                       const TargetDescription &target, bool serialBound);
 
 /// Whether every kernel of `report` fits `target`'s on-chip memory: reduce
 /// states within the register budget and other tiles within the shared

@@ -86,11 +86,16 @@ struct KernelReport {
   /// work"): the iterations of the body's top-level reduces, and the
   /// elements one thread computes over them, each iteration's tiles laid
   /// over the threads of the generic GPU lowering (4 x 32: one loop nest per
-  /// tile shape). `splitIterationThreadElements`: the part of one iteration
-  /// of the split candidate's sums (0 without a candidate).
+  /// tile shape), and the fused multiply-adds one thread runs for the dots
+  /// of two matrices that are not on the matrix units (f32: gpu-contractions-
+  /// to-fma's register tiles, the block's products over its 128 threads).
+  /// `splitIteration...`: the part of one iteration of the split candidate's
+  /// sums (0 without a candidate).
   int64_t serialIterations = 0;
   int64_t serialThreadElements = 0;
+  int64_t serialThreadFmas = 0;
   int64_t splitIterationThreadElements = 0;
+  int64_t splitIterationThreadFmas = 0;
 };
 
 /// Figures of a whole program.
@@ -114,9 +119,11 @@ FusionReport computeFusionReport(ProgramOp program, const BlockSizes &sizes);
 struct TargetDescription;
 
 /// Writes `report` as one JSON object; with a `target`, each kernel's
-/// estimate on it too (CostModel.h).
+/// estimate on it too (CostModel.h), with the serial work of blocks when
+/// `serialBound` (isSerialBound of the report's program).
 void writeFusionReport(llvm::json::OStream &json, const FusionReport &report,
-                       const TargetDescription *target = nullptr);
+                       const TargetDescription *target = nullptr,
+                       bool serialBound = false);
 
 } // namespace blockbuster::block
 

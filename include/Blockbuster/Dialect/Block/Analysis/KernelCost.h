@@ -27,7 +27,7 @@ constexpr int64_t kJudgedBlockSize = 128;
 /// `target`, block sizes from the axis table (else `defaultBlockSize`): the
 /// same figures from the same code (computeFusionReport on a program holding
 /// a copy of `map` alone), so sums of these terms in program order equal the
-/// whole program's estimate to the last bit.
+/// whole program's estimate without serial work to the last bit.
 double estimateKernelSeconds(ProgramOp program, MapOp map,
                              int64_t defaultBlockSize,
                              const TargetDescription &target);

@@ -73,10 +73,13 @@ struct TargetDescription {
   /// work"): seconds per iteration of a top-level reduce loop (its barriers,
   /// a global load's round trip, the chain of matrix instructions) and per
   /// element one thread computes in it (the generic lowering's scalar loop
-  /// nests). Fitted to decode kernels measured on the target; 0 where the
-  /// model has no such term (the CPU).
+  /// nests), and per fused multiply-add one thread runs for an f32 dot
+  /// (register-tiled FMA, operands from shared memory). Fitted to kernels
+  /// measured on the target (docs/FusionReport.md, "Serial work"); 0 where
+  /// the model has no such term (the CPU).
   double iterationSeconds;
   double threadElementSeconds;
+  double threadFmaSeconds;
   /// The most blocks a grid smaller than the processors may have once
   /// gpu-split-reductions splits its reduce loop across blocks
   /// (SplitFactor.h; bb-compile --split-max-blocks); 0: no split.

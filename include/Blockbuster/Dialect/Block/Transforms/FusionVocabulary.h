@@ -49,9 +49,9 @@ MapOp fuseProducerIntoConsumer(mlir::RewriterBase &rewriter, MapOp producer,
 // Rule 2: sibling map fusion.
 //===----------------------------------------------------------------------===//
 
-/// The earlier map to fuse `second` with: the first (in program order) over
-/// the same tiled axes that reads an array `second` reads and that
-/// `second` does not depend on. Null when none.
+/// The earlier map to fuse `second` with: the first (in program order) that
+/// writes an array, iterates the same tiled axes, reads an array `second`
+/// reads and that `second` does not depend on. Null when none.
 MapOp findSiblingToFuse(MapOp second, RefusalFn refuse = {});
 
 /// Fuses sibling maps `first` and `second` (findSiblingToFuse) into one
@@ -157,10 +157,10 @@ void replicateProducer(mlir::RewriterBase &rewriter, MapOp producer,
 // Rule 9: reduce-reduce fusion, online softmax.
 //===----------------------------------------------------------------------===//
 
-/// The earlier reduce (over the same axis, in the same block) to fuse
-/// `second` with, nearest first, and whether that is the online-softmax
-/// rewrite: `second` reads the earlier one's running maximum m only
-/// through exp(x - m). Null when none.
+/// The earlier reduce (over the same axis, in the same block, with results)
+/// to fuse `second` with, nearest first, and whether that is the
+/// online-softmax rewrite: `second` reads the earlier one's running maximum
+/// m only through exp(x - m). Null when none.
 ReduceOp findReduceToFuse(ReduceOp second, RefusalFn refuse = {});
 
 /// Fuses `first` and `second` (findReduceToFuse) into one reduce where
@@ -190,11 +190,21 @@ void inlineSingleIterationReduce(mlir::RewriterBase &rewriter,
 //===----------------------------------------------------------------------===//
 
 /// Registers the vocabulary in `module` under the names Rules/Common.pdll
-/// declares (a constraint Has...X and a rewrite X per operation, with
-/// RelayoutLike(value, like) -> value and Describe(what), what the rewrite
-/// did, for block-fuse{trace}).
+/// declares: the tiers (Buffered, Unbuffered: all of a range of values are
+/// arrays, or tiles); per operation a constraint and a rewrite, the
+/// constraint giving the op the root links to through a region as that op's
+/// results (ProducerToFuse) where the rule involves two, and the rewrite
+/// taking them; RelayoutLike(value, like) -> value; and Describe(what), what
+/// the rewrite did, for block-fuse{trace}.
 void registerFusionVocabulary(mlir::PDLPatternModule &module,
                               ReplicationOptions replication = {});
+
+/// The constraint whose results rewrite `rewrite` of the vocabulary takes
+/// as its first argument, with that constraint's root as its second
+/// (FuseProducer(ProducerToFuse(consumer), consumer)); empty when it takes
+/// no link. The rewrite trusts the link: a user rule that hands it other
+/// values is refused when it is loaded (block-fuse{rules=}).
+llvm::StringRef getLinkConstraint(llvm::StringRef rewrite);
 
 } // namespace blockbuster::block
 

@@ -222,7 +222,7 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
 
     ```
     explain: @attention: applied rule 1 x2, rule 3 x9, rule 4 x2, rule 7 x21, rule 9 x2
-    explain: rule 1 (producer-consumer map fusion) at a.mlir:62:8 (block.map): HasProducerToFuse: map at a.mlir:49:8: iterates other tiled axes than the consumer
+    explain: rule 1 (producer-consumer map fusion) at a.mlir:62:8 (block.map): ProducerToFuse: map at a.mlir:49:8: iterates other tiled axes than the consumer
     ```
 
     The pass statistics `rule-1` to `rule-9` count the kept rewrites of

@@ -13,6 +13,8 @@
 #include "FusionUtils.h"
 #include "../Rules/ScaleHoisting.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace mlir;
 using namespace blockbuster::block;
 
@@ -36,20 +38,73 @@ struct Refusals {
 };
 } // namespace
 
-static LogicalResult hasProducerToFuse(PatternRewriter &rewriter,
-                                       Operation *op) {
-  auto consumer = dyn_cast<MapOp>(op);
-  if (!consumer)
-    return rewriter.notifyMatchFailure(op, "HasProducerToFuse: not a map");
-  return success(
-      findProducerToFuse(consumer,
-                         Refusals{rewriter, "HasProducerToFuse", op}.get()) !=
-      nullptr);
+/// What a tier constraint accepts.
+struct Tier {
+  StringRef constraint;
+  bool (*accepts)(Type);
+  StringRef other; // What a value of the other tier is.
+};
+static constexpr Tier kBuffered = {
+    "Buffered", [](Type type) { return isa<ArrayType>(type); },
+    "an unbuffered tile"};
+static constexpr Tier kUnbuffered = {
+    "Unbuffered", [](Type type) { return isa<TileType>(type); },
+    "a buffered array"};
+
+/// Whether `values` are all of `tier`; refuses with the first that is not.
+static LogicalResult hasTier(PatternRewriter &rewriter, const Tier &tier,
+                             ValueRange values) {
+  for (Value value : values) {
+    if (tier.accepts(value.getType()))
+      continue;
+    return rewriter.notifyMatchFailure(value.getLoc(), [&](Diagnostic &diag) {
+      diag << tier.constraint << ": ";
+      if (auto result = dyn_cast<OpResult>(value))
+        diag << "result #" << result.getResultNumber() << " of "
+             << result.getOwner()->getName() << " at ";
+      else
+        diag << "block argument #"
+             << cast<BlockArgument>(value).getArgNumber() << " at ";
+      diag << describeLocation(value.getLoc()) << " is " << tier.other;
+    });
+  }
+  return success();
 }
 
-static void fuseProducer(PatternRewriter &rewriter, Operation *op) {
+/// The PDL constraint `name` over a root of type `RootOp`: `find` (a
+/// precondition of the vocabulary, given where to send its reasons) names
+/// the op the root links to through a region, and the pattern gets that
+/// op's results. The op has some: the root loads one, or they are the state
+/// the root's loop fuses.
+template <typename RootOp, typename FindFn>
+static PDLConstraintFunction linkConstraint(StringRef name, FindFn find) {
+  return [name, find](PatternRewriter &rewriter, PDLResultList &results,
+                      ArrayRef<PDLValue> args) -> LogicalResult {
+    Operation *op = args[0].cast<Operation *>();
+    auto root = dyn_cast<RootOp>(op);
+    if (!root)
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << name << ": not a " << RootOp::getOperationName();
+      });
+    Operation *linked = find(root, Refusals{rewriter, name, op}.get());
+    if (!linked)
+      return failure();
+    assert(linked->getNumResults() && "a linked op without results");
+    results.push_back(linked->getResults());
+    return success();
+  };
+}
+
+/// The op whose results a link constraint gave.
+template <typename OpTy>
+static OpTy getLinked(ValueRange results) {
+  return cast<OpTy>(results.front().getDefiningOp());
+}
+
+static void fuseProducer(PatternRewriter &rewriter, ValueRange producerResults,
+                         Operation *op) {
   auto consumer = cast<MapOp>(op);
-  MapOp producer = findProducerToFuse(consumer);
+  auto producer = getLinked<MapOp>(producerResults);
   bool kept = llvm::any_of(producer->getUsers(), [&](Operation *user) {
     return !consumer->isAncestor(user);
   });
@@ -60,23 +115,13 @@ static void fuseProducer(PatternRewriter &rewriter, Operation *op) {
   fuseProducerIntoConsumer(rewriter, producer, consumer);
 }
 
-static LogicalResult hasSiblingToFuse(PatternRewriter &rewriter,
-                                      Operation *op) {
-  auto second = dyn_cast<MapOp>(op);
-  if (!second)
-    return rewriter.notifyMatchFailure(op, "HasSiblingToFuse: not a map");
-  return success(
-      findSiblingToFuse(
-          second, Refusals{rewriter, "HasSiblingToFuse", op}.get()) != nullptr);
-}
-
-static void fuseWithSibling(PatternRewriter &rewriter, Operation *op) {
-  auto second = cast<MapOp>(op);
-  MapOp first = findSiblingToFuse(second);
+static void fuseWithSibling(PatternRewriter &rewriter, ValueRange siblingResults,
+                            Operation *op) {
+  auto first = getLinked<MapOp>(siblingResults);
   describeRewrite(rewriter, "fused sibling map at " +
                                 describeLocation(first.getLoc()) +
                                 ", which reads a common array");
-  fuseSiblingMaps(rewriter, first, second);
+  fuseSiblingMaps(rewriter, first, cast<MapOp>(op));
 }
 
 /// Rule 6's control: the producers rule 3's profitability refuses.
@@ -89,90 +134,32 @@ static bool isLeftToReplication(LoadOp load, MapOp producer, ReduceOp reduce,
   return false;
 }
 
-static LogicalResult hasProducerToMoveIntoReduce(PatternRewriter &rewriter,
-                                                 Operation *op) {
-  auto reduce = dyn_cast<ReduceOp>(op);
-  if (!reduce)
-    return rewriter.notifyMatchFailure(
-        op, "HasProducerToMoveIntoReduce: not a reduce");
-  return success(
-      findProducerToCloneIntoReduce(
-          reduce, isProfitableToFuseIntoReduce,
-          Refusals{rewriter, "HasProducerToMoveIntoReduce", op}.get()) !=
-      nullptr);
-}
-
-static void moveProducerIntoReduce(PatternRewriter &rewriter, Operation *op) {
+/// Runs the producer of `producerResults` in `op`, a reduce (rules 3 and
+/// 6), and says so: "`verb` map at ... into the reduce over ...".
+static void cloneIntoReduce(PatternRewriter &rewriter,
+                            ValueRange producerResults, Operation *op,
+                            StringRef verb) {
   auto reduce = cast<ReduceOp>(op);
-  MapOp producer =
-      findProducerToCloneIntoReduce(reduce, isProfitableToFuseIntoReduce);
+  auto producer = getLinked<MapOp>(producerResults);
   cloneProducerIntoReduce(rewriter, producer, reduce);
-  describeRewrite(rewriter, "moved map at " +
+  describeRewrite(rewriter, verb + " map at " +
                                 describeLocation(producer.getLoc()) +
                                 " into the reduce over " + reduce.getAxis());
 }
 
-static LogicalResult hasProducerToReplicate(PatternRewriter &rewriter,
-                                            Operation *op,
-                                            ReplicationOptions options) {
-  auto consumer = dyn_cast<MapOp>(op);
-  if (!consumer)
-    return rewriter.notifyMatchFailure(op, "HasProducerToReplicate: not a map");
-  return success(findProducerToReplicate(
-                     consumer,
-                     Refusals{rewriter, "HasProducerToReplicate", op}.get(),
-                     options) != nullptr);
-}
-
-static void replicateIntoMap(PatternRewriter &rewriter, Operation *op,
-                             ReplicationOptions options) {
-  auto consumer = cast<MapOp>(op);
-  MapOp producer = findProducerToReplicate(consumer, {}, options);
-  replicateProducer(rewriter, producer, consumer);
+static void replicateIntoMap(PatternRewriter &rewriter,
+                             ValueRange producerResults, Operation *op) {
+  auto producer = getLinked<MapOp>(producerResults);
+  replicateProducer(rewriter, producer, cast<MapOp>(op));
   describeRewrite(rewriter, "replicated map at " +
                                 describeLocation(producer.getLoc()) +
                                 " into a map over more axes");
 }
 
-static LogicalResult
-hasProducerToReplicateIntoReduce(PatternRewriter &rewriter, Operation *op,
-                                 ReplicationOptions options) {
-  auto reduce = dyn_cast<ReduceOp>(op);
-  if (!reduce)
-    return rewriter.notifyMatchFailure(
-        op, "HasProducerToReplicateIntoReduce: not a reduce");
-  if (options.renameReducedAxes)
-    return rewriter.notifyMatchFailure(
-        op, "HasProducerToReplicateIntoReduce: renaming replications are "
-            "into maps only");
-  return success(
-      findProducerToCloneIntoReduce(
-          reduce, isLeftToReplication,
-          Refusals{rewriter, "HasProducerToReplicateIntoReduce", op}.get()) !=
-      nullptr);
-}
-
-static void replicateIntoReduce(PatternRewriter &rewriter, Operation *op) {
-  auto reduce = cast<ReduceOp>(op);
-  MapOp producer = findProducerToCloneIntoReduce(reduce, isLeftToReplication);
-  cloneProducerIntoReduce(rewriter, producer, reduce);
-  describeRewrite(rewriter, "replicated map at " +
-                                describeLocation(producer.getLoc()) +
-                                " into the reduce over " + reduce.getAxis());
-}
-
-static LogicalResult hasReduceToFuse(PatternRewriter &rewriter, Operation *op) {
-  auto second = dyn_cast<ReduceOp>(op);
-  if (!second)
-    return rewriter.notifyMatchFailure(op, "HasReduceToFuse: not a reduce");
-  return success(findReduceToFuse(
-                     second, Refusals{rewriter, "HasReduceToFuse", op}.get()) !=
-                 nullptr);
-}
-
-static void fuseWithReduce(PatternRewriter &rewriter, Operation *op) {
+static void fuseWithReduce(PatternRewriter &rewriter, ValueRange firstResults,
+                           Operation *op) {
   auto second = cast<ReduceOp>(op);
-  ReduceOp first = findReduceToFuse(second);
+  auto first = getLinked<ReduceOp>(firstResults);
   describeRewrite(rewriter, std::string(readsRunningMaximum(first, second)
                                             ? "online-softmax fusion of"
                                             : "fused") +
@@ -277,16 +264,53 @@ static void inlineSingleIteration(PatternRewriter &rewriter, Operation *op) {
   inlineSingleIterationReduce(rewriter, reduce);
 }
 
+StringRef blockbuster::block::getLinkConstraint(StringRef rewrite) {
+  return llvm::StringSwitch<StringRef>(rewrite)
+      .Case("FuseProducer", "ProducerToFuse")
+      .Case("FuseWithSibling", "SiblingToFuse")
+      .Case("MoveProducerIntoReduce", "ProducerToMoveIntoReduce")
+      .Case("ReplicateIntoMap", "ProducerToReplicate")
+      .Case("ReplicateIntoReduce", "ProducerToReplicateIntoReduce")
+      .Case("FuseWithReduce", "ReduceToFuse")
+      .Default("");
+}
+
 void blockbuster::block::registerFusionVocabulary(
     PDLPatternModule &module, ReplicationOptions replication) {
-  module.registerConstraintFunction("HasProducerToFuse", hasProducerToFuse);
+  module.registerConstraintFunction(
+      "Buffered", [](PatternRewriter &rewriter, ValueRange values) {
+        return hasTier(rewriter, kBuffered, values);
+      });
+  module.registerConstraintFunction(
+      "Unbuffered", [](PatternRewriter &rewriter, ValueRange values) {
+        return hasTier(rewriter, kUnbuffered, values);
+      });
+  module.registerConstraintFunction(
+      "ProducerToFuse",
+      linkConstraint<MapOp>("ProducerToFuse", [](MapOp consumer,
+                                                 RefusalFn refuse) {
+        return findProducerToFuse(consumer, refuse);
+      }));
   module.registerRewriteFunction("FuseProducer", fuseProducer);
-  module.registerConstraintFunction("HasSiblingToFuse", hasSiblingToFuse);
+  module.registerConstraintFunction(
+      "SiblingToFuse",
+      linkConstraint<MapOp>("SiblingToFuse", [](MapOp second,
+                                                RefusalFn refuse) {
+        return findSiblingToFuse(second, refuse);
+      }));
   module.registerRewriteFunction("FuseWithSibling", fuseWithSibling);
-  module.registerConstraintFunction("HasProducerToMoveIntoReduce",
-                                    hasProducerToMoveIntoReduce);
-  module.registerRewriteFunction("MoveProducerIntoReduce",
-                                 moveProducerIntoReduce);
+  module.registerConstraintFunction(
+      "ProducerToMoveIntoReduce",
+      linkConstraint<ReduceOp>(
+          "ProducerToMoveIntoReduce", [](ReduceOp reduce, RefusalFn refuse) {
+            return findProducerToCloneIntoReduce(
+                reduce, isProfitableToFuseIntoReduce, refuse);
+          }));
+  module.registerRewriteFunction(
+      "MoveProducerIntoReduce",
+      [](PatternRewriter &rewriter, ValueRange producer, Operation *reduce) {
+        cloneIntoReduce(rewriter, producer, reduce, "moved");
+      });
   module.registerConstraintFunction("HasScaleToHoistOutOfReduce",
                                     hasScaleToHoistOutOfReduce);
   module.registerRewriteFunction("HoistScaleOutOfReduce",
@@ -298,22 +322,37 @@ void blockbuster::block::registerFusionVocabulary(
   module.registerRewriteFunction("ExpandShiftedSquare",
                                  expandShiftedSquareInLoop);
   module.registerConstraintFunction(
-      "HasProducerToReplicate", [replication](PatternRewriter &rewriter,
-                                              Operation *op) {
-        return hasProducerToReplicate(rewriter, op, replication);
-      });
+      "ProducerToReplicate",
+      linkConstraint<MapOp>("ProducerToReplicate", [replication](
+                                                       MapOp consumer,
+                                                       RefusalFn refuse) {
+        return findProducerToReplicate(consumer, refuse, replication);
+      }));
+  module.registerRewriteFunction("ReplicateIntoMap", replicateIntoMap);
+  module.registerConstraintFunction(
+      "ProducerToReplicateIntoReduce",
+      linkConstraint<ReduceOp>(
+          "ProducerToReplicateIntoReduce",
+          [replication](ReduceOp reduce, RefusalFn refuse) -> MapOp {
+            if (replication.renameReducedAxes) {
+              if (refuse)
+                refuse("renaming replications are into maps only");
+              return {};
+            }
+            return findProducerToCloneIntoReduce(reduce, isLeftToReplication,
+                                                 refuse);
+          }));
   module.registerRewriteFunction(
-      "ReplicateIntoMap",
-      [replication](PatternRewriter &rewriter, Operation *op) {
-        replicateIntoMap(rewriter, op, replication);
+      "ReplicateIntoReduce",
+      [](PatternRewriter &rewriter, ValueRange producer, Operation *reduce) {
+        cloneIntoReduce(rewriter, producer, reduce, "replicated");
       });
   module.registerConstraintFunction(
-      "HasProducerToReplicateIntoReduce",
-      [replication](PatternRewriter &rewriter, Operation *op) {
-        return hasProducerToReplicateIntoReduce(rewriter, op, replication);
-      });
-  module.registerRewriteFunction("ReplicateIntoReduce", replicateIntoReduce);
-  module.registerConstraintFunction("HasReduceToFuse", hasReduceToFuse);
+      "ReduceToFuse",
+      linkConstraint<ReduceOp>("ReduceToFuse", [](ReduceOp second,
+                                                  RefusalFn refuse) {
+        return findReduceToFuse(second, refuse);
+      }));
   module.registerRewriteFunction("FuseWithReduce", fuseWithReduce);
   module.registerConstraintFunction("IsSingleIterationReduce",
                                     isSingleIteration);

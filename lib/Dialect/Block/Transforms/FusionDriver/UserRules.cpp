@@ -12,6 +12,27 @@
 using namespace mlir;
 using namespace blockbuster::block;
 
+/// A rewrite of the vocabulary that takes a link (getLinkConstraint) must
+/// be handed that constraint's results and its root: it runs on them
+/// without checking.
+static LogicalResult verifyLink(pdl::ApplyNativeRewriteOp rewrite) {
+  StringRef constraint = getLinkConstraint(rewrite.getName());
+  if (constraint.empty())
+    return success();
+  OperandRange args = rewrite.getArgs();
+  auto link = args.size() == 2
+                  ? args[0].getDefiningOp<pdl::ApplyNativeConstraintOp>()
+                  : nullptr;
+  if (link && link.getName() == constraint && link.getArgs().size() == 1 &&
+      link.getArgs()[0] == args[1])
+    return success();
+  return rewrite.emitError()
+         << "block-fuse: native rewrite '" << rewrite.getName()
+         << "' takes the results of constraint '" << constraint
+         << "' and that constraint's root, " << rewrite.getName() << "("
+         << constraint << "(root), root)";
+}
+
 LogicalResult blockbuster::block::loadUserRules(MLIRContext *context,
                                                 StringRef path,
                                                 RewritePatternSet &patterns) {
@@ -46,13 +67,17 @@ LogicalResult blockbuster::block::loadUserRules(MLIRContext *context,
       name = *rewrite.getName();
       known = pdl.getRewriteFunctions().contains(name);
     }
-    if (known)
-      return WalkResult::advance();
-    op->emitError() << "block-fuse: native " << kind << " '" << name
-                    << "' is not in the fusion vocabulary "
-                       "(Blockbuster/Dialect/Block/Transforms/"
-                       "FusionVocabulary.h)";
-    return WalkResult::interrupt();
+    if (!known) {
+      op->emitError() << "block-fuse: native " << kind << " '" << name
+                      << "' is not in the fusion vocabulary "
+                         "(Blockbuster/Dialect/Block/Transforms/"
+                         "FusionVocabulary.h)";
+      return WalkResult::interrupt();
+    }
+    if (auto rewrite = dyn_cast<pdl::ApplyNativeRewriteOp>(op);
+        rewrite && failed(verifyLink(rewrite)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();

@@ -413,7 +413,10 @@ ReduceOp blockbuster::block::findReduceToFuse(ReduceOp second,
   bool candidate = false;
   for (Operation *it = second->getPrevNode(); it; it = it->getPrevNode()) {
     auto first = dyn_cast<ReduceOp>(it);
-    if (!first || first.getAxisAttr() != second.getAxisAttr())
+    // A reduce without results is dead (rule 7 erases it); the PDL pattern
+    // names the first reduce by its results.
+    if (!first || first.getAxisAttr() != second.getAxisAttr() ||
+        first->getNumResults() == 0)
       continue;
     candidate = true;
     if (planFusion(first, second, refuse))

@@ -55,6 +55,12 @@ MapOp blockbuster::block::findSiblingToFuse(MapOp second, RefusalFn refuse) {
         refuse("sibling map at " + describeLocation(candidate.getLoc()) +
                ": " + reason);
     };
+    // A map that writes nothing is dead (rule 7 empties it); the PDL
+    // pattern names the sibling by its results.
+    if (candidate->getNumResults() == 0) {
+      refuseCandidate("writes no array");
+      continue;
+    }
     if (getSortedMapAxes(candidate) != axes) {
       refuseCandidate("iterates other tiled axes");
       continue;

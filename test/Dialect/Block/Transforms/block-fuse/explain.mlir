@@ -17,10 +17,10 @@
 // a0 inside) in O's loop over the keys within a block of rows; rules 1 and
 // 2 cannot merge kernels over different tiled axes.
 // CHECK: explain: @column_softmax_attention: applied rule 1 x1, rule 3 x6, rule 7 x11, rule 9 x1
-// CHECK: explain: rule 3 (map-into-reduce fusion) at explain.mlir:[[O:[0-9]+]]:8 (block.reduce): HasProducerToMoveIntoReduce: map at explain.mlir:[[STATS:[0-9]+]]:8: its body names an axis iterated here and not by it
+// CHECK: explain: rule 3 (map-into-reduce fusion) at explain.mlir:[[O:[0-9]+]]:8 (block.reduce): ProducerToMoveIntoReduce: map at explain.mlir:[[STATS:[0-9]+]]:8: its body names an axis iterated here and not by it
 // CHECK-NOT: explain: rule 3 {{.*}} map at explain.mlir:[[STATS]]:8: its body names
-// CHECK: explain: rule 1 (producer-consumer map fusion) at explain.mlir:[[O]]:8 (block.map): HasProducerToFuse: map at explain.mlir:[[STATS]]:8: iterates other tiled axes than the consumer
-// CHECK: explain: rule 2 (sibling map fusion) at explain.mlir:[[O]]:8 (block.map): HasSiblingToFuse: sibling map at explain.mlir:[[STATS]]:8: iterates other tiled axes
+// CHECK: explain: rule 1 (producer-consumer map fusion) at explain.mlir:[[O]]:8 (block.map): ProducerToFuse: map at explain.mlir:[[STATS]]:8: iterates other tiled axes than the consumer
+// CHECK: explain: rule 2 (sibling map fusion) at explain.mlir:[[O]]:8 (block.map): SiblingToFuse: sibling map at explain.mlir:[[STATS]]:8: iterates other tiled axes
 
 // IR:       block.program @column_softmax_attention
 // IR-COUNT-2: block.map
@@ -100,7 +100,7 @@ func.func @column_softmax_attention(%q: tensor<1000x64xf32>, %k: tensor<300x64xf
 // online-softmax rewrite (rule 9) refuses, and the one kernel keeps two
 // loops over the keys (m's, then l's and O's).
 // CHECK: explain: @attention: applied rule 1 x2, rule 3 x9, rule 4 x2, rule 7 x18, rule 9 x1
-// CHECK: explain: rule 9 (reduce-reduce fusion) at explain.mlir:{{[0-9]+}}:8 (block.reduce): HasReduceToFuse: with the reduce at explain.mlir:{{[0-9]+}}:8: reads its maximum m other than through exp(x - m) in terms linear in the exponentials and summed
+// CHECK: explain: rule 9 (reduce-reduce fusion) at explain.mlir:{{[0-9]+}}:8 (block.reduce): ReduceToFuse: with the reduce at explain.mlir:{{[0-9]+}}:8: reads its maximum m other than through exp(x - m) in terms linear in the exponentials and summed
 #qk_q = affine_map<(m, n, d) -> (m, d)>
 #qk_k = affine_map<(m, n, d) -> (n, d)>
 #qk_s = affine_map<(m, n, d) -> (m, n)>

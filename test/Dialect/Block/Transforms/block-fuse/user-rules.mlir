@@ -8,6 +8,9 @@
 // RUN: mlir-pdll %S/Inputs/sibling-first.pdll -x=mlir \
 // RUN:   -I %src_root/lib/Dialect/Block/Transforms -I %src_root/include \
 // RUN:   -I %mlir_include_dir -o %t.sibling.mlir
+// RUN: mlir-pdll %S/Inputs/wrong-tier.pdll -x=mlir \
+// RUN:   -I %src_root/lib/Dialect/Block/Transforms -I %src_root/include \
+// RUN:   -I %mlir_include_dir -o %t.wrong-tier.mlir
 
 // First (no 0 in `order`): the user's rule folds -(-x) in the producer
 // before rule 1 fuses it into the consumer.
@@ -37,13 +40,29 @@
 // SIBLING-NEXT: step 2: rule 1 at {{.*}}: FuseProducerIntoConsumer
 // SIBLING-NOT:  step
 
-// Errors: the file, what it holds, and `order=0` without a file.
+// A tier the values do not have: rule 1's shape with the consumer's results
+// unbuffered. B, which could absorb A, is refused by the tier (A and C by
+// the named condition, which PDL checks on the root before the tiers of
+// its results); nothing is rewritten.
+// RUN: bb-opt %s --block-fuse="rules=%t.wrong-tier.mlir order=0 trace explain" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=TIER
+// TIER-NOT:   step
+// TIER:       explain: @negations: applied nothing
+// TIER-NEXT:  explain: rule 0 (user rules) at user-rules.mlir:[[A:[0-9]+]]:8 (block.map): ProducerToFuse: loads no array a map writes
+// TIER-NEXT:  explain: rule 0 (user rules) at user-rules.mlir:[[B:[0-9]+]]:8 (block.map): Unbuffered: result #0 of block.map at user-rules.mlir:[[B]]:8 is a buffered array
+// TIER-NEXT:  explain: rule 0 (user rules) at user-rules.mlir:{{[0-9]+}}:8 (block.map): ProducerToFuse: loads no array a map writes
+// TIER-COUNT-3: block.map
+
+// Errors: the file, what it holds (a link rewrite takes its own
+// constraint's results), and `order=0` without a file.
 // RUN: not bb-opt %s --block-fuse=rules=%t.missing -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: block-fuse: cannot load rules from '{{.*}}missing'
 // RUN: not bb-opt %s --block-fuse=rules=%S/Inputs/no-patterns.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: block-fuse: '{{.*}}no-patterns.mlir' holds no pdl.pattern
 // RUN: not bb-opt %s --block-fuse=rules=%S/Inputs/not-in-vocabulary.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: not-in-vocabulary.mlir:5:5: error: block-fuse: native rewrite 'NotAVocabularyWord' is not in the fusion vocabulary
+// RUN: not bb-opt %s --block-fuse=rules=%S/Inputs/misused-link.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINK
+// LINK: misused-link.mlir:8:5: error: block-fuse: native rewrite 'FuseWithReduce' takes the results of constraint 'ReduceToFuse' and that constraint's root, FuseWithReduce(ReduceToFuse(root), root)
 // RUN: not bb-opt %s --block-fuse=order=0,1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: error: block-fuse: rule 0 in `order` is the rules of `rules=FILE`, and no file is given
 
