@@ -79,6 +79,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.stages = options.wgmmaStages;
     wgmma.groupRows = options.wgmmaGroupRows;
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
+    wgmma.prologueRegisters = options.wgmmaPrologueRegisters;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }

@@ -4,7 +4,8 @@
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
-//              [--wgmma-fragment-epilogue=false] [--wgmma-prologue-ahead=false]
+//              [--wgmma-fragment-epilogue=false]
+//              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
@@ -103,6 +104,12 @@ static cl::opt<bool> wgmmaFragmentEpilogue(
              "accumulator registers, stored straight to global memory "
              "(=false: through shared memory)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPrologueRegisters(
+    "wgmma-prologue-registers", cl::init(true),
+    cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the A "
+             "operand computed in wgmma's register fragments (=false: the "
+             "slot's A part rewritten in shared memory)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueAhead(
     "wgmma-prologue-ahead", cl::init(true),
     cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
@@ -170,6 +177,7 @@ int main(int argc, char **argv) {
   options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
+  options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   options.attentionMma = attentionMma;
   std::string fused;

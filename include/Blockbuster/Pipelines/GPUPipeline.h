@@ -36,6 +36,12 @@ struct GPUPipelineOptions
                      "the accumulator registers and stored straight to "
                      "global memory (off: through shared memory)"),
       llvm::cl::init(true)};
+  Option<bool> wgmmaPrologueRegisters{
+      *this, "wgmma-prologue-registers",
+      llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "
+                     "the A operand computed in wgmma's register fragments "
+                     "(off: the slot's A part rewritten in shared memory)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

@@ -275,10 +275,20 @@ def GPUWarpgroupMatmul
     normalised rows of LayerNorm or RMSNorm + matmul: inputs read at
     (m, k), loop-invariant row inputs at (m), views of global vectors at
     (k)), takes the same schedule with a prologue: TMA stages the raw tile
-    as A, and each warpgroup applies the op's body to its rows of the
-    slot's A part in place (the part of the body that reads only row inputs
-    once, before the mainloop; 16-byte chunks of the 128-byte swizzle),
-    then `fence.proxy.async`. With `prologue-ahead` (the default) step i
+    as A. With `prologue-registers` (the default) and two warpgroups, each
+    warpgroup loads its 64 rows of the raw slot straight into wgmma's A
+    fragment layout (`ldmatrix.x4` on the swizzle), applies the op's body
+    to the registers (the part that reads only row inputs once, before the
+    mainloop; gamma/beta pairs loaded before the slot's wait) and issues
+    `wgmma.mma_async` with A from registers (inline assembly: upstream's
+    wgmma ops take descriptors only), two k steps per loop iteration so
+    that the A registers written are never those of the wgmma in flight;
+    the slot is released after the wgmma that read its B, and the refill
+    is a branch of the second warpgroup's first thread. Otherwise (or with
+    one warpgroup, whose two A sets would not fit beside its 128
+    accumulators) each warpgroup applies the body to its rows of the
+    slot's A part in place (16-byte chunks of the 128-byte swizzle), then
+    `fence.proxy.async`. With `prologue-ahead` (the default) step i
     issues its wgmma, releases and refills step i - 1's slot as a plain
     GEMM does, rewrites step i + 1's slot while its wgmma runs and meets
     the warpgroup's warps at a barrier; without, step i rewrites its own
@@ -303,6 +313,12 @@ def GPUWarpgroupMatmul
            /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
+    Option<"prologueRegisters", "prologue-registers", "bool",
+           /*default=*/"true",
+           "A blocks with a prologue: each warp loads its rows of the raw "
+           "tile into wgmma's A fragment layout (ldmatrix), applies the "
+           "prologue there and issues register-A wgmmas (off: the slot's A "
+           "part rewritten in shared memory, `prologue-ahead` says when)">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
