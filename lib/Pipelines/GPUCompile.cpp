@@ -108,7 +108,9 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaStages = options.wgmmaStages;
   gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
+  gpu.wgmmaPrologueRegisters = options.wgmmaPrologueRegisters;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
+  gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;
   buildGPUPipeline(back, gpu);

@@ -64,9 +64,12 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   rows.threads = options.threads;
   pm.addPass(createGPURowKernels(rows));
   // Attention blocks (16 query rows per warp): every tile in registers,
-  // the dots on mma.sync (kernel shape 2).
+  // the dots on wgmma with K and V on a TMA ring (sm_90a), else on
+  // mma.sync (kernel shape 2).
   GPUFlashAttentionOptions attention;
   attention.threads = options.threads;
+  if (options.chip == "sm_90a")
+    attention.mma = options.attentionMma;
   pm.addPass(createGPUFlashAttention(attention));
   // The chooser of GEMM schedules: on sm_90a, 128 x 128 GEMM blocks get the
   // TMA + wgmma mainloop; every other dot stays with mma.sync.
@@ -76,6 +79,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.stages = options.wgmmaStages;
     wgmma.groupRows = options.wgmmaGroupRows;
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
+    wgmma.prologueRegisters = options.wgmmaPrologueRegisters;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }

@@ -4,7 +4,9 @@
 //              [--target h100] [--block-sizes A=S,..] [--chip sm_90]
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
-//              [--wgmma-fragment-epilogue=false] [--wgmma-prologue-ahead=false]
+//              [--wgmma-fragment-epilogue=false]
+//              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
+//              [--attention-mma wgmma|wgmma-overlap|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -102,11 +104,25 @@ static cl::opt<bool> wgmmaFragmentEpilogue(
              "accumulator registers, stored straight to global memory "
              "(=false: through shared memory)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPrologueRegisters(
+    "wgmma-prologue-registers", cl::init(true),
+    cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the A "
+             "operand computed in wgmma's register fragments (=false: the "
+             "slot's A part rewritten in shared memory)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueAhead(
     "wgmma-prologue-ahead", cl::init(true),
     cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
              "step's A part rewritten while this step's wgmma runs "
              "(=false: this step's, after the last wgmma)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<std::string> attentionMma(
+    "attention-mma", cl::init("wgmma"),
+    cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
+             "on a TMA ring, P from registers), wgmma-overlap (also a loop's "
+             "only dot S = Q K^T issued an iteration ahead, overlapping the "
+             "softmax), wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
+             "K and V by cp.async)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(
     "split-max-blocks", cl::init(1056),
@@ -168,7 +184,9 @@ int main(int argc, char **argv) {
   options.decodeGemv = decodeGemv;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
+  options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
+  options.attentionMma = attentionMma;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

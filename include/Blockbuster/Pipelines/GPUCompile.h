@@ -37,11 +37,16 @@ struct GPUCompileOptions {
   std::string features = "+ptx80";
   int64_t threads = 128;
   /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
-  /// wgmma-fragment-epilogue and wgmma-prologue-ahead (sm_90a).
+  /// wgmma-fragment-epilogue, wgmma-prologue-registers and
+  /// wgmma-prologue-ahead (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
+  bool wgmmaPrologueRegisters = true;
   bool wgmmaPrologueAhead = true;
+  /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
+  /// sync.
+  std::string attentionMma = "wgmma";
   /// blockbuster-gpu-pipeline's split-max-blocks (0: no split reductions).
   int64_t splitMaxBlocks = 1056;
   /// blockbuster-gpu-pipeline's decode-gemv.

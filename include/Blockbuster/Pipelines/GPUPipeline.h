@@ -36,12 +36,27 @@ struct GPUPipelineOptions
                      "the accumulator registers and stored straight to "
                      "global memory (off: through shared memory)"),
       llvm::cl::init(true)};
+  Option<bool> wgmmaPrologueRegisters{
+      *this, "wgmma-prologue-registers",
+      llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "
+                     "the A operand computed in wgmma's register fragments "
+                     "(off: the slot's A part rewritten in shared memory)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "
                      "the next step's A part rewritten while this step's "
                      "wgmma runs (off: this step's, after the last wgmma)"),
       llvm::cl::init(true)};
+  Option<std::string> attentionMma{
+      *this, "attention-mma",
+      llvm::cl::desc("sm_90a attention blocks: the tensor-core instructions "
+                     "of their dots (wgmma: both on wgmma, K and V on a "
+                     "TMA ring, P from registers; wgmma-overlap: also a "
+                     "loop's only dot S = Q K^T issued an iteration ahead; "
+                     "wgmma-qk: S = Q K^T on wgmma, P V on mma.sync; "
+                     "sync: both on mma.sync)"),
+      llvm::cl::init("wgmma")};
   Option<int64_t> splitMaxBlocks{
       *this, "split-max-blocks",
       llvm::cl::desc("gpu-split-reductions' max-blocks: the most blocks of a "

@@ -69,8 +69,11 @@
 #include "RowCombiners.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
+#include "TmaRing.h"
+#include "WarpgroupRegisterMma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -111,6 +114,30 @@ constexpr int64_t kTileN = 8, kStepK = 16;
 constexpr int64_t kRowPad = 8;
 // Elements of one 16-byte copy.
 constexpr int64_t kChunk = 8;
+// wgmma: the rows of one warpgroup's accumulator, and the key tile (the
+// n of S = Q K^T, the k of P V) the TMA schedule takes.
+constexpr int64_t kWarpgroupRows = 64, kWgmmaKeys = 64;
+// A TMA box of the attention schedule: 64 rows of 64 16-bit elements (one
+// 128-byte swizzle span), 8 KB; its 8-row groups are 1024 bytes apart.
+constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
+
+/// The dots' instructions (the pass's `mma` option).
+enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap };
+
+/// A global array whose tiles TMA copies: a function argument of 16-bit
+/// elements, viewed (through at most one collapse_shape) as the source of
+/// the block's subviews [1, .., 1, rows, D].
+struct TmaArray {
+  Value array;
+  // Per dimension of the views' source: the dimensions of the array.
+  SmallVector<ReassociationIndices> groups;
+  // The box (outermost first): 64 along the innermost dimension of the
+  // rows' and of the columns' group, 1 elsewhere.
+  SmallVector<int64_t> box;
+  // D / 64: boxes per tile.
+  int64_t boxes = 0;
+  Value descriptor;
+};
 
 bool isWorkgroup(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
@@ -416,10 +443,12 @@ static bool maskedIterationKeeps(scf::ForOp loop, ArrayRef<Value> carried,
 class FlashAttentionBuilder : IndexArithmetic {
 public:
   FlashAttentionBuilder(RewriterBase &rewriter, scf::ForallOp grid,
-                        int64_t tileRank, int64_t warps)
+                        int64_t tileRank, int64_t warps, MmaKind mma)
       : IndexArithmetic(rewriter, grid.getLoc()), rewriter(rewriter),
         oldGrid(grid), loc(grid.getLoc()), ctx(grid.getContext()),
-        tileRank(tileRank), warps(warps) {}
+        tileRank(tileRank), warps(warps) {
+    this->mma = mma;
+  }
 
   /// The new grid, or failure (nothing left behind).
   FailureOr<scf::ForallOp> build();
@@ -464,19 +493,72 @@ private:
 
   /// A B operand of a dot in a loop whose view depends on the loop's
   /// induction variable: its tiles are copied one iteration ahead
-  /// (cp.async) into two slots of one shared-memory buffer.
+  /// (cp.async, or TMA on the wgmma schedule) into two slots of one
+  /// shared-memory buffer.
   struct Prefetched {
     // The view's computation in the old loop body, in order.
     SmallVector<Operation *> slice;
     Value buffer;
     int64_t rows = 0, columns = 0;
+    // TMA: the array, the loop's ring and its mbarriers (one per slot),
+    // and the operand's place among the loop's TMA operands.
+    const TmaArray *tma = nullptr;
+    Value barriers;
+    int64_t operand = 0;
   };
   /// The B operands of `loop` that can be prefetched, in the order of their
   /// dots.
   SmallVector<std::pair<Value, Prefetched>> findPrefetched(scf::ForOp loop);
+  /// B's view at iteration `iv` (of the old loop's `oldIv`): its slice
+  /// cloned.
+  Value viewAt(Value oldB, const Prefetched &p, Value oldIv, Value iv);
   /// Starts the copies of B's tile at iteration `iv` into slot `slot`.
   void issueCopies(Value oldB, const Prefetched &p, Value oldIv, Value iv,
                    Value slot);
+
+  // The wgmma schedule (sm_90a).
+  /// The array whose tiles the global view `view` takes, if TMA can copy
+  /// them: a view [1, .., 1, rows <= 64, D] of a collapse of (or of) a
+  /// function argument of 16-bit elements, D a multiple of 64.
+  const TmaArray *tmaArray(Value view);
+  /// Which dots go to wgmma: S = Q K^T (and P V for MmaKind::Wgmma) when
+  /// the block has 4 warps and every such dot's global operands are TMA
+  /// arrays, read in loops of the block's body; makes the arrays'
+  /// descriptors before the grid.
+  void planWgmma();
+  /// Thread 0 starts the TMA copies of the tile of `view` (a new subview of
+  /// `array`) into `buffer` at byte `offset`, completing on barrier `slot`
+  /// of `barriers`.
+  void issueTma(const TmaArray &array, Value view, Value buffer, Value offset,
+                Value barriers, Value slot);
+  /// The shared-memory copy of the global A tile `oldA` (Q), made once
+  /// where its view is made.
+  Value sharedA(Value oldA);
+  /// The wait (and the refill of the other slot) for this iteration's tile
+  /// of the TMA operand `p`; returns the byte offset of its slot.
+  Value awaitTma(Value oldB, const Prefetched &p);
+  /// S = Q K^T's wgmmas (D / 16 k steps) on `acc`, Q's tile in `q`, K's in
+  /// the ring of `p` at byte `slotOffset`.
+  SmallVector<Value> issueQK(SmallVector<Value> acc, Value q,
+                             const Prefetched &p, Value slotOffset,
+                             Type element);
+  /// The dot of `loop` that the overlap schedule issues an iteration
+  /// ahead: its only dot, S = Q K^T on wgmma with K its only TMA operand,
+  /// into a tile the loop zero-fills; null otherwise.
+  linalg::GenericOp pipelinedDot(scf::ForOp loop);
+
+  MmaKind mma = MmaKind::Sync;
+  bool qkOnWgmma = false, pvOnWgmma = false;
+  // Keyed by the views' source.
+  DenseMap<Value, TmaArray> tmaArrays;
+  // The host ops made for the descriptors (erased if the build fails).
+  SmallVector<Operation *> hostOps;
+  Value leader;
+  // Q in shared memory, its mbarrier, and the old views already copied.
+  DenseMap<Value, Value> sharedTiles;
+  Value qBarrier;
+  // The mbarriers of each loop's TMA ring, made at the block's start.
+  DenseMap<Operation *, Value> loopBarriers;
 
   RewriterBase &rewriter;
   scf::ForallOp oldGrid;
@@ -498,6 +580,19 @@ private:
     scf::ForOp oldLoop;
     Value upperBound, step, lowerBound, firstGroup;
     DenseMap<Value, Prefetched> prefetched;
+    // The TMA ring: one slot per TMA operand (tiles of this iteration)
+    // and one more (the next iteration's first tile lands while this
+    // iteration's last is read), `slotBytes` each.
+    int64_t tmaOperands = 0, slotBytes = 0;
+    // Iterations the copies run ahead: 2 in a pipelined loop.
+    int64_t ahead = 1;
+    int64_t slots() const { return ahead * tmaOperands + 1; }
+    // A pipelined loop (MmaKind::WgmmaOverlap): its one dot, S = Q K^T,
+    // is issued an iteration ahead, its wgmma running while the
+    // iteration's softmax runs on the previous S. The old S tile, this
+    // iteration's S (iter_args) and the next one's (in flight).
+    Value pipelinedTile;
+    SmallVector<Value> currentS, nextS;
     // The (old) tile whose mask bounds the loop: every iteration computes
     // it.
     Value boundingTile;
@@ -506,6 +601,17 @@ private:
   // Row vectors made by an elementwise op from the row index alone, and
   // that index's loop.
   DenseMap<Value, std::pair<linalg::GenericOp, int64_t>> rowFunctions;
+  // While an elementwise op's body is cloned: its arguments read at the
+  // register's row (row vectors), and the reciprocals of the values
+  // divided by (one per row: reset where the registers' code starts).
+  // A division of a tile by a row vector (P = exp(S - m) / l) becomes a
+  // product with the row's correctly rounded reciprocal: within 1.5 ulp of
+  // f32 of the quotient (the quotient is correctly rounded), under the
+  // error of the ex2.approx that computes the dividend, and 2^-15 of the
+  // bf16 spacing that P is rounded to next; the per-element division is
+  // a MUFU.RCP and a slow-path check each.
+  DenseSet<Value> rowDivisors;
+  DenseMap<Value, Value> reciprocals;
   // While a mask's body is cloned: its compare, and the value it takes for
   // the register at hand.
   Operation *maskCompare = nullptr;
@@ -566,6 +672,26 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
     }
     if (&inner == maskCompare) {
       local.map(inner.getResult(0), maskValue);
+      continue;
+    }
+    // x / l with l a row vector's value (the softmax's sum): x times the
+    // row's reciprocal, computed once per row (see rowDivisors).
+    if (auto divide = dyn_cast<arith::DivFOp>(inner);
+        divide && divide.getType().isF32() &&
+        rowDivisors.contains(divide.getRhs())) {
+      Value divisor = local.lookup(divide.getRhs());
+      Value &reciprocal = reciprocals[divisor];
+      if (!reciprocal)
+        reciprocal = arith::DivFOp::create(
+            rewriter, loc,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getF32FloatAttr(1.0f)),
+            divisor);
+      local.map(divide.getResult(),
+                arith::MulFOp::create(rewriter, loc,
+                                      local.lookupOrDefault(divide.getLhs()),
+                                      reciprocal)
+                    .getResult());
       continue;
     }
     for (Value operand : inner.getOperands())
@@ -834,7 +960,14 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
       thresholds.clear();
   }
   // `keptWhole`: the mask's compare is true on every register.
+  // (On the wgmma schedule: the mma.sync one stays session 8's kernel,
+  // whose 128 registers at 4 blocks per SM would spill the reciprocals.)
+  rowDivisors.clear();
+  for (auto [i, access] : llvm::enumerate(accesses))
+    if (access == Access::AtRow && outShape.isTile && qkOnWgmma)
+      rowDivisors.insert(body->getArgument(i));
   auto compute = [&](bool keptWhole) {
+    reciprocals.clear();
     SmallVector<Value> values;
     for (int64_t reg = 0; reg < registers; ++reg) {
       int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
@@ -891,6 +1024,8 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   } else {
     result.values = compute(false);
   }
+  rowDivisors.clear();
+  reciprocals.clear();
   fragments[out] = std::move(result);
   // A row vector computed from its row index alone (the query positions of
   // a mask) can be evaluated at any row.
@@ -1145,8 +1280,11 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     return fail(op, "k or n is not a multiple of 16");
   int64_t steps = *kBound / kStepK;
 
-  // A's registers.
+  // Both dots of an attention block go to wgmma or neither (planWgmma).
+  bool onWgmma = isWorkgroup(oldA) ? pvOnWgmma : qkOnWgmma;
+  // A's registers (on wgmma, Q's tile in shared memory instead).
   SmallVector<Value> aRegisters;
+  Value aShared;
   if (isWorkgroup(oldA)) {
     auto it = fragments.find(oldA);
     const BufferShape &shape = shapes[oldA];
@@ -1179,7 +1317,10 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       return fail(op, "A's view changes inside the block's loops");
     if (aType2.getShape().back() != *kBound)
       return fail(op, "A's rows are not whole");
-    aRegisters = globalFragmentsA(oldA, steps);
+    if (onWgmma)
+      aShared = sharedA(oldA);
+    else
+      aRegisters = globalFragmentsA(oldA, steps);
   }
 
   // B: a global tile [.., n, k] (K) or [.., k, n] (V).
@@ -1214,14 +1355,27 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     if (it != loops.back().prefetched.end())
       prefetched = &it->second;
   }
-  if (prefetched && prefetched->rows == paddedRows &&
-      prefetched->columns == bColumns) {
+  Value slotOffset;
+  if (onWgmma) {
+    // S = Q K^T: m64 n64 k16 steps over D, K's rows its n (K-major); P V:
+    // m64 nD k16 steps over the 64 keys, V's rows its k ("transposed").
+    if (!prefetched || !prefetched->tma || paddedRows != kWgmmaKeys ||
+        transposed != isWorkgroup(oldA) ||
+        (transposed ? *kBound : *nBound) != kWgmmaKeys ||
+        bColumns != prefetched->tma->boxes * kTmaSwizzleElements)
+      return fail(op, "not a dot of the wgmma schedule");
+    slotOffset = awaitTma(oldB, *prefetched);
+    if (aShared)
+      waitForRound(rewriter, loc, qBarrier, index(0), 1);
+  } else if (prefetched && prefetched->rows == paddedRows &&
+             prefetched->columns == bColumns) {
     // This iteration's tile has landed (only the copies issued after it,
     // one group per prefetched operand, may still be in flight) and every
     // warp is past its reads of the other slot: refill that one with the
     // next iteration's tile.
     LoopState &state = loops.back();
-    int64_t groups = state.prefetched.size();
+    int64_t groups = llvm::count_if(
+        state.prefetched, [](auto &entry) { return !entry.second.tma; });
     nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, state.firstGroup,
                                      rewriter.getI32IntegerAttr(groups - 1));
     gpu::BarrierOp::create(rewriter, loc);
@@ -1264,50 +1418,94 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     scf::YieldOp::create(rewriter, loc, acc);
     rewriter.setInsertionPointToStart(needed.thenBlock());
   }
-  // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
-  Value matrix = div(lane, 8), row8 = rem(lane, 8);
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(4, rewriter.getF32Type()));
-  NVVM::MMATypes ptxType =
-      aType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  auto fragmentType = VectorType::get({4, 2}, aType);
-  for (int64_t step = 0; step < steps; ++step) {
-    ArrayRef<Value> a = ArrayRef<Value>(aRegisters).slice(4 * step, 4);
-    for (int64_t pair = 0; pair < *nBound / (2 * kTileN); ++pair) {
-      // Matrices: (n tile 2 p, k low), (2 p, k high), (2 p + 1, k low),
-      // (2 p + 1, k high).
-      Value nOffset = add(mul(div(matrix, 2), kTileN), 2 * kTileN * pair);
-      Value kOffset = add(mul(rem(matrix, 2), 8), kStepK * step);
-      Value row, column;
-      if (transposed) {
-        row = add(kOffset, row8);
-        column = nOffset;
-      } else {
-        row = add(nOffset, row8);
-        column = kOffset;
+  bool pipelined =
+      onWgmma && !loops.empty() && loops.back().pipelinedTile == out;
+  if (pipelined && needed)
+    return fail(op, "a pipelined dot that a mask may skip");
+  if (pipelined) {
+    // S for the next iteration, from a zero accumulator, left in flight
+    // while the softmax reads this iteration's (waited for at the end of
+    // the previous iteration); waited for at the end of this one, before
+    // its registers move into the loop's iter_args (a read of registers a
+    // wgmma still writes would make ptxas serialize the wgmmas).
+    LoopState &state = loops.back();
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    acc.assign(acc.size(), zero);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    state.nextS = acc;
+    fragments[out].values = state.currentS;
+    return success();
+  }
+  if (onWgmma) {
+    // The warpgroup's wgmmas in one group, waited for at once: the
+    // registers they write are read next.
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    if (aShared) {
+      acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
+    } else {
+      // V MN-major: a k16 step is 16 rows of 128 bytes; the next 64
+      // columns (n) the next box.
+      for (int64_t step = 0; step < steps; ++step) {
+        Value descB =
+            sharedMatrixDescriptor(rewriter, loc, prefetched->buffer,
+                                   add(slotOffset, step * kStepK * 128),
+                                   kBoxBytes, kSwizzleGroupBytes);
+        acc = wgmmaRegisterA(rewriter, loc, acc,
+                             ArrayRef<Value>(aRegisters).slice(4 * step, 4),
+                             descB, aType, /*transposeB=*/true);
       }
-      row = add(row, slotRow);
-      Value fragment = nvgpu::LdMatrixOp::create(
-          rewriter, loc, fragmentType, staged, ValueRange{row, column},
-          rewriter.getBoolAttr(transposed), rewriter.getI32IntegerAttr(4));
-      SmallVector<Value> b;
-      for (int64_t i = 0; i < 4; ++i)
-        b.push_back(LLVM::BitcastOp::create(
-            rewriter, loc, rewriter.getI32Type(),
-            vector::ExtractOp::create(rewriter, loc, fragment, i)));
-      for (int64_t half = 0; half < 2; ++half) {
-        int64_t tile = 2 * pair + half;
-        ArrayRef<Value> c = ArrayRef<Value>(acc).slice(4 * tile, 4);
-        Value bRegs[2] = {b[2 * half], b[2 * half + 1]};
-        auto mma = NVVM::MmaOp::create(
-            rewriter, loc, accType, a, bRegs, c,
-            ArrayRef<int64_t>{kRowsPerWarp, kTileN, kStepK}, std::nullopt,
-            std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t q = 0; q < 4; ++q)
-          acc[4 * tile + q] =
-              LLVM::ExtractValueOp::create(rewriter, loc, mma, q);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+  } else {
+    // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
+    Value matrix = div(lane, 8), row8 = rem(lane, 8);
+    auto accType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(4, rewriter.getF32Type()));
+    NVVM::MMATypes ptxType =
+        aType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    auto fragmentType = VectorType::get({4, 2}, aType);
+    for (int64_t step = 0; step < steps; ++step) {
+      ArrayRef<Value> a = ArrayRef<Value>(aRegisters).slice(4 * step, 4);
+      for (int64_t pair = 0; pair < *nBound / (2 * kTileN); ++pair) {
+        // Matrices: (n tile 2 p, k low), (2 p, k high), (2 p + 1, k low),
+        // (2 p + 1, k high).
+        Value nOffset = add(mul(div(matrix, 2), kTileN), 2 * kTileN * pair);
+        Value kOffset = add(mul(rem(matrix, 2), 8), kStepK * step);
+        Value row, column;
+        if (transposed) {
+          row = add(kOffset, row8);
+          column = nOffset;
+        } else {
+          row = add(nOffset, row8);
+          column = kOffset;
+        }
+        row = add(row, slotRow);
+        Value fragment = nvgpu::LdMatrixOp::create(
+            rewriter, loc, fragmentType, staged, ValueRange{row, column},
+            rewriter.getBoolAttr(transposed), rewriter.getI32IntegerAttr(4));
+        SmallVector<Value> b;
+        for (int64_t i = 0; i < 4; ++i)
+          b.push_back(LLVM::BitcastOp::create(
+              rewriter, loc, rewriter.getI32Type(),
+              vector::ExtractOp::create(rewriter, loc, fragment, i)));
+        for (int64_t half = 0; half < 2; ++half) {
+          int64_t tile = 2 * pair + half;
+          ArrayRef<Value> c = ArrayRef<Value>(acc).slice(4 * tile, 4);
+          Value bRegs[2] = {b[2 * half], b[2 * half + 1]};
+          auto mma = NVVM::MmaOp::create(
+              rewriter, loc, accType, a, bRegs, c,
+              ArrayRef<int64_t>{kRowsPerWarp, kTileN, kStepK}, std::nullopt,
+              std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t q = 0; q < 4; ++q)
+            acc[4 * tile + q] =
+                LLVM::ExtractValueOp::create(rewriter, loc, mma, q);
+        }
       }
     }
   }
@@ -1710,6 +1908,8 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
     }
     if (!pure)
       continue;
+    if (isWorkgroup(dot.getDpsInputs()[0]) ? pvOnWgmma : qkOnWgmma)
+      p.tma = tmaArray(b);
     p.slice = slice.takeVector();
     llvm::sort(p.slice, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
@@ -1719,8 +1919,8 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
   return found;
 }
 
-void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
-                                        Value oldIv, Value iv, Value slot) {
+Value FlashAttentionBuilder::viewAt(Value oldB, const Prefetched &p,
+                                    Value oldIv, Value iv) {
   IRMapping local;
   local.map(oldIv, iv);
   for (Operation *op : p.slice) {
@@ -1729,7 +1929,12 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
         local.map(operand, mapping.lookup(operand));
     rewriter.clone(*op, local);
   }
-  Value b = local.lookup(oldB);
+  return local.lookup(oldB);
+}
+
+void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
+                                        Value oldIv, Value iv, Value slot) {
+  Value b = viewAt(oldB, p, oldIv, iv);
   int64_t rank = cast<MemRefType>(b.getType()).getRank();
   Value validRows = dim(b, rank - 2);
   Value lastRow = arith::SubIOp::create(rewriter, loc, validRows, index(1));
@@ -1753,6 +1958,238 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
         indices, rewriter.getIndexAttr(kChunk), elements,
         /*bypassL1=*/rewriter.getUnitAttr());
   }
+}
+
+//===----------------------------------------------------------------------===//
+// The wgmma schedule: Q, K and V by TMA
+//===----------------------------------------------------------------------===//
+
+const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return nullptr;
+  Value source = subview.getSource();
+  auto it = tmaArrays.find(source);
+  if (it != tmaArrays.end())
+    return it->second.descriptor ? &it->second : nullptr;
+  // A failed match is remembered too (no descriptor).
+  TmaArray &entry = tmaArrays[source];
+  if (oldGrid->isAncestor(source.getParentBlock()->getParentOp()))
+    return nullptr;
+  auto sourceType = cast<MemRefType>(source.getType());
+  int64_t rank = sourceType.getRank();
+  Value array = source;
+  SmallVector<ReassociationIndices> groups;
+  if (auto collapse = source.getDefiningOp<memref::CollapseShapeOp>()) {
+    array = collapse.getSrc();
+    groups = collapse.getReassociationIndices();
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      groups.push_back({d});
+  }
+  auto arg = dyn_cast<BlockArgument>(array);
+  auto arrayType = cast<MemRefType>(array.getType());
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
+      !arrayType.hasStaticShape() || !arrayType.getLayout().isIdentity() ||
+      arrayType.getElementTypeBitWidth() != 16 || rank < 2)
+    return nullptr;
+  int64_t columns = arrayType.getShape().back();
+  if (columns % kTmaSwizzleElements || columns > 256)
+    return nullptr;
+  // The rows' and the columns' groups: only their innermost dimension may
+  // be longer than 1 (a box never wraps around into the next head).
+  for (int64_t g = rank - 2; g < rank; ++g)
+    for (int64_t d : ArrayRef<int64_t>(groups[g]).drop_back())
+      if (arrayType.getDimSize(d) != 1)
+        return nullptr;
+  // The view: unit strides, [1, .., 1, rows, D] at column 0.
+  if (!llvm::all_of(subview.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }) ||
+      subview.getSourceType().getRank() != subview.getType().getRank())
+    return nullptr;
+  ArrayRef<int64_t> sizes = subview.getStaticSizes();
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (sizes[d] != 1)
+      return nullptr;
+  std::optional<int64_t> rows = constantUpperBound(view, rank - 2);
+  if (sizes[rank - 1] != columns || !rows || *rows > kWgmmaKeys ||
+      !isConstantIntValue(subview.getMixedOffsets()[rank - 1], 0))
+    return nullptr;
+  entry.array = array;
+  entry.groups = groups;
+  entry.box.assign(arrayType.getRank(), 1);
+  entry.box[groups[rank - 2].back()] = kWgmmaKeys;
+  entry.box[groups[rank - 1].back()] = kTmaSwizzleElements;
+  entry.boxes = columns / kTmaSwizzleElements;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(oldGrid);
+  entry.descriptor = createTmaDescriptor(rewriter, loc, array, entry.box);
+  hostOps.push_back(entry.descriptor.getDefiningOp());
+  hostOps.push_back(
+      entry.descriptor.getDefiningOp()->getOperand(0).getDefiningOp());
+  return &entry;
+}
+
+void FlashAttentionBuilder::planWgmma() {
+  if (mma == MmaKind::Sync || warps * kRowsPerWarp != kWarpgroupRows)
+    return;
+  bool qk = true, pv = mma == MmaKind::Wgmma || mma == MmaKind::WgmmaOverlap;
+  bool anyQK = false;
+  oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
+    if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
+      return;
+    Value a = dot.getDpsInputs()[0], b = dot.getDpsInputs()[1];
+    // B's tiles: one per iteration of a loop of the block's body (its
+    // mbarriers count one round per iteration, from the block's start).
+    auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+    bool inLoop = loop && loop->getParentOp() == oldGrid && b.getDefiningOp() &&
+                  b.getDefiningOp()->getBlock() == loop.getBody();
+    if (!isWorkgroup(a)) {
+      anyQK = true;
+      qk &= !isWorkgroup(b) && inLoop && tmaArray(a) && tmaArray(b);
+    } else if (pv) {
+      pv &= !isWorkgroup(b) && inLoop && tmaArray(b);
+    }
+  });
+  qkOnWgmma = qk && anyQK;
+  // P V on wgmma needs S on it: the TMA ring's barriers serve both.
+  pvOnWgmma = qkOnWgmma && pv;
+}
+
+void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
+                                     Value buffer, Value offset, Value barriers,
+                                     Value slot) {
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  auto arrayType = cast<MemRefType>(array.array.getType());
+  // The array's coordinates of the view's first element: each offset of
+  // the source spread over its group's dimensions, innermost last.
+  SmallVector<Value> coordinates(arrayType.getRank());
+  for (auto [g, group] : llvm::enumerate(array.groups)) {
+    Value rest = getValueOrCreateConstantIndexOp(rewriter, loc, offsets[g]);
+    for (int64_t i = group.size() - 1; i >= 0; --i) {
+      int64_t size = arrayType.getDimSize(group[i]);
+      if (i == 0) {
+        coordinates[group[i]] = rest;
+      } else if (size == 1) {
+        coordinates[group[i]] = index(0);
+      } else {
+        coordinates[group[i]] = rem(rest, size);
+        rest = div(rest, size);
+      }
+    }
+  }
+  int64_t inner = array.groups.back().back();
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      rewriter, loc, barriers, index(array.boxes * kBoxBytes), slot, Value());
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto boxType = MemRefType::get(array.box, arrayType.getElementType(),
+                                 MemRefLayoutAttrInterface(), workgroup);
+  for (int64_t box = 0; box < array.boxes; ++box) {
+    Value destination =
+        memref::ViewOp::create(rewriter, loc, boxType, buffer,
+                               add(offset, box * kBoxBytes), ValueRange{});
+    SmallVector<Value> at = coordinates;
+    at[inner] = add(at[inner], box * kTmaSwizzleElements);
+    // Coordinates are innermost first.
+    std::reverse(at.begin(), at.end());
+    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
+                                  array.descriptor, at, slot, Value(), Value());
+  }
+}
+
+Value FlashAttentionBuilder::sharedA(Value oldA) {
+  auto it = sharedTiles.find(oldA);
+  if (it != sharedTiles.end())
+    return it->second;
+  const TmaArray *array = tmaArray(oldA);
+  Value a = mapping.lookup(oldA);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfter(a.getDefiningOp());
+  auto bufferType = MemRefType::get(
+      {array->boxes * kBoxBytes}, rewriter.getI8Type(),
+      MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  Value buffer;
+  {
+    OpBuilder::InsertionGuard start(rewriter);
+    rewriter.setInsertionPointAfter(leader.getDefiningOp());
+    buffer = memref::AllocOp::create(rewriter, loc, bufferType,
+                                     rewriter.getI64IntegerAttr(1024));
+  }
+  auto issue = scf::IfOp::create(rewriter, loc, leader);
+  rewriter.setInsertionPointToStart(issue.thenBlock());
+  issueTma(*array, a, buffer, index(0), qBarrier, index(0));
+  sharedTiles[oldA] = buffer;
+  return buffer;
+}
+
+SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
+                                                  Value q, const Prefetched &p,
+                                                  Value slotOffset,
+                                                  Type element) {
+  // Q and K K-major: a k16 step is 32 bytes along a 128-byte row, the next
+  // 64 columns the next box.
+  for (int64_t box = 0; box < p.tma->boxes; ++box)
+    for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
+      int64_t at = box * kBoxBytes + step * kStepK * 2;
+      Value descA = sharedMatrixDescriptor(rewriter, loc, q, index(at), 16,
+                                           kSwizzleGroupBytes);
+      Value descB = sharedMatrixDescriptor(
+          rewriter, loc, p.buffer, add(slotOffset, at), 16, kSwizzleGroupBytes);
+      acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, element,
+                         /*transposeB=*/false);
+    }
+  return acc;
+}
+
+Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
+  LoopState &state = loops.back();
+  // Use u = i * n + k of the ring (iteration i, operand k of n) sits in
+  // slot u % (n + 1). Every warp is past its wgmma of use u - 1 (waited
+  // for before its results were read): thread 0 refills that slot with
+  // use u + n (the same operand's tile of the next iteration), then all
+  // wait for use u's.
+  gpu::BarrierOp::create(rewriter, loc);
+  Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+      loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+      state.step);
+  Value use = add(mul(iteration, state.tmaOperands), p.operand);
+  int64_t slots = state.slots();
+  Value next = iv;
+  for (int64_t i = 0; i < state.ahead; ++i)
+    next = arith::AddIOp::create(rewriter, loc, next, state.step);
+  Value more = arith::AndIOp::create(
+      rewriter, loc, leader,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, next,
+                            state.upperBound));
+  auto refill = scf::IfOp::create(rewriter, loc, more);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(refill.thenBlock());
+    Value slot = rem(add(use, state.ahead * state.tmaOperands), slots);
+    issueTma(*p.tma, viewAt(oldB, p, state.oldLoop.getInductionVar(), next),
+             p.buffer, mul(slot, state.slotBytes), p.barriers, slot);
+  }
+  if (state.pipelinedTile) {
+    // The dot reads the next iteration's tile (use u + 1), when there is
+    // one; the last iteration's wgmma reads a stale slot and its result is
+    // never used.
+    Value following = add(use, 1);
+    Value exists = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt,
+        arith::AddIOp::create(rewriter, loc, iv, state.step), state.upperBound);
+    auto wait = scf::IfOp::create(rewriter, loc, exists);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(wait.thenBlock());
+    waitForRound(rewriter, loc, p.barriers, following, slots);
+    rewriter.setInsertionPointAfter(wait);
+    return mul(rem(following, slots), state.slotBytes);
+  }
+  waitForRound(rewriter, loc, p.barriers, use, slots);
+  return mul(rem(use, slots), state.slotBytes);
 }
 
 LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
@@ -1791,7 +2228,61 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   SmallVector<std::pair<Value, Prefetched>> prefetched = findPrefetched(loop);
   if (!prefetched.empty())
     gpu::BarrierOp::create(rewriter, loc);
+  Value ring;
+  for (auto &[oldB, p] : prefetched)
+    if (p.tma) {
+      p.operand = state.tmaOperands++;
+      state.slotBytes = std::max(state.slotBytes, p.tma->boxes * kBoxBytes);
+    }
+  // The overlap schedule: the loop's S is issued an iteration ahead, its K
+  // tile two (a ring of 3 slots).
+  linalg::GenericOp sDot = pipelinedDot(loop);
+  // (S's tile is allocated in the loop: its registers from its bound.)
+  int64_t sRegisters = 0;
+  if (sDot) {
+    Value tile = sDot.getDpsInits()[0];
+    state.ahead = 2;
+    state.pipelinedTile = tile;
+    sRegisters =
+        llvm::alignTo(*constantUpperBound(
+                          tile, cast<MemRefType>(tile.getType()).getRank() - 1),
+                      kTileN) /
+        kTileN * 4;
+  }
+  // The loop's bound: before the copies in a pipelined loop (its second
+  // iteration's copy is conditional on it), else after them.
+  auto bound = [&] {
+    if (Value upper = maskedUpperBound(loop, carried, state.boundingTile))
+      state.upperBound = upper;
+  };
+  if (state.pipelinedTile)
+    bound();
+  if (state.tmaOperands) {
+    auto ringType = MemRefType::get(
+        {state.slots() * state.slotBytes}, rewriter.getI8Type(),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    ring = memref::AllocOp::create(rewriter, loc, ringType,
+                                   rewriter.getI64IntegerAttr(1024));
+  }
   for (auto &[oldB, p] : prefetched) {
+    if (p.tma) {
+      // Thread 0 starts the first iteration's copies: operand k's tile
+      // into slot k.
+      p.buffer = ring;
+      p.barriers = loopBarriers.lookup(loop.getOperation());
+      auto issue = scf::IfOp::create(rewriter, loc, leader);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(issue.thenBlock());
+        issueTma(*p.tma,
+                 viewAt(oldB, p, loop.getInductionVar(), state.lowerBound),
+                 p.buffer, index(p.operand * state.slotBytes), p.barriers,
+                 index(p.operand));
+      }
+      state.prefetched[oldB] = p;
+      continue;
+    }
     auto bufferType = MemRefType::get(
         {2 * p.rows, p.columns + kRowPad}, getElementTypeOrSelf(oldB.getType()),
         MemRefLayoutAttrInterface(),
@@ -1805,9 +2296,41 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       state.firstGroup = group;
     state.prefetched[oldB] = p;
   }
-  if (Value bound =
-          maskedUpperBound(loop, carried, state.boundingTile))
-    state.upperBound = bound;
+  if (!state.pipelinedTile)
+    bound();
+  if (state.pipelinedTile) {
+    // The second iteration's K tile (if any) into slot 1, then the first
+    // iteration's S issued before the loop.
+    Value oldB = sDot.getDpsInputs()[1];
+    const Prefetched &p = state.prefetched[oldB];
+    Value second =
+        arith::AddIOp::create(rewriter, loc, state.lowerBound, state.step);
+    auto issue = scf::IfOp::create(
+        rewriter, loc,
+        arith::AndIOp::create(rewriter, loc, leader,
+                              arith::CmpIOp::create(rewriter, loc,
+                                                    arith::CmpIPredicate::slt,
+                                                    second, state.upperBound)));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(issue.thenBlock());
+      issueTma(*p.tma, viewAt(oldB, p, loop.getInductionVar(), second),
+               p.buffer, index(state.slotBytes), p.barriers, index(1));
+    }
+    Value q = sharedA(sDot.getDpsInputs()[0]);
+    waitForRound(rewriter, loc, p.barriers, index(0), state.slots());
+    waitForRound(rewriter, loc, qBarrier, index(0), 1);
+    SmallVector<Value> zeros(
+        sRegisters, arith::ConstantOp::create(rewriter, loc,
+                                              rewriter.getF32FloatAttr(0.0f)));
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    SmallVector<Value> first =
+        issueQK(zeros, q, p, index(0),
+                getElementTypeOrSelf(sDot.getDpsInputs()[0].getType()));
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+    llvm::append_range(inits, first);
+  }
   auto newLoop = scf::ForOp::create(rewriter, loc, state.lowerBound,
                                     state.upperBound, state.step, inits);
   loops.push_back(state);
@@ -1827,11 +2350,19 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     rewriter.setInsertionPointToEnd(newLoop.getBody());
     mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
     assign(newLoop.getRegionIterArgs());
+    if (state.pipelinedTile)
+      loops.back().currentS.assign(newLoop.getRegionIterArgs().end() -
+                                       sRegisters,
+                                   newLoop.getRegionIterArgs().end());
     if (failed(interpretBlock(*loop.getBody())))
       return failure();
     SmallVector<Value> yielded;
     for (Value buffer : carried) {
       llvm::append_range(yielded, fragments[buffer].values);
+    }
+    if (state.pipelinedTile) {
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+      llvm::append_range(yielded, loops.back().nextS);
     }
     if (yielded.size() != inits.size() ||
         llvm::any_of(llvm::zip(yielded, inits), [](auto pair) {
@@ -1843,6 +2374,37 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   loops.pop_back();
   assign(newLoop.getResults());
   return success();
+}
+
+linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {
+  if (mma != MmaKind::WgmmaOverlap || !qkOnWgmma)
+    return {};
+  linalg::GenericOp found;
+  for (auto dot : loop.getBody()->getOps<linalg::GenericOp>()) {
+    if (!linalg::isaContractionOpInterface(dot))
+      continue;
+    if (found)
+      return {};
+    found = dot;
+  }
+  if (!found || found.getNumDpsInputs() != 2 ||
+      isWorkgroup(found.getDpsInputs()[0]) ||
+      isWorkgroup(found.getDpsInputs()[1]))
+    return {};
+  Value out = found.getDpsInits()[0];
+  // K, its one TMA operand; S's columns bounded.
+  SmallVector<std::pair<Value, Prefetched>> operands = findPrefetched(loop);
+  if (operands.size() != 1 || !operands.front().second.tma ||
+      operands.front().first != found.getDpsInputs()[1] ||
+      !constantUpperBound(out, cast<MemRefType>(out.getType()).getRank() - 1))
+    return {};
+  for (auto fill : loop.getBody()->getOps<linalg::FillOp>())
+    if (fill.getOutputs()[0] == out) {
+      std::optional<float> value = f32Constant(fill.getInputs()[0]);
+      if (value && *value == 0.0f && !std::signbit(*value))
+        return found;
+    }
+  return {};
 }
 
 LogicalResult FlashAttentionBuilder::interpretStore(memref::CopyOp copy) {
@@ -1930,6 +2492,7 @@ LogicalResult FlashAttentionBuilder::interpretBlock(Block &block) {
 }
 
 FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
+  planWgmma();
   rewriter.setInsertionPoint(oldGrid);
   auto grid = scf::ForallOp::create(
       rewriter, loc, oldGrid.getMixedLowerBound(), oldGrid.getMixedUpperBound(),
@@ -1949,10 +2512,44 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
   quadLane = rem(lane, 4);
   rowBase = add(mul(warp, kRowsPerWarp), div(lane, 4));
   columnBase = mul(quadLane, 2);
+  leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                 thread, index(0));
+  if (qkOnWgmma) {
+    // The mbarriers of Q's copy and of each loop's TMA ring, initialised by
+    // thread 0 and published by the block's barrier before any copy.
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto group = [&](int64_t slots) -> Value {
+      Value barriers = nvgpu::MBarrierCreateOp::create(
+          rewriter, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, slots));
+      for (int64_t slot = 0; slot < slots; ++slot)
+        nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, index(1),
+                                      index(slot), leader);
+      return barriers;
+    };
+    qBarrier = group(1);
+    for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>()) {
+      // The ring's slots (LoopState::slots): a pipelined loop's one
+      // operand runs two iterations ahead.
+      int64_t operands = llvm::count_if(
+          findPrefetched(loop), [](auto &entry) { return entry.second.tma; });
+      int64_t ahead = pipelinedDot(loop) ? 2 : 1;
+      if (operands)
+        loopBarriers[loop.getOperation()] = group(ahead * operands + 1);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+  }
   if (failed(interpretBlock(*oldGrid.getBody()))) {
     rewriter.eraseOp(grid);
+    for (Operation *op : hostOps)
+      rewriter.eraseOp(op);
     return failure();
   }
+  // Descriptors made while planning that no copy uses (hostOps holds each
+  // descriptor before its cast).
+  for (Operation *op : hostOps)
+    if (op->use_empty())
+      rewriter.eraseOp(op);
   return grid;
 }
 
@@ -1992,6 +2589,13 @@ struct GPUFlashAttention
   void runOnOperation() override {
     if (threads <= 0 || threads % kWarpSize)
       return;
+    if (!llvm::is_contained({"sync", "wgmma-qk", "wgmma", "wgmma-overlap"},
+                            mma.getValue())) {
+      getOperation().emitError("gpu-flash-attention: mma must be sync, "
+                               "wgmma-qk, wgmma or wgmma-overlap, not '")
+          << mma.getValue() << "'";
+      return signalPassFailure();
+    }
     SmallVector<scf::ForallOp> grids;
     getOperation().walk([&](scf::ForallOp grid) {
       if (grid.getMapping() &&
@@ -2003,8 +2607,23 @@ struct GPUFlashAttention
       std::optional<int64_t> rank = attentionTileRank(grid);
       if (!rank)
         continue;
-      FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize);
-      if (succeeded(builder.build()))
+      // The wgmma schedule where it applies; a block it cannot take runs
+      // on mma.sync.
+      MmaKind kind = mma == "wgmma"           ? MmaKind::Wgmma
+                     : mma == "wgmma-overlap" ? MmaKind::WgmmaOverlap
+                     : mma == "wgmma-qk"      ? MmaKind::WgmmaQK
+                                              : MmaKind::Sync;
+      FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
+                                    kind);
+      if (succeeded(builder.build())) {
+        rewriter.eraseOp(grid);
+        continue;
+      }
+      if (kind == MmaKind::Sync)
+        continue;
+      FlashAttentionBuilder fallback(rewriter, grid, *rank, threads / kWarpSize,
+                                     MmaKind::Sync);
+      if (succeeded(fallback.build()))
         rewriter.eraseOp(grid);
     }
   }

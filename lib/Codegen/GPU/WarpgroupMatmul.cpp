@@ -51,8 +51,14 @@
 // An A tile that a 128 x 128 or 128 x 256 block computes elementwise from a
 // tile of a global array (the normalised rows of LayerNorm/RMSNorm +
 // matmul) takes the same schedule with a prologue (WarpgroupPrologue.h):
-// TMA stages the raw tile and each warpgroup rewrites its rows of each
-// slot's A part in place. By default one step ahead (`prologue-ahead`):
+// TMA stages the raw tile. By default (`prologue-registers`) with two
+// warpgroups, each warpgroup loads its 64 rows of step i + 1's slot into
+// wgmma's A fragments (ldmatrix), applies the prologue to the registers
+// while step i's wgmma runs and issues register-A wgmmas
+// (WarpgroupRegisterMma.h); the loop runs two k steps per iteration with two
+// sets of A registers, since a wgmma reads its A registers until a wait
+// covers it. Otherwise each warpgroup rewrites its rows of each slot's A
+// part in place. By default one step ahead (`prologue-ahead`):
 // step i's wgmma, the release and refill of step i - 1's slot as in a
 // plain GEMM, then step i + 1's rows rewritten while step i's wgmma runs
 // and a barrier of the warpgroup's warps, so that the next wgmma queues
@@ -72,7 +78,9 @@
 #include "QuadTranspose.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
+#include "TmaRing.h"
 #include "WarpgroupPrologue.h"
+#include "WarpgroupRegisterMma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -114,9 +122,7 @@ constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kRowsPerMma = 64;
 // The 128-byte swizzle spans 64 elements of 16 bits: B's 128-wide rows are
 // loaded as two boxes of 64 columns.
-constexpr int64_t kSwizzleElements = 64;
-// Spin hint of mbarrier.try_wait (the op loops until the phase completes).
-constexpr int64_t kWaitTicks = 10000000;
+constexpr int64_t kSwizzleElements = kTmaSwizzleElements;
 
 /// A block-level GEMM the schedule applies to.
 struct WarpgroupGemm {
@@ -426,10 +432,18 @@ namespace {
 class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
-                          int64_t stages, bool prologueAhead)
+                          int64_t stages, bool prologueAhead,
+                          bool prologueRegisters)
       : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
         ctx(rewriter.getContext()), stages(stages),
-        prologueAhead(prologueAhead && gemm.prologue),
+        // Register A with two warpgroups only: a warpgroup of 128 rows
+        // needs two sets of 32 A registers beside its 128 accumulators,
+        // which ptxas fits in 243-255 registers and spills at partial k
+        // steps (LayerNorm M1500 K2056 N2000: 4 bytes); its 128 x 128
+        // blocks keep the slot rewritten in place.
+        registerA(prologueRegisters && gemm.prologue &&
+                  gemm.warpgroups() > 1),
+        prologueAhead(prologueAhead && gemm.prologue && !registerA),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -493,12 +507,27 @@ private:
   void storeToTile(Value acc, Value tile);
   /// Applies `epilogue` to the fragments of `acc`, stored to global memory.
   void storeFragments(Value acc, FragmentEpilogue epilogue);
+  /// The mainloop with the prologue's A in registers: returns the
+  /// accumulator after the last step. `refill(step)` releases and refills
+  /// the slot of step - 1 as in the plain GEMM.
+  Value emitRegisterALoop(Value init, Value aOffset,
+                          function_ref<void(Value)> refill);
+  /// wgmma.fence, the register-A wgmmas of one k step (per m64 of the
+  /// warpgroup and k16 of the step; `registers` as emitFragments orders
+  /// them) on `bTile` of the ring, commit, and the wait that leaves this
+  /// group in flight.
+  Value emitRegisterAStep(Value acc, ValueRange registers, Value bTile);
+  /// The B part of k step `step`'s slot.
+  Value bPart(Value step);
 
   RewriterBase &rewriter;
   WarpgroupGemm g;
   Location loc;
   MLIRContext *ctx;
   int64_t stages;
+  // The prologue computes wgmma's A fragments in registers (register-A
+  // wgmma) instead of rewriting the slot.
+  bool registerA;
   // The prologue rewrites step i + 1's A part while step i's wgmma runs.
   bool prologueAhead;
   gpu::AddressSpaceAttr workgroup;
@@ -508,26 +537,7 @@ private:
 
 Value WarpgroupMatmulLowering::createDescriptor(Value source,
                                                 ArrayRef<int64_t> box) {
-  Value unranked = memref::CastOp::create(
-      rewriter, loc, UnrankedMemRefType::get(g.elementType, Attribute()),
-      source);
-  // L2 promotion: 256 bytes where the rows are whole 128-byte lines; 128
-  // where they are not (each 128-byte row of a box then spans two lines).
-  // On the H100, M4000 K4040 N4056 (rows of 8080 and 8112 bytes) took
-  // 0.332 ms with 256 and 0.279 with 128; 4096^3 is fastest with 256
-  // (docs/performance.md).
-  int64_t rowBytes =
-      cast<MemRefType>(source.getType()).getDimSize(1) * elementBytes();
-  auto promotion = rowBytes % 128 == 0
-                       ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
-                       : nvgpu::TensorMapL2PromoKind::L2PROMO_128B;
-  auto type = nvgpu::TensorMapDescriptorType::get(
-      ctx, sharedTile(box, g.elementType),
-      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, promotion,
-      nvgpu::TensorMapOOBKind::OOB_ZERO,
-      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-  return nvgpu::TmaCreateDescriptorOp::create(
-      rewriter, loc, type, unranked, ValueRange{index(box[0]), index(box[1])});
+  return createTmaDescriptor(rewriter, loc, source, box);
 }
 
 Value WarpgroupMatmulLowering::ringView(Value offset, ArrayRef<int64_t> shape) {
@@ -598,13 +608,7 @@ void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
 }
 
 void WarpgroupMatmulLowering::waitForStep(Value group, Value step) {
-  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
-  Value round = arith::DivUIOp::create(rewriter, loc, step, index(stages));
-  Value parity = arith::IndexCastOp::create(
-      rewriter, loc, rewriter.getI1Type(),
-      arith::RemUIOp::create(rewriter, loc, round, index(2)));
-  nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, group, parity,
-                                         index(kWaitTicks), slot);
+  waitForRound(rewriter, loc, group, step, stages);
 }
 
 Value WarpgroupMatmulLowering::aPart(Value step, Value aOffset) {
@@ -612,6 +616,13 @@ Value WarpgroupMatmulLowering::aPart(Value step, Value aOffset) {
   Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
   return ringView(arith::AddIOp::create(rewriter, loc, base, aOffset),
                   {warpgroupRows(), kStepK});
+}
+
+Value WarpgroupMatmulLowering::bPart(Value step) {
+  Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
+  Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
+  return ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
+                  {kStepK, g.tileN});
 }
 
 void WarpgroupMatmulLowering::syncWarpgroup(Value thread) {
@@ -891,6 +902,146 @@ void WarpgroupMatmulLowering::groupTiles(scf::ForallOp grid,
   rewriter.replaceUsesWithIf(column, newColumn, outside);
 }
 
+Value WarpgroupMatmulLowering::emitRegisterAStep(Value acc,
+                                                 ValueRange registers,
+                                                 Value bTile) {
+  // The accumulator as the LLVM struct convert-nvgpu-to-nvvm holds it (one
+  // struct of tileN / 2 f32 per m64), B's descriptor as its i64: the casts
+  // fold away there.
+  Type f32 = rewriter.getF32Type();
+  auto perMma = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(g.tileN / 2, f32));
+  auto whole = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(mmas(), perMma));
+  Value accStruct =
+      UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
+          .getResult(0);
+  Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      rewriter, loc,
+      nvgpu::WarpgroupMatrixDescriptorType::get(
+          ctx, cast<MemRefType>(bTile.getType())),
+      bTile, descB);
+  Type i64 = rewriter.getI64Type();
+  Value bBase =
+      UnrealizedConversionCastOp::create(rewriter, loc, i64, bDesc)
+          .getResult(0);
+
+  NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+  int64_t k16s = kStepK / 16;
+  for (int64_t m = 0; m < mmas(); ++m) {
+    Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, accStruct, m);
+    SmallVector<Value> values;
+    for (int64_t i = 0,
+                 e = cast<LLVM::LLVMStructType>(fragment.getType())
+                         .getBody()
+                         .size();
+         i < e; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, fragment, i));
+    for (int64_t kk = 0; kk < k16s; ++kk) {
+      // B stored N-major: k16 kk starts 16 kk swizzled rows of 128 bytes
+      // into each box; the descriptor's address is in units of 16 bytes
+      // (nvgpu.warpgroup.mma's own iteration).
+      Value desc = bBase;
+      if (kk) {
+        int64_t offset = 16 * kk * kSwizzleElements * elementBytes() / 16;
+        // arith, not llvm.mlir.constant: constants are sunk into the
+        // kernel before outlining, and only arith's are.
+        desc = arith::AddIOp::create(
+            rewriter, loc, bBase,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getI64IntegerAttr(offset)));
+      }
+      values = wgmmaRegisterA(rewriter, loc, values,
+                              llvm::to_vector(registers.slice((m * k16s + kk) * 4, 4)), desc,
+                              g.elementType, /*transposeB=*/true);
+    }
+    for (auto [i, value] : llvm::enumerate(values))
+      fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, value, i);
+    accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct,
+                                            fragment, m);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(1));
+  return UnrealizedConversionCastOp::create(rewriter, loc, acc.getType(),
+                                            accStruct)
+      .getResult(0);
+}
+
+Value WarpgroupMatmulLowering::emitRegisterALoop(
+    Value init, Value aOffset, function_ref<void(Value)> refill) {
+  int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
+  int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
+  auto fragmentsOf = [&](Value step) {
+    return prologue->emitFragments(aPart(step, aOffset), step,
+                                   [&] { waitForStep(barriers, step); });
+  };
+  // One k step: its wgmmas on A registers `registers` (left in flight:
+  // the previous step's group is then complete), the release and refill of
+  // the previous step's slot, then `after` (the next step's A registers).
+  // The refill comes first: the next step's A is read a step early, so the
+  // copies have two steps to land, not three as in the plain GEMM, and the
+  // kernel is sensitive to that (RMSNorm M8192 on the H100: the refill
+  // after the next A 0.563 ms instead of 0.518, and with 3 slots 0.665;
+  // docs/performance.md).
+  auto emitStep = [&](Value acc, ValueRange registers, Value step,
+                      function_ref<void()> after) {
+    Value next = emitRegisterAStep(acc, registers, bPart(step));
+    refill(step);
+    if (after)
+      after();
+    return next;
+  };
+
+  // A wgmma reads its A registers until a wait covers it, and the loop's
+  // body is one piece of code: the registers step i + 1 writes must not be
+  // step i's. So two sets: the loop runs steps 2 p (set X, carried by the
+  // loop) and 2 p + 1 (set Y); set Y is written once step 2 p - 1's
+  // wgmma, the last that read it, is complete (after step 2 p's wait),
+  // set X for step 2 p + 2 once step 2 p's is. An odd last step follows
+  // the loop.
+  SmallVector<Value> first = fragmentsOf(index(0));
+  SmallVector<Value> carried{init};
+  llvm::append_range(carried, first);
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps / 2),
+                                 index(1), carried);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value even = arith::MulIOp::create(rewriter, loc, loop.getInductionVar(),
+                                       index(2));
+    Value odd = arith::AddIOp::create(rewriter, loc, even, index(1));
+    ValueRange x = loop.getRegionIterArgs().drop_front();
+    SmallVector<Value> y;
+    Value acc = emitStep(loop.getRegionIterArgs()[0], x, even,
+                         [&] { y = fragmentsOf(odd); });
+    // Set X for step 2 p + 2, if there is one.
+    scf::IfOp nextX;
+    acc = emitStep(acc, y, odd, [&] {
+      Value after = arith::AddIOp::create(rewriter, loc, odd, index(1));
+      Value inRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, after, index(steps));
+      nextX = scf::IfOp::create(rewriter, loc, TypeRange(x), inRange,
+                                /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard ifGuard(rewriter);
+      rewriter.setInsertionPointToStart(&nextX.getThenRegion().front());
+      scf::YieldOp::create(rewriter, loc, fragmentsOf(after));
+      // After the last even step no step reads set X again.
+      rewriter.setInsertionPointToStart(&nextX.getElseRegion().front());
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getI32IntegerAttr(0));
+      scf::YieldOp::create(rewriter, loc,
+                           SmallVector<Value>(x.size(), zero));
+    });
+    SmallVector<Value> yielded{acc};
+    llvm::append_range(yielded, nextX.getResults());
+    scf::YieldOp::create(rewriter, loc, yielded);
+  }
+  Value acc = loop.getResult(0);
+  if (steps % 2)
+    acc = emitStep(acc, loop.getResults().drop_front(), index(steps - 1), {});
+  return acc;
+}
+
 void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   auto grid = g.dot->getParentOfType<scf::ForallOp>();
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
@@ -919,7 +1070,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // with it: one more barrier per slot, on which each warpgroup arrives
   // once it has finished the wgmma that read the slot.
   Value released;
-  if (g.warpgroups() > 1 && (!g.prologue || prologueAhead)) {
+  if (g.warpgroups() > 1 && (!g.prologue || prologueAhead || registerA)) {
     released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
     for (int64_t slot = 0; slot < stages; ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, released,
@@ -935,7 +1086,9 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     issueCopies(index(step), leader);
   if (g.prologue) {
     prologue.emplace(rewriter, *g.prologue, g.reduce, warpgroupRows(), kStepK,
-                     kTotal, g.warpgroups());
+                     kTotal, g.warpgroups(),
+                     registerA ? WarpgroupPrologueLowering::Layout::Fragments
+                               : WarpgroupPrologueLowering::Layout::Chunks);
     prologue->emitRowValues();
   }
 
@@ -960,40 +1113,53 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   }
   Value init =
       nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
+  // Thread 0 refills the slot step i - 1 read with step i + stages - 1
+  // (with two warpgroups once both released it). A branch, not a
+  // predicate: the last steps' condition folds to a constant, which the
+  // PTX of a predicated copy cannot take.
+  // With the prologue in registers every warp has work of its own in each
+  // step, so the refill is one thread's branch (the others skip the copy
+  // code instead of running it predicated off), and that thread is the
+  // second warpgroup's first: its step i - 1 finishes after the first
+  // warpgroup's, so it seldom waits for the other's release, while thread
+  // 0 would hold up its warp's share of the first warpgroup's A registers.
+  Value refiller = leader;
+  if (registerA && g.warpgroups() > 1)
+    refiller = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                     thread, index(kWarpgroupThreads));
+  auto refillPrevious = [&](Value step) {
+    if (released)
+      releaseSlots(released, step, thread);
+    Value next = arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
+    Value inRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+    if (registerA)
+      inRange = arith::AndIOp::create(rewriter, loc, inRange, refiller);
+    auto refill = scf::IfOp::create(rewriter, loc, inRange);
+    rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
+    Value predicate = registerA ? Value() : leader;
+    if (released)
+      awaitRelease(released, step, registerA ? inRange : leader);
+    issueCopies(next, predicate);
+    rewriter.setInsertionPointAfter(refill);
+  };
+  Value product;
+  if (registerA) {
+    product = emitRegisterALoop(init, aOffset, refillPrevious);
+  } else {
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
                                  index(1), ValueRange{init});
+  product = loop.getResult(0);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     Value step = loop.getInductionVar();
-    Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
     // Ahead, the previous step (or the code before the loop) waited for
     // this step's slot before rewriting it.
     if (!prologueAhead)
       waitForStep(barriers, step);
-    Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
     Value aTile = aPart(step, aOffset);
-    Value bTile =
-        ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
-                 {kStepK, g.tileN});
-    // Thread 0 refills the slot step i - 1 read with step i + stages - 1
-    // (with two warpgroups once both released it). A branch, not a
-    // predicate: the last steps' condition folds to a constant, which the
-    // PTX of a predicated copy cannot take.
-    auto refillPrevious = [&] {
-      Value next =
-          arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
-      Value inRange = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
-      if (released)
-        releaseSlots(released, step, thread);
-      auto refill = scf::IfOp::create(rewriter, loc, inRange);
-      rewriter.setInsertionPointToStart(&refill.getThenRegion().front());
-      if (released)
-        awaitRelease(released, step, leader);
-      issueCopies(next, leader);
-      rewriter.setInsertionPointAfter(refill);
-    };
+    Value bTile = bPart(step);
     if (prologue && !prologueAhead) {
       // The A part rewritten in place while step i - 1's wgmma runs; then
       // every warp is past that wgmma (so its slot may be refilled) and
@@ -1003,7 +1169,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       prologue->emitSlot(aTile, step);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       gpu::BarrierOp::create(rewriter, loc);
-      refillPrevious();
+      refillPrevious(step);
     }
     auto descriptorType = [&](Value tile) {
       return nvgpu::WarpgroupMatrixDescriptorType::get(
@@ -1020,7 +1186,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         /*transposeA=*/UnitAttr(), /*transposeB=*/rewriter.getUnitAttr(),
         loop.getRegionIterArg(0));
     if (!prologue || prologueAhead)
-      refillPrevious();
+      refillPrevious(step);
     if (prologueAhead) {
       // Step i + 1's A part rewritten while step i's wgmma runs (step i -
       // 1's is done: its slot was just released), so that the next wgmma
@@ -1038,6 +1204,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     }
     scf::YieldOp::create(rewriter, loc, acc);
   }
+  }
 
   // Epilogue: every wgmma done and every warp past its reads of the ring
   // (whose bytes later tiles may reuse).
@@ -1047,7 +1214,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     // The copy's target view is defined before the copy: the stores go
     // where the copy was.
     rewriter.setInsertionPoint(epilogue->copy);
-    storeFragments(loop.getResult(0), *epilogue);
+    storeFragments(product, *epilogue);
     Value tile = epilogue->op.getDpsInits()[0];
     rewriter.eraseOp(epilogue->copy);
     rewriter.eraseOp(epilogue->op);
@@ -1065,7 +1232,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // to 16 w + 15 of each 64: the second warpgroup's land below the first's).
   Value result = memref::AllocOp::create(
       rewriter, loc, sharedTile({kTileM, g.tileN}, rewriter.getF32Type()));
-  storeToTile(loop.getResult(0), result);
+  storeToTile(product, result);
   gpu::BarrierOp::create(rewriter, loc);
 
   auto oldAcc = g.acc.getDefiningOp<memref::AllocOp>();
@@ -1111,7 +1278,8 @@ struct GPUWarpgroupMatmul
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
-      WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead);
+      WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
+                                       prologueRegisters);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

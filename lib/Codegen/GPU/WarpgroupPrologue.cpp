@@ -19,7 +19,9 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -37,6 +39,8 @@ namespace {
 // 128-byte swizzled row, 128 threads per warpgroup.
 constexpr int64_t kChunkElements = 8, kChunksPerRow = 8, kThreads = 128;
 constexpr int64_t kRowsPerPass = kThreads / kChunksPerRow;
+// The rows of one wgmma (m64).
+constexpr int64_t kRowsPerMma = 64;
 
 LogicalResult fail(Operation *op, const Twine &reason) {
   LLVM_DEBUG(llvm::dbgs() << "no warpgroup prologue: " << reason << ": "
@@ -159,10 +163,10 @@ blockbuster::matchWarpgroupPrologue(linalg::GenericOp dot,
 WarpgroupPrologueLowering::WarpgroupPrologueLowering(
     RewriterBase &rewriter, const WarpgroupPrologue &prologue,
     Operation *reduce, int64_t tileRows, int64_t stepK, int64_t kTotal,
-    int64_t warpgroups)
+    int64_t warpgroups, Layout layout)
     : rewriter(rewriter), p(prologue), loc(p.op.getLoc()),
       tileRows(tileRows), stepK(stepK), kTotal(kTotal),
-      warpgroups(warpgroups),
+      warpgroups(warpgroups), layout(layout),
       tileAlloc(p.op.getDpsInits()[0].getDefiningOp()),
       opOutsideReduce(!reduce->isAncestor(p.op)) {
   // Each body op by what it reads: the row inputs alone (once per row), the
@@ -208,7 +212,7 @@ void WarpgroupPrologueLowering::cloneBody(Part part, IRMapping &mapping) {
 void WarpgroupPrologueLowering::emitRowValues() {
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   if (warpgroups > 1) {
-    // Warpgroup w rewrites rows 64 w onwards: a 64-row view whose offset,
+    // Warpgroup w computes rows 64 w onwards: a 64-row view whose offset,
     // 8 KB, is a multiple of the swizzle's 1 KB period, so local row r is
     // swizzled as block row r is.
     Value warpgroup =
@@ -217,20 +221,41 @@ void WarpgroupPrologueLowering::emitRowValues() {
         arith::MulIOp::create(rewriter, loc, warpgroup, index(tileRows));
     thread = arith::RemUIOp::create(rewriter, loc, thread, index(kThreads));
   }
-  chunk = arith::RemUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
-  firstRow =
-      arith::DivUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
-  // Rows r of one thread share r % 8 (they are 16 apart): one swizzled
-  // chunk for all of them.
-  Value phase = arith::RemUIOp::create(rewriter, loc, firstRow, index(8));
-  swizzledChunk = arith::XOrIOp::create(rewriter, loc, chunk, phase);
+  // The thread's rows in its warpgroup's, in the order the lowering's
+  // `rows` holds them.
+  SmallVector<Value> localRows;
+  if (layout == Layout::Chunks) {
+    chunk =
+        arith::RemUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
+    firstRow =
+        arith::DivUIOp::create(rewriter, loc, thread, index(kChunksPerRow));
+    // Rows r of one thread share r % 8 (they are 16 apart): one swizzled
+    // chunk for all of them.
+    Value phase = arith::RemUIOp::create(rewriter, loc, firstRow, index(8));
+    swizzledChunk = arith::XOrIOp::create(rewriter, loc, chunk, phase);
+    for (int64_t j = 0; j < tileRows / kRowsPerPass; ++j)
+      localRows.push_back(arith::AddIOp::create(rewriter, loc, firstRow,
+                                                index(j * kRowsPerPass)));
+  } else {
+    // Warp w of the warpgroup owns rows 16 w to 16 w + 15 of each 64; lane
+    // l rows l / 4 and l / 4 + 8 of those and columns 2 (l % 4) onwards.
+    Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
+    lane = arith::RemUIOp::create(rewriter, loc, thread, index(32));
+    Value warpRow = arith::MulIOp::create(rewriter, loc, warp, index(16));
+    Value laneRow = arith::DivUIOp::create(rewriter, loc, lane, index(4));
+    firstRow = arith::AddIOp::create(rewriter, loc, warpRow, laneRow);
+    Value quad = arith::RemUIOp::create(rewriter, loc, lane, index(4));
+    fragmentColumn = arith::MulIOp::create(rewriter, loc, quad, index(2));
+    for (int64_t m = 0; m < tileRows / kRowsPerMma; ++m)
+      for (int64_t i = 0; i < 2; ++i)
+        localRows.push_back(arith::AddIOp::create(
+            rewriter, loc, firstRow, index(m * kRowsPerMma + 8 * i)));
+  }
   cloneBody(Part::Invariant, invariant);
 
   Block *body = p.op.getBody();
-  for (int64_t j = 0; j < tileRows / kRowsPerPass; ++j) {
+  for (Value row : localRows) {
     IRMapping mapping = invariant;
-    Value row = arith::AddIOp::create(rewriter, loc, firstRow,
-                                      index(j * kRowsPerPass));
     if (warpgroupRow)
       row = arith::AddIOp::create(rewriter, loc, warpgroupRow, row);
     for (OpOperand *input : p.rowInputs) {
@@ -253,23 +278,18 @@ void WarpgroupPrologueLowering::emitRowValues() {
   }
 }
 
-void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
+std::vector<IRMapping>
+WarpgroupPrologueLowering::loadColumns(Value first, int64_t count,
+                                       SmallVectorImpl<Value> &inside) {
   Block *body = p.op.getBody();
   bool partialK = kTotal % stepK != 0;
-  Value stepStart = arith::MulIOp::create(rewriter, loc, step, index(stepK));
-  Value chunkStart =
-      arith::MulIOp::create(rewriter, loc, chunk, index(kChunkElements));
-  Value firstColumn =
-      arith::AddIOp::create(rewriter, loc, stepStart, chunkStart);
-
-  // The column values of the thread's 8 columns, each loaded once per step:
-  // one 16-byte load per input where every column is inside K, else clamped
-  // scalar loads (the columns past K are zeroed below).
-  std::vector<IRMapping> columns(kChunkElements, invariant);
-  SmallVector<Value> inside(kChunkElements);
-  SmallVector<Value> global(kChunkElements);
-  for (int64_t e = 0; e < kChunkElements; ++e) {
-    global[e] = arith::AddIOp::create(rewriter, loc, firstColumn, index(e));
+  std::vector<IRMapping> columns(count, invariant);
+  SmallVector<Value> global(count);
+  inside.assign(count, Value());
+  for (int64_t e = 0; e < count; ++e) {
+    global[e] = e ? arith::AddIOp::create(rewriter, loc, first, index(e))
+                        .getResult()
+                  : first;
     if (partialK)
       inside[e] = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, global[e], index(kTotal));
@@ -280,24 +300,59 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
     BlockArgument arg = body->getArgument(input->getOperandNumber());
     Type type = arg.getType();
     if (!partialK) {
-      int64_t bytes = kChunkElements * type.getIntOrFloatBitWidth() / 8;
+      // `first` is a multiple of `count`: the vector is aligned to its size
+      // (at most 16 bytes).
+      int64_t bytes = count * type.getIntOrFloatBitWidth() / 8;
       Value values = vector::LoadOp::create(
-          rewriter, loc, VectorType::get({kChunkElements}, type), source,
-          ValueRange{firstColumn}, /*nontemporal=*/false,
+          rewriter, loc, VectorType::get({count}, type), source,
+          ValueRange{first}, /*nontemporal=*/false,
           llvm::MaybeAlign(std::min<int64_t>(bytes, 16)));
-      for (int64_t e = 0; e < kChunkElements; ++e)
+      for (int64_t e = 0; e < count; ++e)
         columns[e].map(arg,
                        vector::ExtractOp::create(rewriter, loc, values, e));
       continue;
     }
-    for (int64_t e = 0; e < kChunkElements; ++e) {
+    for (int64_t e = 0; e < count; ++e) {
       Value at = arith::MinUIOp::create(rewriter, loc, global[e],
                                         index(kTotal - 1));
       columns[e].map(arg, memref::LoadOp::create(rewriter, loc, source, at));
     }
   }
-  for (int64_t e = 0; e < kChunkElements; ++e)
+  for (int64_t e = 0; e < count; ++e)
     cloneBody(Part::Column, columns[e]);
+  return columns;
+}
+
+Value WarpgroupPrologueLowering::applyElement(Value raw, const IRMapping &row,
+                                              const IRMapping &column,
+                                              Value inside) {
+  Block *body = p.op.getBody();
+  IRMapping mapping = row;
+  for (auto [from, to] : column.getValueMap())
+    mapping.map(from, to);
+  mapping.map(body->getArgument(p.rawInput->getOperandNumber()), raw);
+  cloneBody(Part::Element, mapping);
+  Value result = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+  if (!inside)
+    return result;
+  // TMA zero-filled the raw tile past K, but the normalisation of a zero is
+  // not zero.
+  Value zero = arith::ConstantOp::create(
+      rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(result.getType())));
+  return arith::SelectOp::create(rewriter, loc, inside, result, zero);
+}
+
+void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
+  assert(layout == Layout::Chunks && "the slot rewrite is the chunk layout's");
+  Value stepStart = arith::MulIOp::create(rewriter, loc, step, index(stepK));
+  Value chunkStart =
+      arith::MulIOp::create(rewriter, loc, chunk, index(kChunkElements));
+  Value firstColumn =
+      arith::AddIOp::create(rewriter, loc, stepStart, chunkStart);
+  // The column values of the thread's 8 columns, each loaded once per step.
+  SmallVector<Value> inside;
+  std::vector<IRMapping> columns =
+      loadColumns(firstColumn, kChunkElements, inside);
 
   // Each of the thread's rows: one 16-byte load of its chunk, the body per
   // element, one 16-byte store back.
@@ -307,10 +362,6 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
   llvm::MaybeAlign chunkAlign(16);
   Value chunkColumn = arith::MulIOp::create(rewriter, loc, swizzledChunk,
                                             index(kChunkElements));
-  Value yielded = body->getTerminator()->getOperand(0);
-  Value zero = arith::ConstantOp::create(
-      rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
-  BlockArgument rawArg = body->getArgument(p.rawInput->getOperandNumber());
   for (int64_t j = 0; j < tileRows / kRowsPerPass; ++j) {
     Value row = arith::AddIOp::create(rewriter, loc, firstRow,
                                       index(j * kRowsPerPass));
@@ -318,18 +369,10 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
                                        ValueRange{row, chunkColumn},
                                        /*nontemporal=*/false, chunkAlign);
     SmallVector<Value> results;
-    for (int64_t e = 0; e < kChunkElements; ++e) {
-      IRMapping mapping = rows[j];
-      for (auto [from, to] : columns[e].getValueMap())
-        mapping.map(from, to);
-      mapping.map(rawArg, vector::ExtractOp::create(rewriter, loc, raw, e));
-      cloneBody(Part::Element, mapping);
-      Value result = mapping.lookupOrDefault(yielded);
-      if (partialK)
-        result =
-            arith::SelectOp::create(rewriter, loc, inside[e], result, zero);
-      results.push_back(result);
-    }
+    for (int64_t e = 0; e < kChunkElements; ++e)
+      results.push_back(
+          applyElement(vector::ExtractOp::create(rewriter, loc, raw, e),
+                       rows[j], columns[e], inside[e]));
     Value packed =
         vector::FromElementsOp::create(rewriter, loc, chunkType, results);
     vector::StoreOp::create(rewriter, loc, packed, slot,
@@ -342,6 +385,76 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
       rewriter, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(rewriter.getContext(),
                                  NVVM::SharedSpace::shared_cta));
+}
+
+SmallVector<Value>
+WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
+                                         function_ref<void()> waitForSlot) {
+  assert(layout == Layout::Fragments && "fragments are the fragment layout's");
+  // The thread's 16 columns of the step (c, c + 1, c + 8, c + 9 of each
+  // k16) as 8 pairs, loaded before the wait: column pair 2 kk + h at
+  // step * 64 + 16 kk + 8 h + c.
+  Value stepStart = arith::MulIOp::create(rewriter, loc, step, index(stepK));
+  Value first = arith::AddIOp::create(rewriter, loc, stepStart, fragmentColumn);
+  int64_t k16s = stepK / 16;
+  std::vector<IRMapping> columns;
+  SmallVector<Value> inside;
+  for (int64_t pair = 0; pair < 2 * k16s; ++pair) {
+    Value at = arith::AddIOp::create(rewriter, loc, first, index(8 * pair));
+    SmallVector<Value> pairInside;
+    for (IRMapping &mapping : loadColumns(at, 2, pairInside))
+      columns.push_back(std::move(mapping));
+    llvm::append_range(inside, pairInside);
+  }
+  waitForSlot();
+
+  // ldmatrix.x4 per m64 and k16: lane l addresses row l % 16 of the warp's
+  // 16 and the 8 columns 8 (l / 16) of the k16, at chunk 2 kk + l / 16 of
+  // the row, which the 128-byte swizzle moves to that ^ (row % 8) (the
+  // warp's first row is a multiple of 8, so row % 8 = l % 8).
+  auto slotType = cast<MemRefType>(slot.getType());
+  Type element = slotType.getElementType();
+  Type i32 = rewriter.getI32Type();
+  Value warpRow = arith::SubIOp::create(
+      rewriter, loc, firstRow,
+      arith::DivUIOp::create(rewriter, loc, lane, index(4)));
+  Value lane16 = arith::RemUIOp::create(rewriter, loc, lane, index(16));
+  Value half = arith::DivUIOp::create(rewriter, loc, lane, index(16));
+  Value phase = arith::RemUIOp::create(rewriter, loc, lane, index(8));
+  Value ldRow = arith::AddIOp::create(rewriter, loc, warpRow, lane16);
+  auto pairType = VectorType::get({2}, element);
+  SmallVector<Value> registers;
+  for (int64_t m = 0; m < tileRows / kRowsPerMma; ++m) {
+    Value row = arith::AddIOp::create(rewriter, loc, ldRow,
+                                      index(m * kRowsPerMma));
+    for (int64_t kk = 0; kk < k16s; ++kk) {
+      Value logical =
+          arith::AddIOp::create(rewriter, loc, half, index(2 * kk));
+      Value physical = arith::XOrIOp::create(rewriter, loc, logical, phase);
+      Value column = arith::MulIOp::create(rewriter, loc, physical,
+                                           index(kChunkElements));
+      Value fragment = nvgpu::LdMatrixOp::create(
+          rewriter, loc, VectorType::get({4, 2}, element), slot,
+          ValueRange{row, column}, rewriter.getBoolAttr(false),
+          rewriter.getI32IntegerAttr(4));
+      // Register j: rows + 8 (j % 2), columns + 8 (j / 2).
+      for (int64_t j = 0; j < 4; ++j) {
+        const IRMapping &rowValues = rows[2 * m + j % 2];
+        SmallVector<Value, 2> results;
+        for (int64_t e = 0; e < 2; ++e) {
+          int64_t c = 2 * (2 * kk + j / 2) + e;
+          Value raw = vector::ExtractOp::create(
+              rewriter, loc, fragment, ArrayRef<int64_t>{j, e});
+          results.push_back(
+              applyElement(raw, rowValues, columns[c], inside[c]));
+        }
+        Value packed =
+            vector::FromElementsOp::create(rewriter, loc, pairType, results);
+        registers.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, packed));
+      }
+    }
+  }
+  return registers;
 }
 
 void WarpgroupPrologueLowering::eraseLeftovers() {

@@ -8,7 +8,11 @@
 // Hopper schedule of gpu-warpgroup-matmul keeps that exact: TMA stages the
 // raw X tile in the ring like a plain A operand, the warpgroup rewrites the
 // slot in place (the op's body per element, the same f32 arithmetic and the
-// same rounding) and wgmma reads the rewritten slot.
+// same rounding) and wgmma reads the rewritten slot. Or, by default, in
+// registers: each warp loads its rows of the raw tile from the slot
+// straight into wgmma's A fragment layout (ldmatrix), applies the body
+// there and hands the rounded registers to a register-A wgmma
+// (WarpgroupRegisterMma.h): no store back, no proxy fence, no barrier per step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,22 +54,30 @@ matchWarpgroupPrologue(mlir::linalg::GenericOp dot, mlir::Operation *reduce);
 /// The transformation, in the ring of gpu-warpgroup-matmul: each slot's A
 /// part is a 128 x 64 tile of 16-bit elements stored with the 128-byte TMA
 /// swizzle (the 16-byte chunk c of row r at chunk c ^ (r % 8)). Each
-/// warpgroup rewrites the rows its own wgmma reads (all 128 with one
-/// warpgroup, rows 64 w to 64 w + 63 for warpgroup w of two): thread t of
-/// a warpgroup owns chunk t % 8 of its rows t / 8 + 16 j (j < 8 or j < 4).
-/// The row statistics are computed once, before the mainloop, and the 8
-/// threads of each quarter warp touch 8 different chunks of one row
-/// (16-byte accesses without bank conflicts).
+/// warpgroup computes the rows its own wgmma reads (all 128 with one
+/// warpgroup, rows 64 w to 64 w + 63 for warpgroup w of two), in one of
+/// two layouts:
+///  - `Layout::Chunks` (the slot rewritten in place): thread t of a
+///    warpgroup owns chunk t % 8 of its rows t / 8 + 16 j (j < 8 or j < 4);
+///    the 8 threads of each quarter warp touch 8 different chunks of one
+///    row (16-byte accesses without bank conflicts);
+///  - `Layout::Fragments` (registers for wgmma's A): thread t owns rows
+///    r = 16 (t % 128 / 32) + t % 32 / 4 and r + 8 of each 64 and columns
+///    c, c + 1, c + 8, c + 9 of each 16 (c = 2 (t % 4)), loaded with
+///    ldmatrix.x4 (whose 8 row addresses per quarter fall into 8 different
+///    chunks of the swizzle: no bank conflicts).
+/// The row statistics are computed once, before the mainloop.
 class WarpgroupPrologueLowering {
 public:
+  enum class Layout { Chunks, Fragments };
   /// `reduce` is the loop or dot the schedule replaces, `tileRows` x
   /// `stepK` the A part of a slot that one of the block's `warpgroups`
-  /// rewrites, `kTotal` the extent of K.
+  /// computes, `kTotal` the extent of K.
   WarpgroupPrologueLowering(mlir::RewriterBase &rewriter,
                             const WarpgroupPrologue &prologue,
                             mlir::Operation *reduce, int64_t tileRows,
                             int64_t stepK, int64_t kTotal,
-                            int64_t warpgroups);
+                            int64_t warpgroups, Layout layout);
 
   /// Before the mainloop: the part of the body that depends on the row
   /// inputs alone, for each of the thread's rows (in registers).
@@ -76,6 +88,16 @@ public:
   /// `fence.proxy.async` so that wgmma (the async proxy) sees the stores.
   /// Columns past K become zeros.
   void emitSlot(mlir::Value slot, mlir::Value step);
+  /// `Layout::Fragments`: once k step `step` has landed in `slot` (as in
+  /// emitSlot), the thread's A registers of the step: for each m64 of the
+  /// warpgroup's rows, for each k16 of the step, the four i32 registers
+  /// (two 16-bit elements each) of the op's body applied to the raw tile,
+  /// in wgmma's A fragment layout (WarpgroupRegisterMma.h). Columns past K are
+  /// zeros. The column inputs are loaded first, so that their latency
+  /// overlaps the wait for the slot, which `waitForSlot` emits.
+  llvm::SmallVector<mlir::Value>
+  emitFragments(mlir::Value slot, mlir::Value step,
+                llvm::function_ref<void()> waitForSlot);
   /// Erases the op and its tile where the schedule's erasure of `reduce`
   /// did not (a whole-k dot); call after erasing `reduce`.
   void eraseLeftovers();
@@ -85,16 +107,30 @@ private:
   mlir::Value index(int64_t value);
   /// Clones the ops of `part` of the body into `mapping`.
   void cloneBody(Part part, mlir::IRMapping &mapping);
+  /// The column part of the body at the `count` columns from global column
+  /// `first` on (one vector load per column input where all of them are
+  /// inside K, else clamped loads); `inside[e]` whether column e is inside
+  /// K (null where K is a multiple of the step).
+  std::vector<mlir::IRMapping> loadColumns(mlir::Value first, int64_t count,
+                                           llvm::SmallVectorImpl<mlir::Value> &inside);
+  /// The element part of the body at `raw` (of row mapping `row`, column
+  /// mapping `column`): the rounded result, zero outside K.
+  mlir::Value applyElement(mlir::Value raw, const mlir::IRMapping &row,
+                           const mlir::IRMapping &column, mlir::Value inside);
 
   mlir::RewriterBase &rewriter;
   WarpgroupPrologue p;
   mlir::Location loc;
   int64_t tileRows, stepK, kTotal, warpgroups;
+  Layout layout;
   llvm::DenseMap<mlir::Operation *, Part> parts;
-  // Thread t's chunk (t % 8), its first row (t / 8) in its warpgroup's
-  // rows, the chunk's place in the swizzled row, and the warpgroup's first
-  // row in the block's tile (null with one warpgroup).
+  // Chunks: thread t's chunk (t % 8), its first row (t / 8) in its
+  // warpgroup's rows, the chunk's place in the swizzled row. Fragments:
+  // the lane's first row r in its warpgroup's rows, and its first column
+  // c. Both: the warpgroup's first row in the block's tile (null with one
+  // warpgroup).
   mlir::Value chunk, firstRow, swizzledChunk, warpgroupRow;
+  mlir::Value lane, fragmentColumn;
   // The values of the invariant part, and per row of the thread those of
   // the row part too.
   mlir::IRMapping invariant;

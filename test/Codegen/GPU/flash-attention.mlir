@@ -1,5 +1,8 @@
 // RUN: bb-opt %s --split-input-file --gpu-flash-attention | FileCheck %s
 // RUN: bb-opt %s --split-input-file --gpu-flash-attention=threads=256 | FileCheck %s --check-prefix=WARPS8
+// The wgmma schedule needs D a multiple of 64 (a TMA box row is one
+// 128-byte swizzle span): these blocks (D = 16) keep mma.sync.
+// RUN: bb-opt %s --split-input-file --gpu-flash-attention=mma=wgmma | FileCheck %s
 
 // Attention over 100 queries and keys, D = 16, bf16 (scripts/build-anchors.py's
 // program: P normalised, then rounded to bf16) in blocks of 64 queries x 64

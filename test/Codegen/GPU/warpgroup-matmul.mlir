@@ -1,8 +1,8 @@
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-ahead=false" | FileCheck %s
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false prologue-ahead=false" | FileCheck %s
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=group-rows=0 | FileCheck %s --check-prefix=ROWS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=threads=256 | FileCheck %s --check-prefix=THREADS
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefix=FRAG
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=fragment-epilogue=false | FileCheck %s --check-prefix=AHEAD
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefixes=FRAG,REGA
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false" | FileCheck %s --check-prefix=AHEAD
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -1048,8 +1048,57 @@
 // AHEAD-NEXT:     }
 // AHEAD:          nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 // AHEAD-NEXT:     scf.yield
-// FRAG-LABEL:  func.func @norm_wide
-// FRAG:         nvvm.fence.proxy
-// FRAG:         nvgpu.warpgroup.mma
-// FRAG-NOT:     nvgpu.warpgroup.mma.store
-// FRAG:         vector.store {{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+// The default on two warpgroups: A in registers. Before the mainloop each
+// thread's two rows (r = 16 (t % 128 / 32) + t % 32 / 4 and r + 8) and
+// their rstd, then step 0's fragments: gamma and beta as 8 pairs of
+// columns each (c + 16 kk + 8 h, c = 2 (t % 4)), loaded before the slot's
+// wait; per k16 one ldmatrix.x4 of the raw slot at the swizzled chunk
+// (2 kk + l / 16) ^ (l % 8), the body on its 8 elements, 4 i32 registers.
+// REGA-LABEL:  func.func @norm_wide
+// REGA:          %[[LOCAL:.*]] = arith.remui %{{.*}}, %c128
+// REGA:          %[[WARP:.*]] = arith.divui %[[LOCAL]], %c32
+// REGA:          %[[LANE:.*]] = arith.remui %[[LOCAL]], %c32
+// REGA:          %[[WROW:.*]] = arith.muli %[[WARP]], %c16
+// REGA:          %[[LROW:.*]] = arith.divui %[[LANE]], %c4
+// REGA:          %[[ROW:.*]] = arith.addi %[[WROW]], %[[LROW]]
+// REGA-COUNT-2:  math.rsqrt
+// REGA-NOT:      math.rsqrt
+// REGA-COUNT-16: vector.load %arg{{[12]}}[%{{.*}}] {alignment = 4 : i64} : memref<256xbf16>, vector<2xbf16>
+// REGA:          nvgpu.mbarrier.try_wait.parity
+// REGA-COUNT-4:  nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// K 256: 4 steps, two per iteration; the accumulator and set X (16 i32)
+// carried.
+// REGA:          scf.for %{{.*}} = %{{.*}} to %c2{{[_0-9]*}} step %{{.*}} iter_args({{.*}}) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// REGA:            nvgpu.warpgroup.generate.descriptor
+// REGA:            nvvm.wgmma.fence.aligned
+// REGA:            llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $133, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$0, {{.*}}, $127}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,r,r,r,r,l,r,0,{{.*}},127"
+// REGA-COUNT-3:    llvm.inline_asm
+// REGA:            llvm.insertvalue %{{.*}}, %{{.*}}[0] : !llvm.struct<(struct<
+// REGA-NEXT:       nvvm.wgmma.commit.group.sync.aligned
+// REGA-NEXT:       nvvm.wgmma.wait.group.sync.aligned 1
+// Release, then the refill: one branch of thread 128 (the second
+// warpgroup's first), its copies unpredicated.
+// REGA:            nvgpu.mbarrier.arrive %
+// REGA:            scf.if
+// REGA:              nvgpu.mbarrier.try_wait.parity
+// REGA:              nvgpu.mbarrier.arrive.expect_tx %{{[^,]*}}, %{{[^ ]*}} :
+// REGA:              nvgpu.tma.async.load %{{.*}} to %{{[^,]*}} :
+// Then set Y (step 2 p + 1), with no store to the slot, no proxy fence and
+// no barrier.
+// REGA-NOT:        vector.store
+// REGA-NOT:        nvvm.fence.proxy
+// REGA-NOT:        nvvm.barrier
+// REGA-COUNT-4:    nvgpu.ldmatrix
+// REGA:            nvvm.wgmma.fence.aligned
+// REGA-COUNT-4:    llvm.inline_asm
+// REGA:            nvvm.wgmma.wait.group.sync.aligned 1
+// Set X of step 2 p + 2 where there is one.
+// REGA:            scf.if %{{.*}} -> (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// REGA-COUNT-4:      nvgpu.ldmatrix
+// REGA:            } else {
+// REGA:            scf.yield %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>, i32
+// REGA-NOT:      nvvm.fence.proxy
+// REGA:          nvvm.wgmma.wait.group.sync.aligned 0
+// The register epilogue after it, as for a plain GEMM.
+// REGA-NOT:      nvgpu.warpgroup.mma.store
+// REGA:          vector.store {{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>

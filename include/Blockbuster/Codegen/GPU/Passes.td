@@ -175,16 +175,37 @@ def GPUFlashAttention
        `blockbuster.occupancy_by_shared_memory`, which
        `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
 
+    With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
+    warps whose Q, K and V are views `[1, .., 1, rows, D]` (D a multiple
+    of 64) of function arguments takes the wgmma schedule instead: one
+    TMA descriptor per array before the grid, Q copied once into shared
+    memory, K and V through one TMA ring per reduce loop (a slot per
+    operand and one more, an mbarrier per slot, a block barrier before
+    each refill), S = Q K^T as wgmma m64n64k16 from shared memory and
+    P V as wgmma m64nDk16 with P's registers as A (the accumulators in the
+    same registers as above), P's division by a row's sum as a product
+    with the row's reciprocal. `mma=wgmma-qk` puts S alone on wgmma;
+    `mma=wgmma-overlap` also issues the S of a loop whose only dot it is
+    an iteration ahead. A block the wgmma schedule refuses is rebuilt on
+    mma.sync.
+
     Columns past a partial key tile's end are left out of reductions and
     contribute zero to P V. The program's own ops run on the registers, so
     the exact two-pass form (P normalised, then rounded to bf16) stays
-    exact. A block with anything else (more rows than 16 per warp, a column
+    exact (on wgmma up to P's reciprocal: within 1.5 ulp of f32). A block with anything else (more rows than 16 per warp, a column
     broadcast, a tile read through a view, another loop form) keeps the
     generic path unchanged.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block (a multiple of 32; 16 query rows per warp)">,
+    Option<"mma", "mma", "std::string", /*default=*/"\"sync\"",
+           "The dots' instructions: sync (mma.sync, K and V by cp.async), "
+           "wgmma-qk (S = Q K^T on wgmma with Q and K by TMA; sm_90a), "
+           "wgmma (both dots on wgmma, P V with P from registers and V by "
+           "TMA; sm_90a), wgmma-overlap (wgmma, and a loop whose only dot "
+           "is S = Q K^T issues it an iteration ahead: its wgmma runs while "
+           "the softmax reads the previous S)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
@@ -254,10 +275,20 @@ def GPUWarpgroupMatmul
     normalised rows of LayerNorm or RMSNorm + matmul: inputs read at
     (m, k), loop-invariant row inputs at (m), views of global vectors at
     (k)), takes the same schedule with a prologue: TMA stages the raw tile
-    as A, and each warpgroup applies the op's body to its rows of the
-    slot's A part in place (the part of the body that reads only row inputs
-    once, before the mainloop; 16-byte chunks of the 128-byte swizzle),
-    then `fence.proxy.async`. With `prologue-ahead` (the default) step i
+    as A. With `prologue-registers` (the default) and two warpgroups, each
+    warpgroup loads its 64 rows of the raw slot straight into wgmma's A
+    fragment layout (`ldmatrix.x4` on the swizzle), applies the op's body
+    to the registers (the part that reads only row inputs once, before the
+    mainloop; gamma/beta pairs loaded before the slot's wait) and issues
+    `wgmma.mma_async` with A from registers (inline assembly: upstream's
+    wgmma ops take descriptors only), two k steps per loop iteration so
+    that the A registers written are never those of the wgmma in flight;
+    the slot is released after the wgmma that read its B, and the refill
+    is a branch of the second warpgroup's first thread. Otherwise (or with
+    one warpgroup, whose two A sets would not fit beside its 128
+    accumulators) each warpgroup applies the body to its rows of the
+    slot's A part in place (16-byte chunks of the 128-byte swizzle), then
+    `fence.proxy.async`. With `prologue-ahead` (the default) step i
     issues its wgmma, releases and refills step i - 1's slot as a plain
     GEMM does, rewrites step i + 1's slot while its wgmma runs and meets
     the warpgroup's warps at a barrier; without, step i rewrites its own
@@ -282,6 +313,12 @@ def GPUWarpgroupMatmul
            /*default=*/"true",
            "Applies an elementwise epilogue to the accumulator registers "
            "and stores the results straight to global memory">,
+    Option<"prologueRegisters", "prologue-registers", "bool",
+           /*default=*/"true",
+           "A blocks with a prologue: each warp loads its rows of the raw "
+           "tile into wgmma's A fragment layout (ldmatrix), applies the "
+           "prologue there and issues register-A wgmmas (off: the slot's A "
+           "part rewritten in shared memory, `prologue-ahead` says when)">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
