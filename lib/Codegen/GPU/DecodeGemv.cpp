@@ -90,17 +90,6 @@ bool isWorkgroup(Value v) {
   return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
 }
 
-/// A view of a kernel argument or of a host allocation (global memory).
-bool isGlobal(Value v) {
-  if (auto subview = v.getDefiningOp<memref::SubViewOp>())
-    v = subview.getSource();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return isa<func::FuncOp>(arg.getOwner()->getParentOp());
-  auto alloc = v.getDefiningOp<memref::AllocOp>();
-  return alloc && !alloc.getType().getMemorySpace() &&
-         isa<func::FuncOp>(alloc->getParentOp());
-}
-
 /// Static shape, innermost stride 1, other strides multiples of `elements`.
 bool isRowAligned(Value memref, int64_t elements) {
   auto type = cast<MemRefType>(memref.getType());
@@ -212,7 +201,7 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
     info.rows = rows;
     info.tileK = tileK;
     info.tileN = tileN;
-    if (!isGlobal(w) || !isRowAligned(w, 8) || !innerOffsetIsMultiple(w, 8))
+    if (!isGlobalView(w) || !isRowAligned(w, 8) || !innerOffsetIsMultiple(w, 8))
       return info.fail("weights that are not a 16-byte aligned view of "
                        "global memory");
     info.dots.push_back({generic, *fold, w});
@@ -229,7 +218,7 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
                      "in k16 steps");
 
   // A: a global view, or one elementwise generic's output in the loop.
-  if (isGlobal(info.a)) {
+  if (isGlobalView(info.a)) {
     if (!isRowAligned(info.a, 2) || !innerOffsetIsMultiple(info.a, 2))
       return info.fail("an A view without 4-byte aligned pairs");
   } else {
@@ -264,7 +253,7 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
       Access access;
       if (map.getResults() == ArrayRef<AffineExpr>{r, kk}) {
         access = Access::Row;
-        if (!isGlobal(v) || !isRowAligned(v, 2) ||
+        if (!isGlobalView(v) || !isRowAligned(v, 2) ||
             !innerOffsetIsMultiple(v, 2))
           return info.fail("a prologue row operand that is not a view of "
                            "global memory with 4-byte aligned pairs");
@@ -274,7 +263,7 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
           return info.fail("a row-scalar operand computed in the loop");
       } else if (map.getResults() == ArrayRef<AffineExpr>{kk}) {
         access = Access::Column;
-        if (!isGlobal(v) || !isRowAligned(v, 2) ||
+        if (!isGlobalView(v) || !isRowAligned(v, 2) ||
             !innerOffsetIsMultiple(v, 2))
           return info.fail("a column operand that is not a view of global "
                            "memory with 4-byte aligned pairs");

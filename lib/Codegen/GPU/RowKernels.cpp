@@ -50,6 +50,17 @@ namespace blockbuster {
 } // namespace blockbuster
 
 using namespace mlir;
+using blockbuster::isGlobalView;
+
+bool blockbuster::isGlobalView(Value v) {
+  if (auto subview = v.getDefiningOp<memref::SubViewOp>())
+    v = subview.getSource();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return isa<func::FuncOp>(arg.getOwner()->getParentOp());
+  auto alloc = v.getDefiningOp<memref::AllocOp>();
+  return alloc && !alloc.getType().getMemorySpace() &&
+         isa<func::FuncOp>(alloc->getParentOp());
+}
 
 namespace {
 
@@ -102,19 +113,6 @@ bool isWorkgroupAlloc(Value v) {
   auto alloc = v.getDefiningOp<memref::AllocOp>();
   return alloc &&
          gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(alloc.getType());
-}
-
-/// A memref of global memory the kernel may index directly: an argument of
-/// the enclosing function or an intermediate array the function allocates
-/// (the row statistics of a norm + matmul, say), or a subview of either.
-bool isGlobalView(Value v) {
-  if (auto subview = v.getDefiningOp<memref::SubViewOp>())
-    v = subview.getSource();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return isa<func::FuncOp>(arg.getOwner()->getParentOp());
-  auto alloc = v.getDefiningOp<memref::AllocOp>();
-  return alloc && !alloc.getType().getMemorySpace() &&
-         isa<func::FuncOp>(alloc->getParentOp());
 }
 
 /// Whether element (r, c) of `memref`, for c a multiple of `elements`, lies

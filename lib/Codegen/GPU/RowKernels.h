@@ -16,6 +16,11 @@
 
 namespace blockbuster {
 
+/// A memref of global memory a kernel may index directly: an argument of
+/// the enclosing function or an intermediate array the function allocates
+/// (the row statistics of a norm + matmul, say), or a subview of either.
+bool isGlobalView(mlir::Value v);
+
 /// Lowers `ops`, top-level ops of a block grid in order (linalg.fill and
 /// linalg.generic over [R, N] rows, row scalars and columns, and loops that
 /// reduce rows tile by tile, which are flattened first), with the row

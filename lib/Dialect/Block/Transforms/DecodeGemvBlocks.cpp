@@ -15,6 +15,7 @@
 
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "AxisTable.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Debug.h"
@@ -127,16 +128,7 @@ struct BlockDecodeGemvBlocks
                                 << program.getSymName() << "\n");
         continue;
       }
-      SmallVector<Attribute> table;
-      for (AxisAttr axis : program.getAxisTable()) {
-        auto it = sizes.find(axis.getName().getValue());
-        table.push_back(it == sizes.end()
-                            ? axis
-                            : AxisAttr::get(axis.getContext(), axis.getName(),
-                                            axis.getExtent(), axis.getKind(),
-                                            it->second));
-      }
-      program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
+      setBlockSizes(program, sizes);
     }
   }
 };

@@ -17,6 +17,7 @@
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "AxisTable.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -217,16 +218,7 @@ struct BlockWarpgroupGemmBlocks
                   llvm::divideCeil(nAxis.getExtent(), kBlockN) <
               targetDesc->numProcessors)
         continue;
-      SmallVector<Attribute> table;
-      for (AxisAttr axis : program.getAxisTable()) {
-        auto it = sizes.find(axis.getName().getValue());
-        table.push_back(it == sizes.end()
-                            ? axis
-                            : AxisAttr::get(axis.getContext(), axis.getName(),
-                                            axis.getExtent(), axis.getKind(),
-                                            it->second));
-      }
-      program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
+      setBlockSizes(program, sizes);
     }
   }
 };
