@@ -1,8 +1,9 @@
-//===- AxisTable.h - Writing block sizes into a program's table -*- C++ -*-===//
+//===- AxisTable.h - Axes of tiles, block sizes in the table ----*- C++ -*-===//
 //
 // The passes that fix a schedule's block sizes before block-select
-// (block-warpgroup-gemm-blocks, block-decode-gemv-blocks) write them into
-// the program's axis table, where block-select keeps them.
+// (block-warpgroup-gemm-blocks, block-decode-gemv-blocks) read the axes of
+// a dot's tiles and write the sizes into the program's axis table, where
+// block-select keeps them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,15 @@
 #include "llvm/ADT/StringMap.h"
 
 namespace blockbuster::block {
+
+/// The axes of a tile value, else empty.
+inline llvm::SmallVector<llvm::StringRef> tileAxes(mlir::Value value) {
+  llvm::SmallVector<llvm::StringRef> axes;
+  if (auto tile = llvm::dyn_cast<TileType>(value.getType()))
+    for (mlir::Attribute axis : tile.getAxes())
+      axes.push_back(llvm::cast<mlir::StringAttr>(axis).getValue());
+  return axes;
+}
 
 /// Gives each axis of `program` named in `sizes` that block size; the
 /// other entries of its axis table stay as they are.

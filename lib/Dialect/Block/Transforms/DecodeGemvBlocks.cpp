@@ -45,14 +45,6 @@ constexpr int64_t kBlockN = 64;
 /// norm + matmul at M16.
 constexpr int64_t kMaxBlockK = 256;
 
-SmallVector<StringRef> tileAxes(Value value) {
-  SmallVector<StringRef> axes;
-  if (auto tile = dyn_cast<TileType>(value.getType()))
-    for (Attribute axis : tile.getAxes())
-      axes.push_back(cast<StringAttr>(axis).getValue());
-  return axes;
-}
-
 /// The axes (m, n, k) of a dot of `map` that is a decode GEMV: A [m, k] of
 /// 16-bit elements with m a grid axis of the map, B a load of a rank-2
 /// 16-bit argument or intermediate array along [k, n], n a grid axis.

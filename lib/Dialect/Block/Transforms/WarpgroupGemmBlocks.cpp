@@ -67,14 +67,6 @@ bool isTmaOperand(Value tile, ArrayRef<StringRef> axes) {
                       [](int64_t o) { return o == kExactIndex; });
 }
 
-/// The axes of a tile value, else empty.
-SmallVector<StringRef> tileAxes(Value value) {
-  SmallVector<StringRef> axes;
-  if (auto tile = dyn_cast<TileType>(value.getType()))
-    for (Attribute axis : tile.getAxes())
-      axes.push_back(cast<StringAttr>(axis).getValue());
-  return axes;
-}
 
 /// Whether the dot's A operand `tile` [m, k] is computed in `reduce` from
 /// one load of a whole 16-bit argument [m, k] of TMA's kind by pure
