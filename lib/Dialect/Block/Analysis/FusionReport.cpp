@@ -371,6 +371,15 @@ static void countSplitCandidate(MapOp map, const BlockSizes &sizes,
 /// columns; a tile of one dimension spreads over all 128).
 constexpr int64_t kLoopThreadRows = 4, kLoopThreadColumns = 32;
 
+/// Whether `operand` of `dot` has only contracted axes: the vector of a
+/// matrix-vector product (the M1 GEMV's x[k] in x[k] * W[k, n]).
+static bool isContractedOnly(DotOp dot, TileType operand) {
+  return llvm::all_of(operand.getAxes(), [&](StringAttr axis) {
+    return llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
+                              axis);
+  });
+}
+
 /// Elements one thread computes per run of reduce body `body`: each tile
 /// shape computed there (elementwise chains over one shape become one loop
 /// nest, gpu-fuse-elementwise-tile-ops) is laid over the threads. Loads,
@@ -403,12 +412,6 @@ static int64_t countThreadElements(Block &body, const Counter &counter) {
       // units: one thread per column walks the matrix operand.
       auto lhs = cast<TileType>(dot.getLhs().getType());
       auto rhs = cast<TileType>(dot.getRhs().getType());
-      auto isVector = [&](TileType tile) {
-        return llvm::all_of(tile.getAxes(), [&](StringAttr axis) {
-          return llvm::is_contained(
-              dot.getContract().getAsRange<StringAttr>(), axis);
-        });
-      };
       auto walk = [&](TileType matrix) {
         int64_t contracted = 1, free = 1;
         for (auto [axis, extent] :
@@ -425,9 +428,9 @@ static int64_t countThreadElements(Block &body, const Counter &counter) {
       };
       if (dot.getLhs() == dot.getRhs())
         addShape(lhs);
-      else if (isVector(lhs))
+      else if (isContractedOnly(dot, lhs))
         walk(rhs);
-      else if (isVector(rhs))
+      else if (isContractedOnly(dot, rhs))
         walk(lhs);
       continue;
     }
@@ -476,13 +479,7 @@ static int64_t countThreadFmas(Block &body, const Counter &counter) {
     axes.insert_range(rhs.getAxes());
     // A matrix-vector product is counted as its column walks
     // (countThreadElements).
-    auto contracted = dot.getContract().getAsRange<StringAttr>();
-    auto isVector = [&](TileType tile) {
-      return llvm::all_of(tile.getAxes(), [&](StringAttr axis) {
-        return llvm::is_contained(contracted, axis);
-      });
-    };
-    if (isVector(lhs) || isVector(rhs))
+    if (isContractedOnly(dot, lhs) || isContractedOnly(dot, rhs))
       continue;
     int64_t products = 1;
     for (StringAttr axis : axes)
