@@ -109,6 +109,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
   gpu.wgmmaPrologueRegisters = options.wgmmaPrologueRegisters;
+  gpu.wgmmaPrologueRowScale = options.wgmmaPrologueRowScale;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;

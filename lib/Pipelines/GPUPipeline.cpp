@@ -80,6 +80,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.groupRows = options.wgmmaGroupRows;
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     wgmma.prologueRegisters = options.wgmmaPrologueRegisters;
+    wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }

@@ -6,6 +6,7 @@
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
+//              [--wgmma-prologue-row-scale=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
@@ -110,6 +111,13 @@ static cl::opt<bool> wgmmaPrologueRegisters(
              "operand computed in wgmma's register fragments (=false: the "
              "slot's A part rewritten in shared memory)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPrologueRowScale(
+    "wgmma-prologue-row-scale", cl::init(true),
+    cl::desc("sm_90a GEMM blocks with a register-A prologue: factors of the "
+             "row inputs alone (RMSNorm's rstd) scale the accumulator rows "
+             "after the mainloop instead of every A element (=false: the "
+             "op's body as written)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueAhead(
     "wgmma-prologue-ahead", cl::init(true),
     cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
@@ -185,6 +193,7 @@ int main(int argc, char **argv) {
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;
+  options.wgmmaPrologueRowScale = wgmmaPrologueRowScale;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   options.attentionMma = attentionMma;
   std::string fused;

@@ -42,6 +42,13 @@ struct GPUPipelineOptions
                      "the A operand computed in wgmma's register fragments "
                      "(off: the slot's A part rewritten in shared memory)"),
       llvm::cl::init(true)};
+  Option<bool> wgmmaPrologueRowScale{
+      *this, "wgmma-prologue-row-scale",
+      llvm::cl::desc("sm_90a GEMM blocks with a register-A prologue: factors "
+                     "of the row inputs alone (RMSNorm's rstd) scale the "
+                     "accumulator rows after the mainloop instead of every "
+                     "A element (off: the op's body as written)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

@@ -433,7 +433,7 @@ class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
                           int64_t stages, bool prologueAhead,
-                          bool prologueRegisters)
+                          bool prologueRegisters, bool prologueRowScale)
       : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
         ctx(rewriter.getContext()), stages(stages),
         // Register A with two warpgroups only: a warpgroup of 128 rows
@@ -444,6 +444,7 @@ public:
         registerA(prologueRegisters && gemm.prologue &&
                   gemm.warpgroups() > 1),
         prologueAhead(prologueAhead && gemm.prologue && !registerA),
+        prologueRowScale(prologueRowScale && registerA),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -519,6 +520,12 @@ private:
   Value emitRegisterAStep(Value acc, ValueRange registers, Value bTile);
   /// The B part of k step `step`'s slot.
   Value bPart(Value step);
+  /// `acc` with each row multiplied by the prologue's factor of the row
+  /// (WarpgroupPrologueLowering::rowScales).
+  Value scaleRows(Value acc, ArrayRef<Value> scales);
+  /// The accumulator as the LLVM struct convert-nvgpu-to-nvvm holds it (one
+  /// struct of tileN / 2 f32 per m64; the casts fold away there).
+  Value accumulatorStruct(Value acc);
 
   RewriterBase &rewriter;
   WarpgroupGemm g;
@@ -530,6 +537,8 @@ private:
   bool registerA;
   // The prologue rewrites step i + 1's A part while step i's wgmma runs.
   bool prologueAhead;
+  // The register prologue leaves its row factor to the accumulator rows.
+  bool prologueRowScale;
   gpu::AddressSpaceAttr workgroup;
   Value descA, descB, ring, barriers;
   std::optional<WarpgroupPrologueLowering> prologue;
@@ -902,20 +911,42 @@ void WarpgroupMatmulLowering::groupTiles(scf::ForallOp grid,
   rewriter.replaceUsesWithIf(column, newColumn, outside);
 }
 
-Value WarpgroupMatmulLowering::emitRegisterAStep(Value acc,
-                                                 ValueRange registers,
-                                                 Value bTile) {
-  // The accumulator as the LLVM struct convert-nvgpu-to-nvvm holds it (one
-  // struct of tileN / 2 f32 per m64), B's descriptor as its i64: the casts
-  // fold away there.
+Value WarpgroupMatmulLowering::accumulatorStruct(Value acc) {
   Type f32 = rewriter.getF32Type();
   auto perMma = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(g.tileN / 2, f32));
   auto whole = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(mmas(), perMma));
-  Value accStruct =
-      UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
-          .getResult(0);
+  return UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
+      .getResult(0);
+}
+
+Value WarpgroupMatmulLowering::scaleRows(Value acc, ArrayRef<Value> scales) {
+  Value accStruct = accumulatorStruct(acc);
+  for (int64_t m = 0; m < mmas(); ++m) {
+    Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, accStruct, m);
+    // Register 4 j + 2 i + e sits in row r + 64 m + 8 i (see Fragments).
+    for (int64_t r = 0; r < g.tileN / 2; ++r) {
+      Value value = LLVM::ExtractValueOp::create(rewriter, loc, fragment, r);
+      Value scaled = arith::MulFOp::create(rewriter, loc,
+                                           scales[2 * m + r % 4 / 2], value);
+      fragment =
+          LLVM::InsertValueOp::create(rewriter, loc, fragment, scaled, r);
+    }
+    accStruct =
+        LLVM::InsertValueOp::create(rewriter, loc, accStruct, fragment, m);
+  }
+  return UnrealizedConversionCastOp::create(rewriter, loc, acc.getType(),
+                                            accStruct)
+      .getResult(0);
+}
+
+Value WarpgroupMatmulLowering::emitRegisterAStep(Value acc,
+                                                 ValueRange registers,
+                                                 Value bTile) {
+  // The accumulator as its LLVM struct, B's descriptor as its i64: the
+  // casts fold away in convert-nvgpu-to-nvvm.
+  Value accStruct = accumulatorStruct(acc);
   Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
       rewriter, loc,
       nvgpu::WarpgroupMatrixDescriptorType::get(
@@ -1088,7 +1119,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     prologue.emplace(rewriter, *g.prologue, g.reduce, warpgroupRows(), kStepK,
                      kTotal, g.warpgroups(),
                      registerA ? WarpgroupPrologueLowering::Layout::Fragments
-                               : WarpgroupPrologueLowering::Layout::Chunks);
+                               : WarpgroupPrologueLowering::Layout::Chunks,
+                     prologueRowScale);
     prologue->emitRowValues();
   }
 
@@ -1210,6 +1242,10 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // (whose bytes later tiles may reuse).
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   gpu::BarrierOp::create(rewriter, loc);
+  // The row factor the A elements left out (RMSNorm's rstd), once per
+  // accumulator register instead of once per A element and k step.
+  if (prologue && !prologue->rowScales().empty())
+    product = scaleRows(product, prologue->rowScales());
   if (epilogue) {
     // The copy's target view is defined before the copy: the stores go
     // where the copy was.
@@ -1279,7 +1315,7 @@ struct GPUWarpgroupMatmul
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
-                                       prologueRegisters);
+                                       prologueRegisters, prologueRowScale);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

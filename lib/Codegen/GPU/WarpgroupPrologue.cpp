@@ -160,10 +160,98 @@ blockbuster::matchWarpgroupPrologue(linalg::GenericOp dot,
   return p;
 }
 
+namespace {
+
+/// The precondition of leaving a row factor to the accumulator: the body
+/// yields `truncf(p)`, p a product (multiplications each used once, in
+/// it) whose factors are either values of the row inputs alone (`parts`
+/// says Row) or values that depend on no row input, at least one of each.
+template <typename Part>
+std::optional<WarpgroupPrologueLowering::RowFactor>
+matchRowFactor(WarpgroupPrologue p,
+               const DenseMap<Operation *, Part> &parts) {
+  Block *body = p.op.getBody();
+  auto round =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::TruncFOp>();
+  if (!round || round->getBlock() != body || !round->hasOneUse()) {
+    LLVM_DEBUG(llvm::dbgs() << "no row factor: the body does not end in a "
+                               "rounding\n");
+    return std::nullopt;
+  }
+  DenseSet<Value> rowInputs, rowDependent;
+  for (OpOperand *input : p.rowInputs)
+    rowInputs.insert(body->getArgument(input->getOperandNumber()));
+  rowDependent = rowInputs;
+  for (Operation &inner : body->without_terminator())
+    if (llvm::any_of(inner.getOperands(),
+                     [&](Value v) { return rowDependent.contains(v); }))
+      rowDependent.insert(inner.result_begin(), inner.result_end());
+
+  WarpgroupPrologueLowering::RowFactor factor;
+  factor.round = round;
+  // Depth first, left factor first: the order of the factors is the
+  // body's.
+  SmallVector<Value> worklist{round.getIn()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    auto product = value.getDefiningOp<arith::MulFOp>();
+    if (product && product->getBlock() == body && product->hasOneUse()) {
+      factor.products.insert(product);
+      worklist.push_back(product.getRhs());
+      worklist.push_back(product.getLhs());
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    bool rowOnly = rowInputs.contains(value) ||
+                   (def && def->getBlock() == body &&
+                    parts.lookup(def) == Part::Row);
+    if (rowOnly) {
+      factor.rowFactors.push_back(value);
+    } else if (rowDependent.contains(value)) {
+      LLVM_DEBUG(llvm::dbgs() << "no row factor: " << value
+                              << " mixes the row inputs with others\n");
+      return std::nullopt;
+    } else {
+      factor.elementFactors.push_back(value);
+    }
+  }
+  if (factor.products.empty() || factor.rowFactors.empty() ||
+      factor.elementFactors.empty()) {
+    LLVM_DEBUG(llvm::dbgs() << "no row factor in the rounded product\n");
+    return std::nullopt;
+  }
+
+  // extf(raw) * extf(column) of the 16-bit type: the f32 product of two
+  // 16-bit values is exact (11 or 8 significant bits each), so rounding it
+  // is one 16-bit multiply.
+  Type element = p.raw.getSourceType().getElementType();
+  auto widened = [&](Value value) -> Value {
+    auto ext = value.getDefiningOp<arith::ExtFOp>();
+    if (!ext || ext->getBlock() != body || !ext.getType().isF32() ||
+        ext.getIn().getType() != element)
+      return Value();
+    return ext.getIn();
+  };
+  if (factor.elementFactors.size() == 2 && round.getType() == element) {
+    Value raw = body->getArgument(p.rawInput->getOperandNumber());
+    Value a = widened(factor.elementFactors[0]),
+          b = widened(factor.elementFactors[1]);
+    if (b == raw)
+      std::swap(a, b);
+    if (a == raw)
+      for (OpOperand *input : p.columnInputs)
+        if (b && b == body->getArgument(input->getOperandNumber()))
+          factor.pairColumn = input;
+  }
+  return factor;
+}
+
+} // namespace
+
 WarpgroupPrologueLowering::WarpgroupPrologueLowering(
     RewriterBase &rewriter, const WarpgroupPrologue &prologue,
     Operation *reduce, int64_t tileRows, int64_t stepK, int64_t kTotal,
-    int64_t warpgroups, Layout layout)
+    int64_t warpgroups, Layout layout, bool rowScale)
     : rewriter(rewriter), p(prologue), loc(p.op.getLoc()),
       tileRows(tileRows), stepK(stepK), kTotal(kTotal),
       warpgroups(warpgroups), layout(layout),
@@ -197,6 +285,8 @@ WarpgroupPrologueLowering::WarpgroupPrologueLowering(
                     : column                   ? Part::Column
                                                : Part::Invariant;
   }
+  if (rowScale && layout == Layout::Fragments)
+    factor = matchRowFactor(p, parts);
 }
 
 Value WarpgroupPrologueLowering::index(int64_t value) {
@@ -205,7 +295,9 @@ Value WarpgroupPrologueLowering::index(int64_t value) {
 
 void WarpgroupPrologueLowering::cloneBody(Part part, IRMapping &mapping) {
   for (Operation &inner : p.op.getBody()->without_terminator())
-    if (parts.lookup(&inner) == part)
+    if (parts.lookup(&inner) == part &&
+        !(factor && (&inner == factor->round ||
+                     factor->products.contains(&inner))))
       rewriter.clone(inner, mapping);
 }
 
@@ -274,6 +366,16 @@ void WarpgroupPrologueLowering::emitRowValues() {
                   memref::LoadOp::create(rewriter, loc, source, at));
     }
     cloneBody(Part::Row, mapping);
+    if (factor) {
+      Value scale;
+      for (Value value : factor->rowFactors) {
+        Value mapped = mapping.lookupOrDefault(value);
+        scale = scale ? arith::MulFOp::create(rewriter, loc, scale, mapped)
+                            .getResult()
+                      : mapped;
+      }
+      scales.push_back(scale);
+    }
     rows.push_back(std::move(mapping));
   }
 }
@@ -323,6 +425,43 @@ WarpgroupPrologueLowering::loadColumns(Value first, int64_t count,
   return columns;
 }
 
+SmallVector<Value>
+WarpgroupPrologueLowering::loadColumnPairs(Value first, int64_t pairs,
+                                           SmallVectorImpl<Value> &inside) {
+  Value source =
+      factor->pairColumn->get().getDefiningOp<memref::SubViewOp>().getSource();
+  auto pairType = VectorType::get(
+      {2}, cast<MemRefType>(source.getType()).getElementType());
+  bool partialK = kTotal % stepK != 0;
+  inside.clear();
+  SmallVector<Value> values;
+  for (int64_t pair = 0; pair < pairs; ++pair) {
+    Value at = arith::AddIOp::create(rewriter, loc, first, index(8 * pair));
+    if (!partialK) {
+      // `first` is even: 4-byte aligned.
+      values.push_back(vector::LoadOp::create(
+          rewriter, loc, pairType, source, ValueRange{at},
+          /*nontemporal=*/false, llvm::MaybeAlign(4)));
+      continue;
+    }
+    SmallVector<Value, 2> elements;
+    for (int64_t e = 0; e < 2; ++e) {
+      Value column = e ? arith::AddIOp::create(rewriter, loc, at, index(e))
+                             .getResult()
+                       : at;
+      inside.push_back(arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, column, index(kTotal)));
+      Value clamped = arith::MinUIOp::create(rewriter, loc, column,
+                                             index(kTotal - 1));
+      elements.push_back(
+          memref::LoadOp::create(rewriter, loc, source, clamped));
+    }
+    values.push_back(
+        vector::FromElementsOp::create(rewriter, loc, pairType, elements));
+  }
+  return values;
+}
+
 Value WarpgroupPrologueLowering::applyElement(Value raw, const IRMapping &row,
                                               const IRMapping &column,
                                               Value inside) {
@@ -332,7 +471,23 @@ Value WarpgroupPrologueLowering::applyElement(Value raw, const IRMapping &row,
     mapping.map(from, to);
   mapping.map(body->getArgument(p.rawInput->getOperandNumber()), raw);
   cloneBody(Part::Element, mapping);
-  Value result = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+  Value result;
+  if (factor) {
+    // The product without the row factors, then the body's rounding.
+    Value product;
+    for (Value value : factor->elementFactors) {
+      Value mapped = mapping.lookupOrDefault(value);
+      product = product
+                    ? arith::MulFOp::create(rewriter, loc, product, mapped)
+                          .getResult()
+                    : mapped;
+    }
+    result = arith::TruncFOp::create(rewriter, loc,
+                                     factor->round->getResult(0).getType(),
+                                     product);
+  } else {
+    result = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+  }
   if (!inside)
     return result;
   // TMA zero-filled the raw tile past K, but the normalisation of a zero is
@@ -399,7 +554,12 @@ WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
   int64_t k16s = stepK / 16;
   std::vector<IRMapping> columns;
   SmallVector<Value> inside;
-  for (int64_t pair = 0; pair < 2 * k16s; ++pair) {
+  // With the row factor left out of extf(x) * extf(gamma), the column
+  // input's pairs as they are.
+  SmallVector<Value> columnPairs;
+  if (factor && factor->pairColumn)
+    columnPairs = loadColumnPairs(first, 2 * k16s, inside);
+  for (int64_t pair = 0; columnPairs.empty() && pair < 2 * k16s; ++pair) {
     Value at = arith::AddIOp::create(rewriter, loc, first, index(8 * pair));
     SmallVector<Value> pairInside;
     for (IRMapping &mapping : loadColumns(at, 2, pairInside))
@@ -439,6 +599,28 @@ WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
           rewriter.getI32IntegerAttr(4));
       // Register j: rows + 8 (j % 2), columns + 8 (j / 2).
       for (int64_t j = 0; j < 4; ++j) {
+        if (!columnPairs.empty()) {
+          // round(x * gamma) as one 16-bit pair multiply (exact: see
+          // matchRowFactor); zeros past K.
+          Value rawPair = vector::ExtractOp::create(
+              rewriter, loc, fragment, ArrayRef<int64_t>{j});
+          Value product = arith::MulFOp::create(
+              rewriter, loc, rawPair, columnPairs[2 * kk + j / 2]);
+          if (!inside.empty()) {
+            SmallVector<Value, 2> results;
+            Value zero = arith::ConstantOp::create(
+                rewriter, loc, rewriter.getZeroAttr(element));
+            for (int64_t e = 0; e < 2; ++e)
+              results.push_back(arith::SelectOp::create(
+                  rewriter, loc, inside[2 * (2 * kk + j / 2) + e],
+                  vector::ExtractOp::create(rewriter, loc, product, e), zero));
+            product = vector::FromElementsOp::create(rewriter, loc, pairType,
+                                                     results);
+          }
+          registers.push_back(
+              LLVM::BitcastOp::create(rewriter, loc, i32, product));
+          continue;
+        }
         const IRMapping &rowValues = rows[2 * m + j % 2];
         SmallVector<Value, 2> results;
         for (int64_t e = 0; e < 2; ++e) {

@@ -14,6 +14,18 @@
 // there and hands the rounded registers to a register-A wgmma
 // (WarpgroupRegisterMma.h): no store back, no proxy fence, no barrier per step.
 //
+// In registers, a body whose rounded result is a product with factors of
+// the row inputs alone (RMSNorm's `truncf(x * rstd * gamma)`) may leave
+// those factors to the accumulator instead (`rowScale`): the A element is
+// the rest of the product, rounded (`truncf(x * gamma)`, one 16-bit pair
+// multiply where both factors are widened 16-bit values, which is exact:
+// their product fits f32), and the schedule multiplies the accumulator's
+// rows by the factors after the mainloop. That moves the rounding before
+// the row factor, so the kernel computes `rstd * sum(round(x * gamma) * W)`
+// where the program says `sum(round(x * rstd * gamma) * W)`: a different
+// rounding of the same magnitude (docs/GPUPipeline.md, "Norm + matmul on
+// Hopper", measures it against fp32).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BLOCKBUSTER_LIB_CODEGEN_GPU_WARPGROUPPROLOGUE_H
@@ -23,7 +35,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
 #include <vector>
 
 namespace blockbuster {
@@ -72,12 +86,22 @@ public:
   enum class Layout { Chunks, Fragments };
   /// `reduce` is the loop or dot the schedule replaces, `tileRows` x
   /// `stepK` the A part of a slot that one of the block's `warpgroups`
-  /// computes, `kTotal` the extent of K.
+  /// computes, `kTotal` the extent of K. `rowScale` (`Layout::Fragments`
+  /// only) leaves the body's row factor, where it has one, to the
+  /// accumulator (`rowScales`).
   WarpgroupPrologueLowering(mlir::RewriterBase &rewriter,
                             const WarpgroupPrologue &prologue,
                             mlir::Operation *reduce, int64_t tileRows,
                             int64_t stepK, int64_t kTotal,
-                            int64_t warpgroups, Layout layout);
+                            int64_t warpgroups, Layout layout,
+                            bool rowScale = false);
+
+  /// After emitRowValues: the factors that the A elements leave out, one
+  /// f32 per row of the thread (rows r + 64 m + 8 i of its warpgroup's as
+  /// 2 m + i, which are also the rows of its accumulator registers); the
+  /// schedule multiplies each accumulator row by its factor after the
+  /// mainloop. Empty where the body is applied whole.
+  llvm::ArrayRef<mlir::Value> rowScales() const { return scales; }
 
   /// Before the mainloop: the part of the body that depends on the row
   /// inputs alone, for each of the thread's rows (in registers).
@@ -102,11 +126,33 @@ public:
   /// did not (a whole-k dot); call after erasing `reduce`.
   void eraseLeftovers();
 
-private:
   enum class Part { Invariant, Row, Column, Element };
+  /// The body's result as `truncf(product)` with factors of the row
+  /// inputs alone: the multiplications of the product (each used once, in
+  /// it) and its factors in order, split into those of the row inputs
+  /// alone and the others (which depend on no row input).
+  struct RowFactor {
+    mlir::Operation *round = nullptr;
+    llvm::SmallPtrSet<mlir::Operation *, 4> products;
+    llvm::SmallVector<mlir::Value, 2> rowFactors, elementFactors;
+    // Where the others are exactly extf(raw) and extf(column input) of the
+    // 16-bit type widened to f32: that column input (the element is then
+    // one 16-bit multiply of the raw pair and the column pair).
+    mlir::OpOperand *pairColumn = nullptr;
+  };
+
+private:
   mlir::Value index(int64_t value);
-  /// Clones the ops of `part` of the body into `mapping`.
+  /// Clones the ops of `part` of the body into `mapping`, but those of
+  /// the row factor's product where the A elements leave it out.
   void cloneBody(Part part, mlir::IRMapping &mapping);
+  /// `factor->pairColumn`'s values at the `pairs` column pairs from global
+  /// column `first` on (pair q at first + 8 q and + 1): one 4-byte load
+  /// each where K is a multiple of the step, else clamped loads, with
+  /// `inside[2 q + e]` whether column e of pair q is inside K.
+  llvm::SmallVector<mlir::Value>
+  loadColumnPairs(mlir::Value first, int64_t pairs,
+                  llvm::SmallVectorImpl<mlir::Value> &inside);
   /// The column part of the body at the `count` columns from global column
   /// `first` on (one vector load per column input where all of them are
   /// inside K, else clamped loads); `inside[e]` whether column e is inside
@@ -135,6 +181,9 @@ private:
   // the row part too.
   mlir::IRMapping invariant;
   std::vector<mlir::IRMapping> rows;
+  // The row factor the A elements leave out, and its values per row.
+  std::optional<RowFactor> factor;
+  llvm::SmallVector<mlir::Value, 2> scales;
   // The tile the op writes; whether erasing `reduce` leaves them.
   mlir::Operation *tileAlloc;
   bool opOutsideReduce;

@@ -319,6 +319,13 @@ def GPUWarpgroupMatmul
            "tile into wgmma's A fragment layout (ldmatrix), applies the "
            "prologue there and issues register-A wgmmas (off: the slot's A "
            "part rewritten in shared memory, `prologue-ahead` says when)">,
+    Option<"prologueRowScale", "prologue-row-scale", "bool",
+           /*default=*/"true",
+           "Register-A prologues whose rounded result is a product with "
+           "factors of the row inputs alone (RMSNorm's rstd): those factors "
+           "scale the accumulator rows after the mainloop, the rest is "
+           "rounded per element (a 16-bit pair multiply where it is "
+           "extf(x) * extf(gamma)); off: the op's body as written">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
