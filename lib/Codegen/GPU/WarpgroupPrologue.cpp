@@ -297,8 +297,41 @@ void WarpgroupPrologueLowering::cloneBody(Part part, IRMapping &mapping) {
   for (Operation &inner : p.op.getBody()->without_terminator())
     if (parts.lookup(&inner) == part &&
         !(factor && (&inner == factor->round ||
-                     factor->products.contains(&inner))))
+                     factor->products.contains(&inner))) &&
+        !llvm::all_of(inner.getResults(),
+                      [&](Value result) { return mapping.contains(result); }))
       rewriter.clone(inner, mapping);
+}
+
+void WarpgroupPrologueLowering::mapWidened(BlockArgument arg, Value pair,
+                                           int64_t e, IRMapping &mapping) {
+  if (!arg.getType().isBF16())
+    return;
+  Value word;
+  for (Operation *user : arg.getUsers()) {
+    auto ext = dyn_cast<arith::ExtFOp>(user);
+    if (!ext || !ext.getType().isF32())
+      continue;
+    Type i32 = rewriter.getI32Type();
+    if (!word)
+      word = LLVM::BitcastOp::create(rewriter, loc, i32, pair);
+    // Element 0 is the low half of the little-endian pair.
+    Value bits =
+        e == 0
+            ? arith::ShLIOp::create(
+                  rewriter, loc, word,
+                  arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getI32IntegerAttr(16)))
+                  .getResult()
+            : arith::AndIOp::create(
+                  rewriter, loc, word,
+                  arith::ConstantOp::create(
+                      rewriter, loc,
+                      rewriter.getI32IntegerAttr(int32_t(0xffff0000u))))
+                  .getResult();
+    mapping.map(ext.getResult(),
+                arith::BitcastOp::create(rewriter, loc, ext.getType(), bits));
+  }
 }
 
 void WarpgroupPrologueLowering::emitRowValues() {
@@ -412,6 +445,9 @@ WarpgroupPrologueLowering::loadColumns(Value first, int64_t count,
       for (int64_t e = 0; e < count; ++e)
         columns[e].map(arg,
                        vector::ExtractOp::create(rewriter, loc, values, e));
+      if (count == 2)
+        for (int64_t e = 0; e < count; ++e)
+          mapWidened(arg, values, e, columns[e]);
       continue;
     }
     for (int64_t e = 0; e < count; ++e) {
@@ -546,6 +582,7 @@ SmallVector<Value>
 WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
                                          function_ref<void()> waitForSlot) {
   assert(layout == Layout::Fragments && "fragments are the fragment layout's");
+  Block *body = p.op.getBody();
   // The thread's 16 columns of the step (c, c + 1, c + 8, c + 9 of each
   // k16) as 8 pairs, loaded before the wait: column pair 2 kk + h at
   // step * 64 + 16 kk + 8 h + c.
@@ -622,13 +659,17 @@ WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
           continue;
         }
         const IRMapping &rowValues = rows[2 * m + j % 2];
+        Value rawPair = vector::ExtractOp::create(rewriter, loc, fragment,
+                                                  ArrayRef<int64_t>{j});
         SmallVector<Value, 2> results;
         for (int64_t e = 0; e < 2; ++e) {
           int64_t c = 2 * (2 * kk + j / 2) + e;
           Value raw = vector::ExtractOp::create(
               rewriter, loc, fragment, ArrayRef<int64_t>{j, e});
-          results.push_back(
-              applyElement(raw, rowValues, columns[c], inside[c]));
+          IRMapping column = columns[c];
+          mapWidened(body->getArgument(p.rawInput->getOperandNumber()),
+                     rawPair, e, column);
+          results.push_back(applyElement(raw, rowValues, column, inside[c]));
         }
         Value packed =
             vector::FromElementsOp::create(rewriter, loc, pairType, results);

@@ -144,8 +144,16 @@ public:
 private:
   mlir::Value index(int64_t value);
   /// Clones the ops of `part` of the body into `mapping`, but those of
-  /// the row factor's product where the A elements leave it out.
+  /// the row factor's product where the A elements leave it out and those
+  /// whose results `mapping` already has (widenings given by `mapWidened`).
   void cloneBody(Part part, mlir::IRMapping &mapping);
+  /// Maps the body's widenings of `arg` to f32 (`arith.extf` of bf16) to
+  /// element `e` of the bf16 pair `pair`, widened with one integer op: a
+  /// bf16 value is the upper half of its f32 (16 bits shifted up, or the
+  /// upper half of the pair kept), where a vector's `extf` costs a byte
+  /// permute and a shift for the upper element.
+  void mapWidened(mlir::BlockArgument arg, mlir::Value pair, int64_t e,
+                  mlir::IRMapping &mapping);
   /// `factor->pairColumn`'s values at the `pairs` column pairs from global
   /// column `first` on (pair q at first + 8 q and + 1): one 4-byte load
   /// each where K is a multiple of the step, else clamped loads, with

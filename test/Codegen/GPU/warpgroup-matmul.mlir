@@ -3,6 +3,7 @@
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=threads=256 | FileCheck %s --check-prefix=THREADS
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefixes=FRAG,REGA
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false" | FileCheck %s --check-prefix=AHEAD
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=prologue-row-scale=false | FileCheck %s --check-prefix=EXACT
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -1102,3 +1103,131 @@
 // The register epilogue after it, as for a plain GEMM.
 // REGA-NOT:      nvgpu.warpgroup.mma.store
 // REGA:          vector.store {{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+
+// -----
+
+// The same LayerNorm + matmul in a block of 128 x 256 (two consumer
+// warpgroups, a ring of 4 slots of 48 KB): each warpgroup rewrites the 64
+// rows of the slot's A part that its own wgmma reads; thread t of
+// warpgroup w = t / 128 owns chunk (t % 128) % 8 of rows (t % 128) / 8 + 16 j,
+// j < 4, whose statistics it reads at rows 64 w onwards. The block's barrier
+// after wgmma.wait_group 0 stands for the slots' release barriers: one
+// mbarrier group (the copies').
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d0)>
+#map5 = affine_map<(d0, d1) -> (d1)>
+  func.func @rms_wide(%x: memref<256x256xbf16>, %gamma: memref<256xbf16>, %w: memref<256x512xbf16>, %out: memref<256x512xbf16>, %var: memref<256xf32>) attributes {blockbuster.num_inputs = 3 : i64} {
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %n = arith.constant 2.560000e+02 : f32
+    %eps = arith.constant 9.99999974E-6 : f32
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    scf.forall (%arg3, %arg4) in (2, 2) {
+      %0 = arith.muli %arg3, %c128 : index
+      %1 = arith.muli %arg4, %c256 : index
+      %ss = memref.subview %var[%0] [128] [1] : memref<256xf32> to memref<128xf32, strided<[1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c4 step %c1 {
+        %2 = arith.muli %arg5, %c64 : index
+        %xt = memref.subview %x[%0, %2] [128, 64] [1, 1] : memref<256x256xbf16> to memref<128x64xbf16, strided<[256, 1], offset: ?>>
+        %gt = memref.subview %gamma[%2] [64] [1] : memref<256xbf16> to memref<64xbf16, strided<[1], offset: ?>>
+        %xn = memref.alloc() {alignment = 64 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map3, #map4, #map5, #map3], iterator_types = ["parallel", "parallel"]} ins(%xt, %ss, %gt : memref<128x64xbf16, strided<[256, 1], offset: ?>>, memref<128xf32, strided<[1], offset: ?>>, memref<64xbf16, strided<[1], offset: ?>>) outs(%xn : memref<128x64xbf16, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %s: f32, %g: bf16, %o: bf16):
+          %5 = arith.divf %s, %n : f32
+          %6 = arith.addf %5, %eps : f32
+          %7 = math.rsqrt %6 : f32
+          %8 = arith.extf %in : bf16 to f32
+          %10 = arith.mulf %8, %7 : f32
+          %4 = arith.extf %g : bf16 to f32
+          %11 = arith.mulf %10, %4 : f32
+          %13 = arith.truncf %11 : f32 to bf16
+          linalg.yield %13 : bf16
+        }
+        %wt = memref.subview %w[%2, %1] [64, 256] [1, 1] : memref<256x512xbf16> to memref<64x256xbf16, strided<[512, 1], offset: ?>>
+        %alloc_3 = memref.alloc() {alignment = 64 : i64} : memref<128x256xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xn, %wt : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, strided<[512, 1], offset: ?>>) outs(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_4: bf16, %o: f32):
+          %3 = arith.extf %in : bf16 to f32
+          %4 = arith.extf %in_4 : bf16 to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.addf %o, %5 : f32
+          linalg.yield %6 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_3 : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %o: f32):
+          %3 = arith.addf %o, %in : f32
+          linalg.yield %3 : f32
+        }
+      }
+      %alloc_0 = memref.alloc() {alignment = 64 : i64} : memref<128x256xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc : memref<128x256xf32, #gpu.address_space<workgroup>>) outs(%alloc_0 : memref<128x256xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: bf16):
+        %2 = arith.truncf %in : f32 to bf16
+        linalg.yield %2 : bf16
+      }
+      %subview = memref.subview %out[%0, %1] [128, 256] [1, 1] : memref<256x512xbf16> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+      memref.copy %alloc_0, %subview : memref<128x256xbf16, #gpu.address_space<workgroup>> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+
+// RMSNorm: rstd, a factor of the row inputs alone in the rounded product,
+// is left to the accumulator rows; the A registers are x * gamma rounded,
+// one bf16x2 multiply of the raw pair (ldmatrix) and gamma's pair per
+// register, no f32 arithmetic per element.
+// REGA-LABEL:  func.func @rms_wide
+// REGA-COUNT-2:  math.rsqrt
+// REGA-NOT:      math.rsqrt
+// REGA-COUNT-8:  vector.load %arg1[%{{.*}}] {alignment = 4 : i64} : memref<256xbf16>, vector<2xbf16>
+// REGA:          nvgpu.mbarrier.try_wait.parity
+// REGA:          nvgpu.ldmatrix
+// REGA-NOT:      arith.truncf
+// REGA-NOT:      arith.extf
+// REGA-COUNT-16: arith.mulf %{{.*}}, %{{.*}} : vector<2xbf16>
+// REGA:          scf.for
+// REGA-NOT:      arith.truncf
+// REGA:          nvvm.wgmma.wait.group.sync.aligned 0
+// REGA-NEXT:     gpu.barrier
+// The rows' factors: accumulator register 4 j + 2 i + e in row r + 8 i.
+// REGA:          %[[STRUCT:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct
+// REGA:          %[[FRAG:.*]] = llvm.extractvalue %[[STRUCT]][0]
+// REGA-NEXT:     %[[V0:.*]] = llvm.extractvalue %[[FRAG]][0]
+// REGA-NEXT:     arith.mulf %[[R0:[0-9a-z_]+]], %[[V0]] : f32
+// REGA:          %[[V2:.*]] = llvm.extractvalue %{{.*}}[2]
+// REGA-NEXT:     arith.mulf %[[R8:[0-9a-z_]+]], %[[V2]] : f32
+// REGA:          %[[V4:.*]] = llvm.extractvalue %{{.*}}[4]
+// REGA-NEXT:     arith.mulf %[[R0]], %[[V4]] : f32
+// REGA-COUNT-123: arith.mulf %{{.*}}, %{{.*}} : f32
+// REGA-NOT:      arith.mulf
+// REGA:          vector.store {{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+
+// With prologue-row-scale=false the body as written per element: widened
+// (the lower bf16 of the ldmatrix pair shifted up, the upper one masked:
+// one integer op each), times rstd, times gamma, rounded; no scaling after
+// the mainloop.
+// EXACT-LABEL:  func.func @rms_wide
+// EXACT:          nvgpu.ldmatrix
+// EXACT-NOT:      arith.mulf {{.*}} : vector<2xbf16>
+// EXACT:          %[[LO:.*]] = arith.shli %{{.*}}, %c16_i32{{.*}} : i32
+// EXACT-NEXT:     %[[F:.*]] = arith.bitcast %[[LO]] : i32 to f32
+// EXACT-NEXT:     %[[N:.*]] = arith.mulf %[[F]], %{{.*}} : f32
+// EXACT-NEXT:     arith.mulf %[[N]], %{{.*}} : f32
+// EXACT-NEXT:     arith.truncf
+// EXACT:          %[[HI:.*]] = arith.andi %{{.*}}, %c-65536_i32{{.*}} : i32
+// EXACT-NEXT:     arith.bitcast %[[HI]] : i32 to f32
+// EXACT-NOT:      arith.mulf {{.*}} : vector<2xbf16>
+// EXACT:          nvvm.wgmma.wait.group.sync.aligned 0
+// EXACT-NEXT:     gpu.barrier
+// EXACT-NOT:      arith.mulf
+// EXACT:          vector.store {{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
