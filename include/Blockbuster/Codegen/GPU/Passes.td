@@ -294,7 +294,15 @@ def GPUWarpgroupMatmul
     the warpgroup's warps at a barrier; without, step i rewrites its own
     slot, waits for step i - 1's wgmma group and synchronises the block
     before thread 0 refills that slot and step i's wgmma starts. The
-    arithmetic and the rounding to 16 bits are the op's own.
+    arithmetic and the rounding to 16 bits are the op's own, except that
+    with `prologue-row-scale` (the default) a register-A body whose
+    rounded result is a product with factors of the row inputs alone
+    (RMSNorm's `truncf(x * rstd * gamma)`) leaves those factors to the
+    accumulator: the A registers are the rest of the product, rounded
+    (`x * gamma` as one bf16x2 multiply per register, exact for two 16-bit
+    values), and each accumulator row is multiplied by its factor after
+    the mainloop (a rounding before rstd instead of after it; the error
+    against fp32 is unchanged, docs/GPUPipeline.md).
 
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
