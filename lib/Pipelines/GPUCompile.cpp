@@ -110,7 +110,6 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
   gpu.wgmmaPrologueRegisters = options.wgmmaPrologueRegisters;
   gpu.wgmmaPrologueRowScale = options.wgmmaPrologueRowScale;
-  gpu.wgmmaPrologueRegisterSets = options.wgmmaPrologueRegisterSets;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;

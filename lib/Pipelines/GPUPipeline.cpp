@@ -81,7 +81,6 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     wgmma.prologueRegisters = options.wgmmaPrologueRegisters;
     wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
-    wgmma.prologueRegisterSets = options.wgmmaPrologueRegisterSets;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }

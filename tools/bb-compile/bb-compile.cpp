@@ -7,7 +7,6 @@
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false]
-//              [--wgmma-prologue-register-sets 2]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
@@ -119,12 +118,6 @@ static cl::opt<bool> wgmmaPrologueRowScale(
              "after the mainloop instead of every A element (=false: the "
              "op's body as written)"),
     cl::cat(bbCompileCategory));
-static cl::opt<int64_t> wgmmaPrologueRegisterSets(
-    "wgmma-prologue-register-sets", cl::init(2),
-    cl::desc("sm_90a GEMM blocks with a register-A prologue: sets of A "
-             "registers, 2 or 3 (3: the next step's A computed while the "
-             "previous step's wgmma still runs)"),
-    cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueAhead(
     "wgmma-prologue-ahead", cl::init(true),
     cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
@@ -201,7 +194,6 @@ int main(int argc, char **argv) {
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;
   options.wgmmaPrologueRowScale = wgmmaPrologueRowScale;
-  options.wgmmaPrologueRegisterSets = wgmmaPrologueRegisterSets;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   options.attentionMma = attentionMma;
   std::string fused;

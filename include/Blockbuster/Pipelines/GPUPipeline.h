@@ -49,12 +49,6 @@ struct GPUPipelineOptions
                      "accumulator rows after the mainloop instead of every "
                      "A element (off: the op's body as written)"),
       llvm::cl::init(true)};
-  Option<int64_t> wgmmaPrologueRegisterSets{
-      *this, "wgmma-prologue-register-sets",
-      llvm::cl::desc("sm_90a GEMM blocks with a register-A prologue: sets "
-                     "of A registers, 2 or 3 (3: the next step's A computed "
-                     "while the previous step's wgmma still runs)"),
-      llvm::cl::init(2)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

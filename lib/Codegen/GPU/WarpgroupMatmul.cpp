@@ -433,8 +433,7 @@ class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
                           int64_t stages, bool prologueAhead,
-                          bool prologueRegisters, bool prologueRowScale,
-                          int64_t registerSets)
+                          bool prologueRegisters, bool prologueRowScale)
       : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
         ctx(rewriter.getContext()), stages(stages),
         // Register A with two warpgroups only: a warpgroup of 128 rows
@@ -446,7 +445,6 @@ public:
                   gemm.warpgroups() > 1),
         prologueAhead(prologueAhead && gemm.prologue && !registerA),
         prologueRowScale(prologueRowScale && registerA),
-        registerSets(registerSets),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -518,9 +516,8 @@ private:
   /// wgmma.fence, the register-A wgmmas of one k step (per m64 of the
   /// warpgroup and k16 of the step; `registers` as emitFragments orders
   /// them) on `bTile` of the ring, commit, and the wait that leaves this
-  /// group and the `pending` - 1 before it in flight.
-  Value emitRegisterAStep(Value acc, ValueRange registers, Value bTile,
-                          int64_t pending);
+  /// group in flight.
+  Value emitRegisterAStep(Value acc, ValueRange registers, Value bTile);
   /// The B part of k step `step`'s slot.
   Value bPart(Value step);
   /// `acc` with each row multiplied by the prologue's factor of the row
@@ -542,8 +539,6 @@ private:
   bool prologueAhead;
   // The register prologue leaves its row factor to the accumulator rows.
   bool prologueRowScale;
-  // Sets of A registers of the register prologue (2 or 3).
-  int64_t registerSets;
   gpu::AddressSpaceAttr workgroup;
   Value descA, descB, ring, barriers;
   std::optional<WarpgroupPrologueLowering> prologue;
@@ -948,8 +943,7 @@ Value WarpgroupMatmulLowering::scaleRows(Value acc, ArrayRef<Value> scales) {
 
 Value WarpgroupMatmulLowering::emitRegisterAStep(Value acc,
                                                  ValueRange registers,
-                                                 Value bTile,
-                                                 int64_t pending) {
+                                                 Value bTile) {
   // The accumulator as its LLVM struct, B's descriptor as its i64: the
   // casts fold away in convert-nvgpu-to-nvvm.
   Value accStruct = accumulatorStruct(acc);
@@ -998,7 +992,7 @@ Value WarpgroupMatmulLowering::emitRegisterAStep(Value acc,
                                             fragment, m);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(pending));
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(1));
   return UnrealizedConversionCastOp::create(rewriter, loc, acc.getType(),
                                             accStruct)
       .getResult(0);
@@ -1009,121 +1003,73 @@ Value WarpgroupMatmulLowering::emitRegisterALoop(
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
   int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
   auto fragmentsOf = [&](Value step) {
-    SmallVector<Value> registers = prologue->emitFragments(
-        aPart(step, aOffset), step, [&] { waitForStep(barriers, step); });
-    if (registerSets == 2)
-      return registers;
-    // With three sets the A registers must be computed before the wait
-    // for the previous step's wgmma that follows, or the prologue gains no
-    // time; LLVM sinks pure arithmetic to its uses (the next step's
-    // wgmma, after that wait). An empty side-effecting asm per register
-    // ("+r") keeps it here and emits no instruction.
-    Type i32 = rewriter.getI32Type();
-    for (Value &value : registers)
-      value = LLVM::InlineAsmOp::create(
-                  rewriter, loc, i32, ValueRange{value}, "", "=r,0",
-                  /*has_side_effects=*/true, /*is_align_stack=*/false,
-                  LLVM::tailcallkind::TailCallKind::None,
-                  LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-                  /*operand_attrs=*/ArrayAttr())
-                  .getResult(0);
-    return registers;
+    return prologue->emitFragments(aPart(step, aOffset), step,
+                                   [&] { waitForStep(barriers, step); });
   };
-  // One k step: its wgmmas on A registers `registers`, the release and
-  // refill of the previous step's slot, and `after` (the next step's A
-  // registers). With two register sets the step's wait leaves only its own
-  // group in flight (the previous one, the last reader of the set `after`
-  // writes, is complete) and the refill comes first: the next step's A is
-  // read a step early, so the copies have two steps to land, not three as
-  // in the plain GEMM, and the kernel is sensitive to that (RMSNorm M8192
-  // on the H100: the refill after the next A 0.563 ms instead of 0.518,
-  // and with 3 slots 0.665; docs/performance.md). With three, the wait
-  // leaves two groups in flight: the set `after` writes was read two steps
-  // ago, so the next A may be computed while the previous step's wgmma
-  // still runs (a window of two wgmma steps instead of one for the
-  // prologue's latency); then a wait for that wgmma, and the release and
-  // refill of its slot.
+  // One k step: its wgmmas on A registers `registers` (left in flight:
+  // the previous step's group is then complete), the release and refill of
+  // the previous step's slot, then `after` (the next step's A registers).
+  // The refill comes first: the next step's A is read a step early, so the
+  // copies have two steps to land, not three as in the plain GEMM, and the
+  // kernel is sensitive to that (RMSNorm M8192 on the H100: the refill
+  // after the next A 0.563 ms instead of 0.518, and with 3 slots 0.665;
+  // docs/performance.md).
   auto emitStep = [&](Value acc, ValueRange registers, Value step,
                       function_ref<void()> after) {
-    Value next =
-        emitRegisterAStep(acc, registers, bPart(step), registerSets - 1);
-    if (registerSets == 2) {
-      refill(step);
-      if (after)
-        after();
-      return next;
-    }
+    Value next = emitRegisterAStep(acc, registers, bPart(step));
+    refill(step);
     if (after)
       after();
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(1));
-    refill(step);
     return next;
   };
 
   // A wgmma reads its A registers until a wait covers it, and the loop's
   // body is one piece of code: the registers step i + 1 writes must not be
-  // those of a wgmma still in flight. So `registerSets` sets: the loop runs
-  // steps S p + q (S sets, set q), set 0 carried by the loop and written by
-  // the iteration's last step for the next; each other set is written by
-  // the step before its own once the last wgmma that read it is complete.
-  // The steps after the last whole iteration follow the loop.
-  int64_t sets = registerSets;
+  // step i's. So two sets: the loop runs steps 2 p (set X, carried by the
+  // loop) and 2 p + 1 (set Y); set Y is written once step 2 p - 1's
+  // wgmma, the last that read it, is complete (after step 2 p's wait),
+  // set X for step 2 p + 2 once step 2 p's is. An odd last step follows
+  // the loop.
   SmallVector<Value> first = fragmentsOf(index(0));
   SmallVector<Value> carried{init};
   llvm::append_range(carried, first);
-  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps / sets),
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps / 2),
                                  index(1), carried);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
-    Value base = arith::MulIOp::create(rewriter, loc, loop.getInductionVar(),
-                                       index(sets));
-    Value acc = loop.getRegionIterArgs()[0];
-    SmallVector<Value> current(loop.getRegionIterArgs().drop_front());
-    scf::IfOp nextFirst;
-    for (int64_t q = 0; q < sets; ++q) {
-      Value step = q ? arith::AddIOp::create(rewriter, loc, base, index(q))
-                           .getResult()
-                     : base;
-      SmallVector<Value> next;
-      acc = emitStep(acc, current, step, [&] {
-        Value after = arith::AddIOp::create(rewriter, loc, step, index(1));
-        if (q + 1 < sets) {
-          // Inside the iteration: step S p + q + 1 < S (p + 1) <= steps.
-          next = fragmentsOf(after);
-          return;
-        }
-        // Set 0 for step S (p + 1), if there is one.
-        Value inRange = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, after, index(steps));
-        nextFirst = scf::IfOp::create(rewriter, loc, TypeRange(ValueRange(current)),
-                                      inRange, /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard ifGuard(rewriter);
-        rewriter.setInsertionPointToStart(&nextFirst.getThenRegion().front());
-        scf::YieldOp::create(rewriter, loc, fragmentsOf(after));
-        // After the last iteration no step reads set 0 again.
-        rewriter.setInsertionPointToStart(&nextFirst.getElseRegion().front());
-        Value zero = arith::ConstantOp::create(rewriter, loc,
-                                               rewriter.getI32IntegerAttr(0));
-        scf::YieldOp::create(rewriter, loc,
-                             SmallVector<Value>(current.size(), zero));
-      });
-      current = std::move(next);
-    }
+    Value even = arith::MulIOp::create(rewriter, loc, loop.getInductionVar(),
+                                       index(2));
+    Value odd = arith::AddIOp::create(rewriter, loc, even, index(1));
+    ValueRange x = loop.getRegionIterArgs().drop_front();
+    SmallVector<Value> y;
+    Value acc = emitStep(loop.getRegionIterArgs()[0], x, even,
+                         [&] { y = fragmentsOf(odd); });
+    // Set X for step 2 p + 2, if there is one.
+    scf::IfOp nextX;
+    acc = emitStep(acc, y, odd, [&] {
+      Value after = arith::AddIOp::create(rewriter, loc, odd, index(1));
+      Value inRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, after, index(steps));
+      nextX = scf::IfOp::create(rewriter, loc, TypeRange(x), inRange,
+                                /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard ifGuard(rewriter);
+      rewriter.setInsertionPointToStart(&nextX.getThenRegion().front());
+      scf::YieldOp::create(rewriter, loc, fragmentsOf(after));
+      // After the last even step no step reads set X again.
+      rewriter.setInsertionPointToStart(&nextX.getElseRegion().front());
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getI32IntegerAttr(0));
+      scf::YieldOp::create(rewriter, loc,
+                           SmallVector<Value>(x.size(), zero));
+    });
     SmallVector<Value> yielded{acc};
-    llvm::append_range(yielded, nextFirst.getResults());
+    llvm::append_range(yielded, nextX.getResults());
     scf::YieldOp::create(rewriter, loc, yielded);
   }
   Value acc = loop.getResult(0);
-  SmallVector<Value> current(loop.getResults().drop_front());
-  for (int64_t step = steps - steps % sets; step < steps; ++step) {
-    SmallVector<Value> next;
-    acc = emitStep(acc, current, index(step), [&] {
-      if (step + 1 < steps)
-        next = fragmentsOf(index(step + 1));
-    });
-    current = std::move(next);
-  }
+  if (steps % 2)
+    acc = emitStep(acc, loop.getResults().drop_front(), index(steps - 1), {});
   return acc;
 }
 
@@ -1346,12 +1292,6 @@ struct GPUWarpgroupMatmul
   using Base::Base;
 
   void runOnOperation() override {
-    if (prologueRegisterSets != 2 && prologueRegisterSets != 3) {
-      getOperation()->emitError()
-          << "prologue-register-sets must be 2 or 3, not "
-          << prologueRegisterSets;
-      return signalPassFailure();
-    }
     if (threads != kWarpgroupThreads)
       return;
     SmallVector<WarpgroupGemm> gemms;
@@ -1375,8 +1315,7 @@ struct GPUWarpgroupMatmul
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
-                                       prologueRegisters, prologueRowScale,
-                                       prologueRegisterSets);
+                                       prologueRegisters, prologueRowScale);
       lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
                           groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)

@@ -334,11 +334,6 @@ def GPUWarpgroupMatmul
            "scale the accumulator rows after the mainloop, the rest is "
            "rounded per element (a 16-bit pair multiply where it is "
            "extf(x) * extf(gamma)); off: the op's body as written">,
-    Option<"prologueRegisterSets", "prologue-register-sets", "int64_t",
-           /*default=*/"2",
-           "Register-A prologues: sets of A registers, 2 or 3 (3: the next "
-           "step's A is computed while the previous step's wgmma still "
-           "runs, a window of two wgmma steps for the prologue)">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
