@@ -160,17 +160,12 @@ blockbuster::matchWarpgroupPrologue(linalg::GenericOp dot,
   return p;
 }
 
-namespace {
-
-/// The precondition of leaving a row factor to the accumulator: the body
-/// yields `truncf(p)`, p a product (multiplications each used once, in
-/// it) whose factors are either values of the row inputs alone (`parts`
-/// says Row) or values that depend on no row input, at least one of each.
-template <typename Part>
 std::optional<WarpgroupPrologueLowering::RowFactor>
-matchRowFactor(WarpgroupPrologue p,
-               const DenseMap<Operation *, Part> &parts) {
-  Block *body = p.op.getBody();
+WarpgroupPrologueLowering::matchRowFactor(
+    const WarpgroupPrologue &p, const DenseMap<Operation *, Part> &parts) {
+  // The op is a value handle; its accessors are not const.
+  linalg::GenericOp op = p.op;
+  Block *body = op.getBody();
   auto round =
       body->getTerminator()->getOperand(0).getDefiningOp<arith::TruncFOp>();
   if (!round || round->getBlock() != body || !round->hasOneUse()) {
@@ -187,7 +182,7 @@ matchRowFactor(WarpgroupPrologue p,
                      [&](Value v) { return rowDependent.contains(v); }))
       rowDependent.insert(inner.result_begin(), inner.result_end());
 
-  WarpgroupPrologueLowering::RowFactor factor;
+  RowFactor factor;
   factor.round = round;
   // Depth first, left factor first: the order of the factors is the
   // body's.
@@ -224,7 +219,8 @@ matchRowFactor(WarpgroupPrologue p,
   // extf(raw) * extf(column) of the 16-bit type: the f32 product of two
   // 16-bit values is exact (11 or 8 significant bits each), so rounding it
   // is one 16-bit multiply.
-  Type element = p.raw.getSourceType().getElementType();
+  memref::SubViewOp rawView = p.raw;
+  Type element = rawView.getSourceType().getElementType();
   auto widened = [&](Value value) -> Value {
     auto ext = value.getDefiningOp<arith::ExtFOp>();
     if (!ext || ext->getBlock() != body || !ext.getType().isF32() ||
@@ -245,8 +241,6 @@ matchRowFactor(WarpgroupPrologue p,
   }
   return factor;
 }
-
-} // namespace
 
 WarpgroupPrologueLowering::WarpgroupPrologueLowering(
     RewriterBase &rewriter, const WarpgroupPrologue &prologue,

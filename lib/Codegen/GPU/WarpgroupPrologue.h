@@ -126,6 +126,7 @@ public:
   /// did not (a whole-k dot); call after erasing `reduce`.
   void eraseLeftovers();
 
+private:
   enum class Part { Invariant, Row, Column, Element };
   /// The body's result as `truncf(product)` with factors of the row
   /// inputs alone: the multiplications of the product (each used once, in
@@ -140,8 +141,15 @@ public:
     // one 16-bit multiply of the raw pair and the column pair).
     mlir::OpOperand *pairColumn = nullptr;
   };
+  /// The precondition of leaving a row factor to the accumulator: the
+  /// body yields `truncf(p)`, p a product (multiplications each used once,
+  /// in it) whose factors are either values of the row inputs alone
+  /// (`parts` says Row) or values that depend on no row input, at least
+  /// one of each.
+  static std::optional<RowFactor>
+  matchRowFactor(const WarpgroupPrologue &p,
+                 const llvm::DenseMap<mlir::Operation *, Part> &parts);
 
-private:
   mlir::Value index(int64_t value);
   /// Clones the ops of `part` of the body into `mapping`, but those of
   /// the row factor's product where the A elements leave it out and those
