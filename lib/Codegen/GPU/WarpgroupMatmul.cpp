@@ -67,6 +67,14 @@
 // the refill (no release mbarriers: the barrier orders the refill after
 // every warp's wgmma) and step i's wgmma: the tensor cores drain every
 // step (measured 6-9% slower, docs/performance.md).
+// Two dots of one computed A tile in one k loop, each into its own
+// accumulator (the gate and up projections of an RMSNorm + SwiGLU FFN, the
+// epilogue silu(gate) * up reading both), share the mainloop of a 128 x 128
+// tile: a slot holds A, then the 64 x 128 part of each B (48 KB, as a
+// 128 x 256 tile's); each of two warpgroups computes its 64 rows of A in
+// registers once per k16 and issues one m64n128k16 into each of its two
+// accumulators (128 registers per thread, as one 64 x 256), all in one
+// wgmma group; the epilogue runs on both accumulators' registers.
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not

@@ -10,7 +10,10 @@
 // computes from one argument tile (norm + matmul: the warpgroups rewrite
 // it in the ring, and its row statistics come from kernels over m alone),
 // before block-select (which keeps sizes already in the table, and still
-// chooses for every other program).
+// chooses for every other program). An RMSNorm + SwiGLU FFN gets the blocks
+// of gpu-warpgroup-matmul's two-accumulator schedule for its up
+// projections (128 x 128 x 64) and of the plain schedule for its down
+// projection.
 //
 //===----------------------------------------------------------------------===//
 

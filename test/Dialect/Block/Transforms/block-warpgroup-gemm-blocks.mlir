@@ -3,7 +3,9 @@
 // 16-bit arguments, or a GEMM kernel whose A tile its reduce computes from
 // one argument tile after kernels over m alone (norm + matmul), gets blocks
 // of 128 x 256 x 64 in its axis table, the tile of gpu-warpgroup-matmul's
-// two-warpgroup schedule; every other program is left to block-select.
+// two-warpgroup schedule; an RMSNorm + SwiGLU FFN gets 128 x 128 x 64
+// blocks for its up projections (two accumulators per warpgroup) and its
+// down projection's; every other program is left to block-select.
 //
 // RUN: bb-opt %s --split-input-file --block-warpgroup-gemm-blocks | FileCheck %s
 
