@@ -1059,8 +1059,7 @@ WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
 
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
   int64_t k16s = kStepK / 16;
-  SmallVector<Value> results;
-  for (auto [accStruct, bBase, acc] : llvm::zip_equal(structs, bBases, accs)) {
+  for (auto [accStruct, bBase] : llvm::zip_equal(structs, bBases)) {
     for (int64_t m = 0; m < mmas(); ++m) {
       Value fragment =
           LLVM::ExtractValueOp::create(rewriter, loc, accStruct, m);
@@ -1097,12 +1096,14 @@ WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
       accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct,
                                               fragment, m);
     }
-    results.push_back(UnrealizedConversionCastOp::create(
-                          rewriter, loc, acc.getType(), accStruct)
-                          .getResult(0));
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(1));
+  SmallVector<Value> results;
+  for (auto [accStruct, acc] : llvm::zip_equal(structs, accs))
+    results.push_back(UnrealizedConversionCastOp::create(
+                          rewriter, loc, acc.getType(), accStruct)
+                          .getResult(0));
   return results;
 }
 
