@@ -113,23 +113,29 @@ bool blockbuster::block::isExactInNarrowerType(Value constant, Value widened,
   return !losesInfo;
 }
 
-Value blockbuster::block::narrowConstant(RewriterBase &rewriter,
-                                         Value constant, Value like) {
-  auto def = constant.getDefiningOp<ConstantOp>();
-  auto floatType =
-      cast<FloatType>(cast<TileType>(like.getType()).getElementType());
-  llvm::APFloat value = cast<FloatAttr>(def.getValue()).getValue();
-  bool losesInfo = false;
-  value.convert(floatType.getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  return ConstantOp::create(rewriter, def.getLoc(), def.getAxes(),
-                            FloatAttr::get(floatType, value));
-}
-
 /// The float type of the elements of `value`'s tile, or null.
 static FloatType getFloatElementType(Value value) {
   auto type = dyn_cast<TileType>(value.getType());
   return type ? dyn_cast<FloatType>(type.getElementType()) : FloatType();
+}
+
+/// `def`'s float value rounded to nearest even (as block.cast rounds) to
+/// `type`, as a new constant over the same axes.
+static Value createRoundedConstant(RewriterBase &rewriter, Location loc,
+                                   ConstantOp def, FloatType type) {
+  llvm::APFloat value = cast<FloatAttr>(def.getValue()).getValue();
+  bool losesInfo = false;
+  value.convert(type.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return ConstantOp::create(rewriter, loc, def.getAxes(),
+                            FloatAttr::get(type, value));
+}
+
+Value blockbuster::block::narrowConstant(RewriterBase &rewriter,
+                                         Value constant, Value like) {
+  auto def = constant.getDefiningOp<ConstantOp>();
+  return createRoundedConstant(rewriter, def.getLoc(), def,
+                               getFloatElementType(like));
 }
 
 bool blockbuster::block::isCastOfFloatConstant(Operation *op) {
@@ -144,13 +150,8 @@ Value blockbuster::block::foldCastOfConstant(RewriterBase &rewriter,
                                              Operation *op) {
   auto rounding = cast<CastOp>(op);
   auto def = rounding.getOperand().getDefiningOp<ConstantOp>();
-  FloatType floatType = getFloatElementType(rounding.getResult());
-  llvm::APFloat value = cast<FloatAttr>(def.getValue()).getValue();
-  bool losesInfo = false;
-  value.convert(floatType.getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  return ConstantOp::create(rewriter, rounding.getLoc(), def.getAxes(),
-                            FloatAttr::get(floatType, value));
+  return createRoundedConstant(rewriter, rounding.getLoc(), def,
+                               getFloatElementType(rounding.getResult()));
 }
 
 /// The element type of `value`'s tile.
