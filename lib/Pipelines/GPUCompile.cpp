@@ -113,6 +113,8 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;
+  gpu.decodePrefetchBytes = options.decodePrefetchBytes;
+  gpu.decodeWeightsAhead = options.decodeWeightsAhead;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

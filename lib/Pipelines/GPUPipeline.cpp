@@ -98,6 +98,8 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   if (options.decodeGemv) {
     GPUDecodeGemvOptions gemv;
     gemv.threads = options.threads;
+    gemv.prefetchBytes = options.decodePrefetchBytes;
+    gemv.weightsAhead = options.decodeWeightsAhead;
     pm.addPass(createGPUDecodeGemv(gemv));
   }
   GPUContractionsToMMAOptions mma;

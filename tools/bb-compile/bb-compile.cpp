@@ -135,6 +135,17 @@ static cl::opt<bool> decodeGemv(
              "the register schedule of gpu-decode-gemv (=false: the "
              "generic path)"),
     cl::cat(bbCompileCategory));
+static cl::opt<int64_t> decodePrefetchBytes(
+    "decode-prefetch-bytes", cl::init(131072),
+    cl::desc("Decode blocks: weight bytes of a block prefetched into L2 "
+             "ahead of its loop, in whole iterations (0: none)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> decodeWeightsAhead(
+    "decode-weights-ahead", cl::init(true),
+    cl::desc("Decode blocks: the next iteration's weights in flight across "
+             "the loop's back edge (inline ld.global.nc; =false: plain "
+             "loads, which LLVM folds to the top of each iteration)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -182,6 +193,8 @@ int main(int argc, char **argv) {
   options.wgmmaStages = wgmmaStages;
   options.splitMaxBlocks = splitMaxBlocks;
   options.decodeGemv = decodeGemv;
+  options.decodePrefetchBytes = decodePrefetchBytes;
+  options.decodeWeightsAhead = decodeWeightsAhead;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;

@@ -51,6 +51,10 @@ struct GPUCompileOptions {
   int64_t splitMaxBlocks = 1056;
   /// blockbuster-gpu-pipeline's decode-gemv.
   bool decodeGemv = true;
+  /// blockbuster-gpu-pipeline's decode-prefetch-bytes.
+  int64_t decodePrefetchBytes = 131072;
+  /// blockbuster-gpu-pipeline's decode-weights-ahead.
+  bool decodeWeightsAhead = true;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

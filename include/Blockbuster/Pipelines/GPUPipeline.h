@@ -68,6 +68,16 @@ struct GPUPipelineOptions
                      "slice): the register schedule of gpu-decode-gemv "
                      "(off: the generic path)"),
       llvm::cl::init(true)};
+  Option<int64_t> decodePrefetchBytes{
+      *this, "decode-prefetch-bytes",
+      llvm::cl::desc("Decode blocks: weight bytes of a block prefetched "
+                     "into L2 ahead of its loop (0: none)"),
+      llvm::cl::init(131072)};
+  Option<bool> decodeWeightsAhead{
+      *this, "decode-weights-ahead",
+      llvm::cl::desc("Decode blocks: the next iteration's weights in flight "
+                     "across the loop's back edge (inline ld.global.nc)"),
+      llvm::cl::init(true)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

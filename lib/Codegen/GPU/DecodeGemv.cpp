@@ -84,6 +84,8 @@ constexpr int64_t kGroupColumns = 64;
 /// The most elements of a statistics row one lane keeps (one warp per row
 /// of 4096 bf16: 16 loads of 16 bytes in flight).
 constexpr int64_t kPrefixPerLane = 128;
+/// The bytes one L2 prefetch brings in (a cache line).
+constexpr int64_t kLineBytes = 128;
 
 bool isWorkgroup(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
@@ -124,6 +126,13 @@ bool innerOffsetIsMultiple(Value view, int64_t elements) {
   if (!subview)
     return true;
   return offsetIsMultiple(subview.getMixedOffsets().back(), elements);
+}
+
+/// An op of the dot loop's body that `GemvEmitter::cloneIndexing` clones:
+/// index arithmetic and views.
+bool isIndexing(Operation *op) {
+  return isa<memref::SubViewOp>(op) ||
+         (isPure(op) && op->getNumRegions() == 0 && !isa<linalg::LinalgOp>(op));
 }
 
 /// How a prologue operand is indexed.
@@ -304,8 +313,35 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
 /// Emits the register schedule of a matched dot loop in place of the loop.
 class GemvEmitter {
 public:
-  GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps)
-      : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps) {}
+  GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps,
+              int64_t prefetchBytes, bool weightsAhead)
+      : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps),
+        ahead(prefetchIterations(info, prefetchBytes)),
+        weightsAhead(weightsAhead) {}
+
+  /// The loop iterations whose weights are prefetched into L2 ahead of the
+  /// loads: as many whole iterations of the block's weights as fit in
+  /// `bytes`, at least one (0 where `bytes` is 0).
+  static int64_t prefetchIterations(const DotLoop &info, int64_t bytes) {
+    if (bytes <= 0)
+      return 0;
+    int64_t perIteration = int64_t(info.dots.size()) * info.tileK *
+                           info.tileN * info.element.getIntOrFloatBitWidth() /
+                           8;
+    return std::max<int64_t>(1, bytes / perIteration);
+  }
+
+  /// Whether the L2 prefetch of the first iterations can be issued at
+  /// `point`, a top-level op of the block before the dot loop: every value
+  /// the loop's indexing reads from outside it is defined before `point`.
+  bool canPrefetchAt(Operation *point);
+
+  /// At the builder's insertion point (before the statistics): a warp
+  /// forall whose threads prefetch the weights of the loop's first `ahead`
+  /// iterations into L2, so that the weight stream runs from HBM while the
+  /// block computes its statistics (from x, in L2). Without it each block
+  /// asked HBM for nothing until its statistics were done.
+  void emitPrefetchForall();
 
   /// The statistics stay in a warp forall of their own before this one
   /// (lowerRowPrefix), a barrier between them. Measured on the H100
@@ -341,6 +377,22 @@ private:
             vector::ExtractOp::create(b, loc, load, 1)};
   }
 
+  /// The global address of element (row, column) of `view`, a view of a
+  /// global array.
+  Value globalPointer(Value view, Value row, Value column);
+  /// 16 bytes of `view` at (row, column) by `ld.global.nc.L1::no_allocate`
+  /// in inline assembly: a load LLVM cannot fold into another (see emit()).
+  Value loadOpaque(Value view, Value row, Value column);
+
+  /// The loop's index arithmetic and views at iteration `iv`.
+  IRMapping cloneIndexing(Value iv);
+  /// Thread `thread` of the block's `prefetch.global.L2` of iteration `iv`'s
+  /// weights: lines thread, thread + threads, ... of each dot's [Tk, Tn]
+  /// view (Tn x 2 bytes a row: whole 128-byte lines).
+  void prefetchIteration(Value iv, Value thread);
+  /// Iterations [lb, min(lb + ahead, ub)) of the loop, by `thread`.
+  void prefetchHead(Value thread);
+
   /// The row-uniform part of the prologue for row `row`, in `mapping`.
   void emitRowPart(Value row, IRMapping &mapping, DenseSet<Operation *> &ops);
   /// A fragment register: elements (row, k) and (row, k + 1) of A.
@@ -350,11 +402,134 @@ private:
   Location loc;
   DotLoop &info;
   int64_t warps;
+  int64_t ahead;
+  bool weightsAhead;
+  bool headPrefetched = false;
   IRMapping loopMapping;
   Value rows[2], valid[2];
   IRMapping rowMappings[2];
   DenseSet<Operation *> rowOps[2];
 };
+
+IRMapping GemvEmitter::cloneIndexing(Value iv) {
+  scf::ForOp loop = info.loop;
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (isIndexing(&op))
+      b.clone(op, mapping);
+  return mapping;
+}
+
+bool GemvEmitter::canPrefetchAt(Operation *point) {
+  if (!ahead)
+    return false;
+  Block *body = info.loop.getBody();
+  for (Operation &op : body->without_terminator()) {
+    if (!isIndexing(&op))
+      continue;
+    for (Value operand : op.getOperands()) {
+      if (operand.getParentBlock() == body)
+        continue;
+      Operation *def = operand.getDefiningOp();
+      Operation *inBlock =
+          def ? point->getBlock()->findAncestorOpInBlock(*def) : nullptr;
+      if (inBlock && !inBlock->isBeforeInBlock(point))
+        return false;
+    }
+  }
+  return true;
+}
+
+Value GemvEmitter::globalPointer(Value view, Value row, Value column) {
+  MLIRContext *ctx = b.getContext();
+  int64_t elementBytes =
+      cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  Value element =
+      add(add(meta.getOffset(),
+              arith::MulIOp::create(b, loc, row, meta.getStrides()[0])),
+          column);
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), add(base, mul(element, elementBytes)));
+  return LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+      LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                               address));
+}
+
+Value GemvEmitter::loadOpaque(Value view, Value row, Value column) {
+  Type i32 = b.getI32Type();
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                               SmallVector<Type>(4, i32));
+  auto load = LLVM::InlineAsmOp::create(
+      b, loc, type, ValueRange{globalPointer(view, row, column)},
+      "ld.global.nc.L1::no_allocate.v4.b32 {$0, $1, $2, $3}, [$4];",
+      "=r,=r,=r,=r,l", /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < 4; ++i)
+    words.push_back(LLVM::ExtractValueOp::create(b, loc, load.getResult(0), i));
+  Value packed = vector::FromElementsOp::create(
+      b, loc, VectorType::get({4}, i32), words);
+  return LLVM::BitcastOp::create(b, loc, VectorType::get({8}, info.element),
+                                 packed);
+}
+
+void GemvEmitter::prefetchIteration(Value iv, Value thread) {
+  MLIRContext *ctx = b.getContext();
+  IRMapping mapping = cloneIndexing(iv);
+  int64_t threads = warps * kWarpSize;
+  int64_t elementBytes = info.element.getIntOrFloatBitWidth() / 8;
+  int64_t linesPerRow = info.tileN * elementBytes / kLineBytes;
+  int64_t lines = info.tileK * linesPerRow;
+  for (const Dot &dot : info.dots) {
+    Value view = mapping.lookupOrDefault(dot.weights);
+    for (int64_t p = 0; p * threads < lines; ++p) {
+      OpBuilder::InsertionGuard guard(b);
+      Value line = addc(thread, p * threads);
+      if ((p + 1) * threads > lines) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             line, index(lines));
+        b.setInsertionPointToStart(
+            scf::IfOp::create(b, loc, inside).thenBlock());
+      }
+      Value row = line, column = index(0);
+      if (linesPerRow > 1) {
+        row = arith::DivUIOp::create(b, loc, line, index(linesPerRow));
+        column = mul(arith::RemUIOp::create(b, loc, line, index(linesPerRow)),
+                     kLineBytes / elementBytes);
+      }
+      Value pointer = globalPointer(view, row, column);
+      NVVM::PrefetchOp::create(
+          b, loc,
+          NVVM::PrefetchCacheLevelAttr::get(ctx, NVVM::PrefetchCacheLevel::L2),
+          /*evictPriority=*/nullptr, pointer, /*predicate=*/Value(),
+          /*tensormap=*/nullptr);
+    }
+  }
+}
+
+void GemvEmitter::prefetchHead(Value thread) {
+  OpBuilder::InsertionGuard guard(b);
+  Value lb = info.loop.getLowerBound(), ub = info.loop.getUpperBound();
+  Value end = arith::MinUIOp::create(b, loc, addc(lb, ahead), ub);
+  auto head = scf::ForOp::create(b, loc, lb, end, index(1));
+  b.setInsertionPoint(head.getBody()->getTerminator());
+  prefetchIteration(head.getInductionVar(), thread);
+}
+
+void GemvEmitter::emitPrefetchForall() {
+  OpBuilder::InsertionGuard guard(b);
+  auto forall = createWarpForall(b, loc, warps);
+  b.setInsertionPoint(forall.getBody()->getTerminator());
+  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+  prefetchHead(add(mul(forall.getInductionVar(0), kWarpSize), lane));
+  headPrefetched = true;
+}
 
 void GemvEmitter::emitRowPart(Value row, IRMapping &mapping,
                               DenseSet<Operation *> &ops) {
@@ -471,16 +646,6 @@ void GemvEmitter::emit() {
   // The loop's index arithmetic and views at iteration `iv`, and this
   // lane's weights of that iteration: steps x 4 16-byte loads per dot.
   auto vecType = VectorType::get({8}, info.element);
-  auto cloneIndexing = [&](Value iv) {
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (isa<memref::SubViewOp>(op) ||
-          (isPure(&op) && op.getNumRegions() == 0 &&
-           !isa<linalg::LinalgOp>(op)))
-        b.clone(op, mapping);
-    return mapping;
-  };
   auto loadWeights = [&](const IRMapping &mapping) {
     SmallVector<Value> loaded;
     for (int64_t d = 0; d < dots; ++d) {
@@ -488,6 +653,10 @@ void GemvEmitter::emit() {
       for (int64_t s = 0; s < steps; ++s) {
         Value k0 = add(addc(warpK0, s * kMmaK), q2);
         for (int64_t r : {0, 1, 8, 9}) {
+          if (weightsAhead) {
+            loaded.push_back(loadOpaque(view, addc(k0, r), column));
+            continue;
+          }
           auto load = vector::LoadOp::create(
               b, loc, vecType, view, ValueRange{addc(k0, r), column});
           load.setAlignment(16);
@@ -509,6 +678,9 @@ void GemvEmitter::emit() {
   // in flight); the measured kernels (docs/performance.md, session 9) are
   // this form. Keeping the distance (a load LLVM cannot fold, or a
   // cp.async ring) is the next step.
+  Value thread = add(mul(warp, kWarpSize), lane);
+  if (ahead && !headPrefetched)
+    prefetchHead(thread);
   Value ub = loop.getUpperBound();
   Value lastIv = arith::SubIOp::create(b, loc, ub, index(1));
   SmallVector<Value> init(dots * kTiles * 4, zero);
@@ -520,6 +692,17 @@ void GemvEmitter::emit() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value iv = kLoop.getInductionVar();
+    // The L2 prefetch `ahead` iterations on (within the loop's own range:
+    // a split's blocks prefetch their own k ranges).
+    if (ahead) {
+      OpBuilder::InsertionGuard prefetchGuard(b);
+      Value target = addc(iv, ahead);
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            target, ub);
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, inRange).thenBlock());
+      prefetchIteration(target, thread);
+    }
     loopMapping = cloneIndexing(iv);
     Value next = arith::MinUIOp::create(b, loc, addc(iv, 1), lastIv);
     SmallVector<Value> prefetched = loadWeights(cloneIndexing(next));
@@ -671,11 +854,17 @@ struct GPUDecodeGemv
     for (auto [v, access] : info.prologueAccess)
       if (access == Access::RowScalar && isWorkgroup(v))
         liveOut.insert(v);
+    GemvEmitter emitter(rewriter, info, warps, prefetchBytes, weightsAhead);
+    Operation *head = prefix.empty() ? dotLoop.getOperation() : prefix.front();
+    if (emitter.canPrefetchAt(head)) {
+      rewriter.setInsertionPoint(head);
+      emitter.emitPrefetchForall();
+    }
     if (!prefix.empty() &&
         failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
                               liveOut, reason)))
       return failure();
-    GemvEmitter(rewriter, info, warps).emit();
+    emitter.emit();
     return success();
   }
 

@@ -407,6 +407,13 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "Threads per block (where the grid does not say)">,
     Option<"printRefusals", "print-refusals", "bool", /*default=*/"false",
            "A remark on each block grid not taken, with the reason">,
+    Option<"prefetchBytes", "prefetch-bytes", "int64_t",
+           /*default=*/"131072",
+           "Weight bytes of a block prefetched into L2 ahead of its loop "
+           "(whole iterations, at least one; 0: no prefetch)">,
+    Option<"weightsAhead", "weights-ahead", "bool", /*default=*/"true",
+           "The next iteration's weights by loads LLVM cannot fold (inline "
+           "ld.global.nc), in flight across the loop's back edge">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
