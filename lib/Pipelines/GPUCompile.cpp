@@ -114,7 +114,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;
   gpu.decodePrefetchBytes = options.decodePrefetchBytes;
-  gpu.decodeWeightsAhead = options.decodeWeightsAhead;
+  gpu.decodeWeightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

@@ -99,7 +99,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     GPUDecodeGemvOptions gemv;
     gemv.threads = options.threads;
     gemv.prefetchBytes = options.decodePrefetchBytes;
-    gemv.weightsAhead = options.decodeWeightsAhead;
+    gemv.weightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
     pm.addPass(createGPUDecodeGemv(gemv));
   }
   GPUContractionsToMMAOptions mma;

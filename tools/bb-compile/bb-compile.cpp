@@ -136,15 +136,16 @@ static cl::opt<bool> decodeGemv(
              "generic path)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> decodePrefetchBytes(
-    "decode-prefetch-bytes", cl::init(131072),
+    "decode-prefetch-bytes", cl::init(0),
     cl::desc("Decode blocks: weight bytes of a block prefetched into L2 "
              "ahead of its loop, in whole iterations (0: none)"),
     cl::cat(bbCompileCategory));
-static cl::opt<bool> decodeWeightsAhead(
-    "decode-weights-ahead", cl::init(true),
-    cl::desc("Decode blocks: the next iteration's weights in flight across "
-             "the loop's back edge (inline ld.global.nc; =false: plain "
-             "loads, which LLVM folds to the top of each iteration)"),
+static cl::opt<int64_t> decodeWeightsAheadMaxBlocks(
+    "decode-weights-ahead-max-blocks", cl::init(264),
+    cl::desc("Decode grids of at most this many blocks: the next "
+             "iteration's weights in flight across the loop's back edge "
+             "(inline ld.global.nc; 0: none, plain loads, which LLVM folds "
+             "to the top of each iteration)"),
     cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
@@ -194,7 +195,7 @@ int main(int argc, char **argv) {
   options.splitMaxBlocks = splitMaxBlocks;
   options.decodeGemv = decodeGemv;
   options.decodePrefetchBytes = decodePrefetchBytes;
-  options.decodeWeightsAhead = decodeWeightsAhead;
+  options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;

@@ -52,9 +52,9 @@ struct GPUCompileOptions {
   /// blockbuster-gpu-pipeline's decode-gemv.
   bool decodeGemv = true;
   /// blockbuster-gpu-pipeline's decode-prefetch-bytes.
-  int64_t decodePrefetchBytes = 131072;
-  /// blockbuster-gpu-pipeline's decode-weights-ahead.
-  bool decodeWeightsAhead = true;
+  int64_t decodePrefetchBytes = 0;
+  /// blockbuster-gpu-pipeline's decode-weights-ahead-max-blocks.
+  int64_t decodeWeightsAheadMaxBlocks = 264;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

@@ -71,13 +71,14 @@ struct GPUPipelineOptions
   Option<int64_t> decodePrefetchBytes{
       *this, "decode-prefetch-bytes",
       llvm::cl::desc("Decode blocks: weight bytes of a block prefetched "
-                     "into L2 ahead of its loop (0: none)"),
-      llvm::cl::init(131072)};
-  Option<bool> decodeWeightsAhead{
-      *this, "decode-weights-ahead",
-      llvm::cl::desc("Decode blocks: the next iteration's weights in flight "
-                     "across the loop's back edge (inline ld.global.nc)"),
-      llvm::cl::init(true)};
+                     "into L2 ahead of its loop (0, the default: none)"),
+      llvm::cl::init(0)};
+  Option<int64_t> decodeWeightsAheadMaxBlocks{
+      *this, "decode-weights-ahead-max-blocks",
+      llvm::cl::desc("Decode grids of at most this many blocks: the next "
+                     "iteration's weights in flight across the loop's back "
+                     "edge (inline ld.global.nc; 0: none)"),
+      llvm::cl::init(264)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

@@ -854,7 +854,19 @@ struct GPUDecodeGemv
     for (auto [v, access] : info.prologueAccess)
       if (access == Access::RowScalar && isWorkgroup(v))
         liveOut.insert(v);
-    GemvEmitter emitter(rewriter, info, warps, prefetchBytes, weightsAhead);
+    // The next iteration's weights take 16 registers per k16 step a lane
+    // loads (64 more at RMSNorm M16: 166 instead of 104): fewer blocks fit
+    // on an SM. That pays where the grid has few blocks per SM anyway (M16
+    // N4096, 256 blocks: 0.0311 -> 0.0289 ms on the H100) and costs where
+    // it has many (M128, 512 blocks: 0.079 -> 0.115; docs/performance.md,
+    // session 10).
+    int64_t blocks = 1;
+    for (int64_t bound : grid.getStaticUpperBound())
+      blocks *= ShapedType::isDynamic(bound)
+                    ? std::numeric_limits<int32_t>::max()
+                    : bound;
+    GemvEmitter emitter(rewriter, info, warps, prefetchBytes,
+                        blocks <= weightsAheadMaxBlocks);
     Operation *head = prefix.empty() ? dotLoop.getOperation() : prefix.front();
     if (emitter.canPrefetchAt(head)) {
       rewriter.setInsertionPoint(head);

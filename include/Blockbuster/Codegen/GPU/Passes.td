@@ -408,12 +408,15 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
     Option<"printRefusals", "print-refusals", "bool", /*default=*/"false",
            "A remark on each block grid not taken, with the reason">,
     Option<"prefetchBytes", "prefetch-bytes", "int64_t",
-           /*default=*/"131072",
+           /*default=*/"0",
            "Weight bytes of a block prefetched into L2 ahead of its loop "
            "(whole iterations, at least one; 0: no prefetch)">,
-    Option<"weightsAhead", "weights-ahead", "bool", /*default=*/"true",
-           "The next iteration's weights by loads LLVM cannot fold (inline "
-           "ld.global.nc), in flight across the loop's back edge">,
+    Option<"weightsAheadMaxBlocks", "weights-ahead-max-blocks", "int64_t",
+           /*default=*/"264",
+           "On grids of at most this many blocks (default: two per SM of "
+           "the H100's 132; 0: none), the next iteration's weights by loads "
+           "LLVM cannot fold (inline ld.global.nc), in flight across the "
+           "loop's back edge">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
