@@ -11,9 +11,10 @@
 //
 //   - weights: lane l (group g = l / 4, q = l % 4) loads 16 bytes (8
 //     columns c0 + 8 g .. + 7) of the rows k + 2q, k + 2q + 1, k + 2q + 8
-//     and k + 2q + 9 of each k16 step: every load of an iteration is
-//     issued before the first mma, 8 lanes read 128 contiguous bytes of a
-//     row (LLVM leaves them at the top of each iteration: see emit()).
+//     and k + 2q + 9 of each k16 step, 8 lanes reading 128 contiguous
+//     bytes of a row, one loop iteration ahead (by inline ld.global.nc on
+//     grids of few blocks per SM, so that LLVM cannot fold the distance
+//     away: see emit()), optionally prefetched into L2 further ahead;
 //     The 8 columns a lane holds are 8 n8 tiles of one mma.sync
 //     m16n8k16 each: tile j's column n = g is the weight column c0 + 8 g +
 //     j, and the pairs (k + 2q, k + 2q + 1) and (k + 2q + 8, k + 2q + 9) of
@@ -666,18 +667,15 @@ void GemvEmitter::emit() {
     }
     return loaded;
   };
-  // One iteration of weights ahead, carried by the loop, meant to keep the
-  // next iteration's loads in flight while this one's mma run; the last
+  // One iteration of weights ahead, carried by the loop, keeps the next
+  // iteration's loads in flight while this one's mma run; the last
   // iteration loads its own weights again (clamped index: L2 hits, no
-  // branch). LLVM undoes the distance: it folds the phi of the preheader's
-  // loads and the loop's into one load of the phi of their addresses, at
-  // the top of each iteration (the PTX loads iteration i's weights at the
-  // top of iteration i). What remains is that all 16 loads of an iteration
-  // are issued back to back before its first mma, where with the loads
-  // emitted in the iteration itself ptxas spread them among the mma (5-6
-  // in flight); the measured kernels (docs/performance.md, session 9) are
-  // this form. Keeping the distance (a load LLVM cannot fold, or a
-  // cp.async ring) is the next step.
+  // branch). With vector.load LLVM undoes the distance: it folds the phi
+  // of the preheader's loads and the loop's into one load of the phi of
+  // their addresses, at the top of each iteration. The inline loads of
+  // loadOpaque are not folded (ptxas issues iteration i + 1's among
+  // iteration i's HMMA); where the grid has many blocks per SM their 64
+  // registers cost more than they buy, and the plain loads stay.
   Value thread = add(mul(warp, kWarpSize), lane);
   if (ahead && !headPrefetched)
     prefetchHead(thread);

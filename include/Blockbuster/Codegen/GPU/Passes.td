@@ -393,8 +393,11 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
     against static [Tk, Tn] views B of global weights (Tn a multiple of 64,
     Tk of 16 x the warps sharing a column group), each added into an f32
     accumulator tile, keeps the loop in registers: each lane loads 16 bytes
-    of four weight rows per k16 step, all of an iteration's loads before the
-    first use, and feeds them as the B fragments of 8 n8 tiles of
+    of four weight rows per k16 step, an iteration ahead (inline
+    `ld.global.nc`, which LLVM cannot fold to the top of the iteration, on
+    grids of at most `weights-ahead-max-blocks` blocks), optionally
+    prefetched into L2 further ahead (`prefetch-bytes`), and feeds them as
+    the B fragments of 8 n8 tiles of
     `mma.sync` m16n8k16 (no shared memory), the A fragment from 4-byte
     loads through the prologue; after the loop the warps of a column group
     add their accumulators into the tile in warp order. The tiled row
