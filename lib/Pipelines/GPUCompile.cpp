@@ -116,6 +116,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.decodeGemv = options.decodeGemv;
   gpu.decodePrefetchBytes = options.decodePrefetchBytes;
   gpu.decodeWeightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
+  gpu.decodeActivationsAhead = options.decodeActivationsAhead;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

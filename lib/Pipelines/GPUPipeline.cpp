@@ -100,6 +100,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     gemv.threads = options.threads;
     gemv.prefetchBytes = options.decodePrefetchBytes;
     gemv.weightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
+    gemv.activationsAhead = options.decodeActivationsAhead;
     pm.addPass(createGPUDecodeGemv(gemv));
   }
   GPUContractionsToMMAOptions mma;

@@ -156,6 +156,12 @@ static cl::opt<int64_t> decodeWeightsAheadMaxBlocks(
              "(inline ld.global.nc; 0: none, plain loads, which LLVM folds "
              "to the top of each iteration)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> decodeActivationsAhead(
+    "decode-activations-ahead", cl::init(false),
+    cl::desc("Decode blocks whose weights are ahead: the A fragment's loads "
+             "(x and the norm's vectors) an iteration ahead too (not yet "
+             "measured on a GPU)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -206,6 +212,7 @@ int main(int argc, char **argv) {
   options.decodeGemv = decodeGemv;
   options.decodePrefetchBytes = decodePrefetchBytes;
   options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
+  options.decodeActivationsAhead = decodeActivationsAhead;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;

@@ -79,6 +79,11 @@ struct GPUPipelineOptions
                      "iteration's weights in flight across the loop's back "
                      "edge (inline ld.global.nc; 0: none)"),
       llvm::cl::init(264)};
+  Option<bool> decodeActivationsAhead{
+      *this, "decode-activations-ahead",
+      llvm::cl::desc("Decode blocks whose weights are ahead: the A "
+                     "fragment's loads an iteration ahead too"),
+      llvm::cl::init(false)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

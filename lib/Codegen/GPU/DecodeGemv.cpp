@@ -315,10 +315,10 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
 class GemvEmitter {
 public:
   GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps,
-              int64_t prefetchBytes, bool weightsAhead)
+              int64_t prefetchBytes, bool weightsAhead, bool activationsAhead)
       : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps),
         ahead(prefetchIterations(info, prefetchBytes)),
-        weightsAhead(weightsAhead) {}
+        weightsAhead(weightsAhead), activationsAhead(activationsAhead) {}
 
   /// The loop iterations whose weights are prefetched into L2 ahead of the
   /// loads: as many whole iterations of the block's weights as fit in
@@ -364,23 +364,33 @@ private:
     return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector);
   }
 
-  /// The loaded pair (k, k + 1) of `view` at row `row` (null: a column).
-  SmallVector<Value> loadPair(Value view, Value row, Value k) {
+  /// The pair (k, k + 1) of `view` at row `row` (null: a column), as a
+  /// vector of 2; by inline `ld.global.nc.b32` where `opaque` (a load an
+  /// iteration ahead that LLVM must not fold into the iteration's own).
+  Value loadPair(Value view, Value row, Value k, bool opaque) {
     auto type = VectorType::get({2}, cast<MemRefType>(view.getType())
                                          .getElementType());
     SmallVector<Value> indices;
     if (row)
       indices.push_back(row);
     indices.push_back(k);
+    if (opaque) {
+      auto load = LLVM::InlineAsmOp::create(
+          b, loc, b.getI32Type(), ValueRange{globalPointer(view, indices)},
+          "ld.global.nc.b32 $0, [$1];", "=r,l", /*has_side_effects=*/false,
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr());
+      return LLVM::BitcastOp::create(b, loc, type, load.getResult(0));
+    }
     auto load = vector::LoadOp::create(b, loc, type, view, indices);
     load.setAlignment(4);
-    return {vector::ExtractOp::create(b, loc, load, 0),
-            vector::ExtractOp::create(b, loc, load, 1)};
+    return load;
   }
 
-  /// The global address of element (row, column) of `view`, a view of a
+  /// The global address of the element at `indices` of `view`, a view of a
   /// global array.
-  Value globalPointer(Value view, Value row, Value column);
+  Value globalPointer(Value view, ValueRange indices);
   /// 16 bytes of `view` at (row, column) by `ld.global.nc.L1::no_allocate`
   /// in inline assembly: a load LLVM cannot fold into another (see emit()).
   Value loadOpaque(Value view, Value row, Value column);
@@ -396,8 +406,15 @@ private:
 
   /// The row-uniform part of the prologue for row `row`, in `mapping`.
   void emitRowPart(Value row, IRMapping &mapping, DenseSet<Operation *> &ops);
-  /// A fragment register: elements (row, k) and (row, k + 1) of A.
-  Value aRegister(int64_t h, Value k);
+  /// The loads of A fragment register h at k, with the views of `mapping`:
+  /// the pair of A, or of each row and column operand of the prologue.
+  SmallVector<Value> loadA(const IRMapping &mapping, int64_t h, Value k,
+                           bool opaque);
+  /// A fragment register: elements (row, k) and (row, k + 1) of A, from
+  /// the pairs of loadA.
+  Value aRegister(int64_t h, Value k, ArrayRef<Value> loaded);
+  /// Whether every pair loadA loads has 16-bit elements (one b32 load).
+  bool pairsAre32Bits();
 
   RewriterBase &b;
   Location loc;
@@ -405,6 +422,7 @@ private:
   int64_t warps;
   int64_t ahead;
   bool weightsAhead;
+  bool activationsAhead;
   bool headPrefetched = false;
   IRMapping loopMapping;
   Value rows[2], valid[2];
@@ -442,16 +460,16 @@ bool GemvEmitter::canPrefetchAt(Operation *point) {
   return true;
 }
 
-Value GemvEmitter::globalPointer(Value view, Value row, Value column) {
+Value GemvEmitter::globalPointer(Value view, ValueRange indices) {
   MLIRContext *ctx = b.getContext();
   int64_t elementBytes =
       cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
-  Value element =
-      add(add(meta.getOffset(),
-              arith::MulIOp::create(b, loc, row, meta.getStrides()[0])),
-          column);
+  Value element = meta.getOffset();
+  for (auto [i, index] : llvm::enumerate(indices))
+    element = add(element,
+                  arith::MulIOp::create(b, loc, index, meta.getStrides()[i]));
   Value address = arith::IndexCastUIOp::create(
       b, loc, b.getI64Type(), add(base, mul(element, elementBytes)));
   return LLVM::AddrSpaceCastOp::create(
@@ -465,7 +483,7 @@ Value GemvEmitter::loadOpaque(Value view, Value row, Value column) {
   auto type = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                SmallVector<Type>(4, i32));
   auto load = LLVM::InlineAsmOp::create(
-      b, loc, type, ValueRange{globalPointer(view, row, column)},
+      b, loc, type, ValueRange{globalPointer(view, {row, column})},
       "ld.global.nc.L1::no_allocate.v4.b32 {$0, $1, $2, $3}, [$4];",
       "=r,=r,=r,=r,l", /*has_side_effects=*/false, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
@@ -504,7 +522,7 @@ void GemvEmitter::prefetchIteration(Value iv, Value thread) {
         column = mul(arith::RemUIOp::create(b, loc, line, index(linesPerRow)),
                      kLineBytes / elementBytes);
       }
-      Value pointer = globalPointer(view, row, column);
+      Value pointer = globalPointer(view, {row, column});
       NVVM::PrefetchOp::create(
           b, loc,
           NVVM::PrefetchCacheLevelAttr::get(ctx, NVVM::PrefetchCacheLevel::L2),
@@ -557,24 +575,53 @@ void GemvEmitter::emitRowPart(Value row, IRMapping &mapping,
   }
 }
 
-Value GemvEmitter::aRegister(int64_t h, Value k) {
+SmallVector<Value> GemvEmitter::loadA(const IRMapping &mapping, int64_t h,
+                                      Value k, bool opaque) {
+  if (!info.prologue)
+    return {loadPair(mapping.lookupOrDefault(info.a), rows[h], k, opaque)};
+  SmallVector<Value> loaded;
+  for (OpOperand *input : info.prologue.getDpsInputOperands()) {
+    Access access = info.prologueAccess.lookup(input->get());
+    Value view = mapping.lookupOrDefault(input->get());
+    if (access != Access::RowScalar)
+      loaded.push_back(loadPair(view, access == Access::Row ? rows[h] : nullptr,
+                                k, opaque));
+  }
+  return loaded;
+}
+
+bool GemvEmitter::pairsAre32Bits() {
+  auto is16 = [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementTypeBitWidth() == 16;
+  };
+  if (!info.prologue)
+    return is16(info.a);
+  return llvm::all_of(info.prologue.getDpsInputOperands(), [&](OpOperand *in) {
+    return info.prologueAccess.lookup(in->get()) == Access::RowScalar ||
+           is16(in->get());
+  });
+}
+
+Value GemvEmitter::aRegister(int64_t h, Value k, ArrayRef<Value> loaded) {
   Value row = rows[h];
+  auto elements = [&](Value vector) -> SmallVector<Value> {
+    return {vector::ExtractOp::create(b, loc, vector, 0),
+            vector::ExtractOp::create(b, loc, vector, 1)};
+  };
   SmallVector<Value> pair;
   if (!info.prologue) {
-    pair = loadPair(loopMapping.lookupOrDefault(info.a), row, k);
+    pair = elements(loaded.front());
   } else {
     linalg::GenericOp p = info.prologue;
     Block *body = p.getBlock();
     SmallVector<SmallVector<Value>> inputs;
     for (OpOperand *input : p.getDpsInputOperands()) {
-      Access access = info.prologueAccess.lookup(input->get());
-      Value view = loopMapping.lookupOrDefault(input->get());
-      if (access == Access::Row)
-        inputs.push_back(loadPair(view, row, k));
-      else if (access == Access::Column)
-        inputs.push_back(loadPair(view, nullptr, k));
-      else
+      if (info.prologueAccess.lookup(input->get()) == Access::RowScalar) {
         inputs.push_back({});
+        continue;
+      }
+      inputs.push_back(elements(loaded.front()));
+      loaded = loaded.drop_front();
     }
     for (int64_t e = 0; e < 2; ++e) {
       IRMapping mapping = rowMappings[h];
@@ -681,9 +728,36 @@ void GemvEmitter::emit() {
     prefetchHead(thread);
   Value ub = loop.getUpperBound();
   Value lastIv = arith::SubIOp::create(b, loc, ub, index(1));
+  // The A fragment's loads of an iteration (per k16 step: the registers
+  // (g, k), (g + 8, k), (g, k + 8), (g + 8, k + 8), each one pair per
+  // loaded operand), an iteration ahead like the weights where
+  // `activationsAhead` (they come from L2, one round trip per iteration
+  // otherwise: 21% of the warps' stall samples at RMSNorm M16 on the H200,
+  // docs/performance.md session 10).
+  // One dot only: two dots already carry 128 weight registers (the FFN's
+  // gate/up kernel: 254), and their A pairs on top spill.
+  bool aAhead =
+      activationsAhead && weightsAhead && dots == 1 && pairsAre32Bits();
+  auto loadStepA = [&](const IRMapping &mapping, int64_t s, bool opaque) {
+    SmallVector<Value> loaded;
+    Value k0 = add(addc(warpK0, s * kMmaK), q2);
+    for (int64_t f = 0; f < 4; ++f)
+      loaded.append(loadA(mapping, f % 2, f < 2 ? k0 : addc(k0, 8), opaque));
+    return loaded;
+  };
+  auto loadIterationA = [&](const IRMapping &mapping) {
+    SmallVector<Value> loaded;
+    for (int64_t s = 0; s < steps; ++s)
+      loaded.append(loadStepA(mapping, s, /*opaque=*/true));
+    return loaded;
+  };
   SmallVector<Value> init(dots * kTiles * 4, zero);
   int64_t numAcc = init.size();
-  init.append(loadWeights(cloneIndexing(loop.getLowerBound())));
+  IRMapping first = cloneIndexing(loop.getLowerBound());
+  init.append(loadWeights(first));
+  int64_t numWeights = init.size() - numAcc;
+  if (aAhead)
+    init.append(loadIterationA(first));
   auto kLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), ub,
                                   loop.getStep(), init);
   {
@@ -703,7 +777,14 @@ void GemvEmitter::emit() {
     }
     loopMapping = cloneIndexing(iv);
     Value next = arith::MinUIOp::create(b, loc, addc(iv, 1), lastIv);
-    SmallVector<Value> prefetched = loadWeights(cloneIndexing(next));
+    IRMapping nextMapping = cloneIndexing(next);
+    SmallVector<Value> prefetched = loadWeights(nextMapping);
+    SmallVector<Value> aheadA;
+    if (aAhead) {
+      prefetched.append(loadIterationA(nextMapping));
+      llvm::append_range(
+          aheadA, kLoop.getRegionIterArgs().drop_front(numAcc + numWeights));
+    }
     SmallVector<Value> acc(kLoop.getRegionIterArgs().take_front(numAcc));
     SmallVector<SmallVector<Value>> weights;
     for (int64_t d = 0; d < dots; ++d)
@@ -717,9 +798,20 @@ void GemvEmitter::emit() {
     for (int64_t s = 0; s < steps; ++s) {
       Value k0 = add(addc(warpK0, s * kMmaK), q2);
       // A fragment: (g, k), (g + 8, k), (g, k + 8), (g + 8, k + 8).
-      SmallVector<Value> a = {aRegister(0, k0), aRegister(1, k0),
-                              aRegister(0, addc(k0, 8)),
-                              aRegister(1, addc(k0, 8))};
+      SmallVector<Value> a;
+      if (aAhead) {
+        int64_t perRegister = aheadA.size() / (4 * steps);
+        for (int64_t f = 0; f < 4; ++f)
+          a.push_back(aRegister(f % 2, f < 2 ? k0 : addc(k0, 8),
+                                ArrayRef(aheadA).slice(
+                                    (4 * s + f) * perRegister, perRegister)));
+      } else {
+        for (int64_t f = 0; f < 4; ++f) {
+          Value k = f < 2 ? k0 : addc(k0, 8);
+          a.push_back(aRegister(f % 2, k,
+                                loadA(loopMapping, f % 2, k, /*opaque=*/false)));
+        }
+      }
       for (int64_t d = 0; d < dots; ++d) {
         ArrayRef<Value> w = ArrayRef(weights[d]).slice(4 * s, 4);
         for (int64_t j = 0; j < kTiles; ++j) {
@@ -864,7 +956,7 @@ struct GPUDecodeGemv
                     ? std::numeric_limits<int32_t>::max()
                     : bound;
     GemvEmitter emitter(rewriter, info, warps, prefetchBytes,
-                        blocks <= weightsAheadMaxBlocks);
+                        blocks <= weightsAheadMaxBlocks, activationsAhead);
     Operation *head = prefix.empty() ? dotLoop.getOperation() : prefix.front();
     if (emitter.canPrefetchAt(head)) {
       rewriter.setInsertionPoint(head);

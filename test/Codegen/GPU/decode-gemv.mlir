@@ -2,6 +2,7 @@
 // RUN: bb-opt %s --gpu-decode-gemv=print-refusals 2>&1 >/dev/null | FileCheck %s --check-prefix=REFUSED
 // RUN: bb-opt %s --gpu-decode-gemv=weights-ahead-max-blocks=0 | FileCheck %s --check-prefix=PLAIN
 // RUN: bb-opt %s --gpu-decode-gemv=prefetch-bytes=65536 | FileCheck %s --check-prefix=PREFETCH
+// RUN: bb-opt %s --gpu-decode-gemv=activations-ahead | FileCheck %s --check-prefix=AHEADA
 
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -60,6 +61,21 @@
 // PLAIN:       arith.minui
 // PLAIN-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
 // PLAIN-LABEL: func.func @rmsnorm_gemv
+// With activations-ahead, the A fragment's pairs of x and gamma (4 k16
+// steps x 4 registers x 2 operands) are loaded by inline ld.global.nc.b32
+// an iteration ahead too, carried in the loop as 32 vector<2xbf16>; the
+// loop computes x * rstd * gamma from the carried pairs.
+// AHEADA-LABEL: func.func @rmsnorm_gemv
+// AHEADA: math.rsqrt
+// AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEADA-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
+// AHEADA: scf.for {{.*}} -> (f32, {{.*}}, vector<8xbf16>, {{.*}}, vector<2xbf16>, {{.*}}vector<2xbf16>) {
+// AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEADA-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
+// AHEADA-NOT: vector.load {{.*}} vector<2xbf16>
+// AHEADA: arith.truncf
+// AHEADA: nvvm.mma.sync
+// AHEADA: scf.yield
 // With prefetch-bytes, a warp forall of its own first: each thread
 // prefetches lines t and t + 128 of the first iterations' [256, 64] weight
 // views (128 bytes a row: one line) into L2; in the loop, a guarded

@@ -420,6 +420,11 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "the H100's 132; 0: none), the next iteration's weights by loads "
            "LLVM cannot fold (inline ld.global.nc), in flight across the "
            "loop's back edge">,
+    Option<"activationsAhead", "activations-ahead", "bool",
+           /*default=*/"false",
+           "Where the weights are ahead, the A fragment's loads (x and the "
+           "norm's vectors) an iteration ahead too (inline ld.global.nc; "
+           "not yet measured on a GPU)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
