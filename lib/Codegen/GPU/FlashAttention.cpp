@@ -117,6 +117,9 @@ constexpr int64_t kChunk = 8;
 // wgmma: the rows of one warpgroup's accumulator, and the key tile (the
 // n of S = Q K^T, the k of P V) the TMA schedule takes.
 constexpr int64_t kWarpgroupRows = 64, kWgmmaKeys = 64;
+// The most keys of a tile on the wgmma schedule: S's n (m64n128k16), P V's
+// k; two TMA boxes of 64 rows per 64 columns.
+constexpr int64_t kWgmmaMaxKeys = 128;
 // A TMA box of the attention schedule: 64 rows of 64 16-bit elements (one
 // 128-byte swizzle span), 8 KB; its 8-row groups are 1024 bytes apart.
 constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
@@ -505,6 +508,8 @@ private:
     const TmaArray *tma = nullptr;
     Value barriers;
     int64_t operand = 0;
+    // TMA: the tile's groups of 64 rows (64 or 128 keys).
+    int64_t groups = 1;
   };
   /// The B operands of `loop` that can be prefetched, in the order of their
   /// dots.
@@ -518,19 +523,27 @@ private:
 
   // The wgmma schedule (sm_90a).
   /// The array whose tiles the global view `view` takes, if TMA can copy
-  /// them: a view [1, .., 1, rows <= 64, D] of a collapse of (or of) a
-  /// function argument of 16-bit elements, D a multiple of 64.
-  const TmaArray *tmaArray(Value view);
+  /// them: a view [1, .., 1, rows <= maxRows, D] of a collapse of (or of)
+  /// a function argument of 16-bit elements, D a multiple of 64.
+  const TmaArray *tmaArray(Value view, int64_t maxRows);
+  /// The TMA array (and its descriptor, made once) of the views' source
+  /// `source`, whatever the view.
+  const TmaArray *tmaSource(Value source);
   /// Which dots go to wgmma: S = Q K^T (and P V for MmaKind::Wgmma) when
-  /// the block has 4 warps and every such dot's global operands are TMA
-  /// arrays, read in loops of the block's body; makes the arrays'
-  /// descriptors before the grid.
+  /// the block has 4 or 8 warps (one or two consumer warpgroups of 64 query
+  /// rows) and every such dot's global operands are TMA arrays, read in
+  /// loops of the block's body; makes the arrays' descriptors before the
+  /// grid.
   void planWgmma();
   /// Thread 0 starts the TMA copies of the tile of `view` (a new subview of
   /// `array`) into `buffer` at byte `offset`, completing on barrier `slot`
-  /// of `barriers`.
+  /// of `barriers`: `groups` groups of 64 rows (the warpgroups' rows of Q,
+  /// or a key tile of 128 rows) of D / 64 boxes each, box-major: box b of
+  /// group g at `offset` + (b groups + g) 8 KB, so that the rows of each
+  /// 64 columns are contiguous (one wgmma operand of 128 rows, 8-row groups
+  /// 1024 bytes apart).
   void issueTma(const TmaArray &array, Value view, Value buffer, Value offset,
-                Value barriers, Value slot);
+                Value barriers, Value slot, int64_t groups = 1);
   /// The shared-memory copy of the global A tile `oldA` (Q), made once
   /// where its view is made.
   Value sharedA(Value oldA);
@@ -549,6 +562,11 @@ private:
 
   MmaKind mma = MmaKind::Sync;
   bool qkOnWgmma = false, pvOnWgmma = false;
+  // The wgmma schedule's consumer warpgroups (64 query rows each: 1 or 2;
+  // both read each K and V tile of the ring), and the byte offset of this
+  // thread's warpgroup (thread / 128).
+  int64_t warpgroups = 0;
+  Value warpgroup;
   // Keyed by the views' source.
   DenseMap<Value, TmaArray> tmaArrays;
   // The host ops made for the descriptors (erased if the build fails).
@@ -1357,11 +1375,13 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   }
   Value slotOffset;
   if (onWgmma) {
-    // S = Q K^T: m64 n64 k16 steps over D, K's rows its n (K-major); P V:
-    // m64 nD k16 steps over the 64 keys, V's rows its k ("transposed").
-    if (!prefetched || !prefetched->tma || paddedRows != kWgmmaKeys ||
+    // S = Q K^T: m64 nK k16 steps over D, K's rows its n (K-major); P V:
+    // m64 nD k16 steps over the K keys, V's rows its k ("transposed"); K 64
+    // or 128 keys (one or two groups of 64 rows in the ring's slot).
+    if (!prefetched || !prefetched->tma ||
+        paddedRows != prefetched->groups * kWgmmaKeys ||
         transposed != isWorkgroup(oldA) ||
-        (transposed ? *kBound : *nBound) != kWgmmaKeys ||
+        (transposed ? *kBound : *nBound) != paddedRows ||
         bColumns != prefetched->tma->boxes * kTmaSwizzleElements)
       return fail(op, "not a dot of the wgmma schedule");
     slotOffset = awaitTma(oldB, *prefetched);
@@ -1446,13 +1466,14 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     if (aShared) {
       acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
     } else {
-      // V MN-major: a k16 step is 16 rows of 128 bytes; the next 64
-      // columns (n) the next box.
+      // V MN-major: a k16 step is 16 rows of 128 bytes (the rows of a box
+      // are contiguous, also past 64 keys); the next 64 columns (n) the
+      // next box.
       for (int64_t step = 0; step < steps; ++step) {
-        Value descB =
-            sharedMatrixDescriptor(rewriter, loc, prefetched->buffer,
-                                   add(slotOffset, step * kStepK * 128),
-                                   kBoxBytes, kSwizzleGroupBytes);
+        Value descB = sharedMatrixDescriptor(
+            rewriter, loc, prefetched->buffer,
+            add(slotOffset, step * kStepK * 128),
+            prefetched->groups * kBoxBytes, kSwizzleGroupBytes);
         acc = wgmmaRegisterA(rewriter, loc, acc,
                              ArrayRef<Value>(aRegisters).slice(4 * step, 4),
                              descB, aType, /*transposeB=*/true);
@@ -1908,8 +1929,10 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
     }
     if (!pure)
       continue;
-    if (isWorkgroup(dot.getDpsInputs()[0]) ? pvOnWgmma : qkOnWgmma)
-      p.tma = tmaArray(b);
+    if (isWorkgroup(dot.getDpsInputs()[0]) ? pvOnWgmma : qkOnWgmma) {
+      p.tma = tmaArray(b, kWgmmaMaxKeys);
+      p.groups = llvm::divideCeil(*rows, kWgmmaKeys);
+    }
     p.slice = slice.takeVector();
     llvm::sort(p.slice, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
@@ -1964,11 +1987,35 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
 // The wgmma schedule: Q, K and V by TMA
 //===----------------------------------------------------------------------===//
 
-const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
+const TmaArray *FlashAttentionBuilder::tmaArray(Value view, int64_t maxRows) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
   if (!subview)
     return nullptr;
   Value source = subview.getSource();
+  const TmaArray *array = tmaSource(source);
+  if (!array)
+    return nullptr;
+  // The view: unit strides, [1, .., 1, rows <= maxRows, D] at column 0 (each
+  // view of the array is checked: its descriptor's boxes are 64 rows, and
+  // a tile of more rows is copied as several).
+  int64_t rank = subview.getSourceType().getRank();
+  if (!llvm::all_of(subview.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }) ||
+      rank != subview.getType().getRank())
+    return nullptr;
+  ArrayRef<int64_t> sizes = subview.getStaticSizes();
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (sizes[d] != 1)
+      return nullptr;
+  std::optional<int64_t> rows = constantUpperBound(view, rank - 2);
+  int64_t columns = cast<MemRefType>(array->array.getType()).getShape().back();
+  if (sizes[rank - 1] != columns || !rows || *rows > maxRows ||
+      !isConstantIntValue(subview.getMixedOffsets()[rank - 1], 0))
+    return nullptr;
+  return array;
+}
+
+const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
   auto it = tmaArrays.find(source);
   if (it != tmaArrays.end())
     return it->second.descriptor ? &it->second : nullptr;
@@ -2002,19 +2049,6 @@ const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
     for (int64_t d : ArrayRef<int64_t>(groups[g]).drop_back())
       if (arrayType.getDimSize(d) != 1)
         return nullptr;
-  // The view: unit strides, [1, .., 1, rows, D] at column 0.
-  if (!llvm::all_of(subview.getStaticStrides(),
-                    [](int64_t s) { return s == 1; }) ||
-      subview.getSourceType().getRank() != subview.getType().getRank())
-    return nullptr;
-  ArrayRef<int64_t> sizes = subview.getStaticSizes();
-  for (int64_t d = 0; d < rank - 2; ++d)
-    if (sizes[d] != 1)
-      return nullptr;
-  std::optional<int64_t> rows = constantUpperBound(view, rank - 2);
-  if (sizes[rank - 1] != columns || !rows || *rows > kWgmmaKeys ||
-      !isConstantIntValue(subview.getMixedOffsets()[rank - 1], 0))
-    return nullptr;
   entry.array = array;
   entry.groups = groups;
   entry.box.assign(arrayType.getRank(), 1);
@@ -2031,8 +2065,10 @@ const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
 }
 
 void FlashAttentionBuilder::planWgmma() {
-  if (mma == MmaKind::Sync || warps * kRowsPerWarp != kWarpgroupRows)
+  if (mma == MmaKind::Sync || (warps * kRowsPerWarp) % kWarpgroupRows ||
+      warps * kRowsPerWarp > 2 * kWarpgroupRows)
     return;
+  warpgroups = warps * kRowsPerWarp / kWarpgroupRows;
   bool qk = true, pv = mma == MmaKind::Wgmma || mma == MmaKind::WgmmaOverlap;
   bool anyQK = false;
   oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
@@ -2046,9 +2082,11 @@ void FlashAttentionBuilder::planWgmma() {
                   b.getDefiningOp()->getBlock() == loop.getBody();
     if (!isWorkgroup(a)) {
       anyQK = true;
-      qk &= !isWorkgroup(b) && inLoop && tmaArray(a) && tmaArray(b);
+      qk &= !isWorkgroup(b) && inLoop &&
+            tmaArray(a, warpgroups * kWarpgroupRows) &&
+            tmaArray(b, kWgmmaMaxKeys);
     } else if (pv) {
-      pv &= !isWorkgroup(b) && inLoop && tmaArray(b);
+      pv &= !isWorkgroup(b) && inLoop && tmaArray(b, kWgmmaMaxKeys);
     }
   });
   qkOnWgmma = qk && anyQK;
@@ -2058,7 +2096,7 @@ void FlashAttentionBuilder::planWgmma() {
 
 void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
                                      Value buffer, Value offset, Value barriers,
-                                     Value slot) {
+                                     Value slot, int64_t groups) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
   SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
   auto arrayType = cast<MemRefType>(array.array.getType());
@@ -2080,35 +2118,43 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
     }
   }
   int64_t inner = array.groups.back().back();
+  // The rows' innermost dimension (the only one longer than 1 in their
+  // group): a group of 64 rows past the first starts 64 further along it;
+  // rows past the array's end read as zeros.
+  int64_t rowDim = array.groups[array.groups.size() - 2].back();
   nvgpu::MBarrierArriveExpectTxOp::create(
-      rewriter, loc, barriers, index(array.boxes * kBoxBytes), slot, Value());
+      rewriter, loc, barriers, index(groups * array.boxes * kBoxBytes), slot,
+      Value());
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto boxType = MemRefType::get(array.box, arrayType.getElementType(),
                                  MemRefLayoutAttrInterface(), workgroup);
-  for (int64_t box = 0; box < array.boxes; ++box) {
-    Value destination =
-        memref::ViewOp::create(rewriter, loc, boxType, buffer,
-                               add(offset, box * kBoxBytes), ValueRange{});
-    SmallVector<Value> at = coordinates;
-    at[inner] = add(at[inner], box * kTmaSwizzleElements);
-    // Coordinates are innermost first.
-    std::reverse(at.begin(), at.end());
-    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
-                                  array.descriptor, at, slot, Value(), Value());
-  }
+  for (int64_t group = 0; group < groups; ++group)
+    for (int64_t box = 0; box < array.boxes; ++box) {
+      Value destination = memref::ViewOp::create(
+          rewriter, loc, boxType, buffer,
+          add(offset, (box * groups + group) * kBoxBytes), ValueRange{});
+      SmallVector<Value> at = coordinates;
+      at[inner] = add(at[inner], box * kTmaSwizzleElements);
+      at[rowDim] = add(at[rowDim], group * kWgmmaKeys);
+      // Coordinates are innermost first.
+      std::reverse(at.begin(), at.end());
+      nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
+                                    array.descriptor, at, slot, Value(),
+                                    Value());
+    }
 }
 
 Value FlashAttentionBuilder::sharedA(Value oldA) {
   auto it = sharedTiles.find(oldA);
   if (it != sharedTiles.end())
     return it->second;
-  const TmaArray *array = tmaArray(oldA);
+  const TmaArray *array = tmaArray(oldA, warpgroups * kWarpgroupRows);
   Value a = mapping.lookup(oldA);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointAfter(a.getDefiningOp());
   auto bufferType = MemRefType::get(
-      {array->boxes * kBoxBytes}, rewriter.getI8Type(),
+      {warpgroups * array->boxes * kBoxBytes}, rewriter.getI8Type(),
       MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   Value buffer;
@@ -2120,7 +2166,7 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
   }
   auto issue = scf::IfOp::create(rewriter, loc, leader);
   rewriter.setInsertionPointToStart(issue.thenBlock());
-  issueTma(*array, a, buffer, index(0), qBarrier, index(0));
+  issueTma(*array, a, buffer, index(0), qBarrier, index(0), warpgroups);
   sharedTiles[oldA] = buffer;
   return buffer;
 }
@@ -2130,14 +2176,20 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
                                                   Value slotOffset,
                                                   Type element) {
   // Q and K K-major: a k16 step is 32 bytes along a 128-byte row, the next
-  // 64 columns the next box.
+  // 64 columns the next box (issueTma's layout: Q's box b holds every
+  // warpgroup's rows, each warpgroup reads its own 64; K's box b holds the
+  // tile's 64 or 128 keys, wgmma's n).
   for (int64_t box = 0; box < p.tma->boxes; ++box)
     for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
-      int64_t at = box * kBoxBytes + step * kStepK * 2;
-      Value descA = sharedMatrixDescriptor(rewriter, loc, q, index(at), 16,
-                                           kSwizzleGroupBytes);
+      int64_t at = step * kStepK * 2;
+      Value descA = sharedMatrixDescriptor(
+          rewriter, loc, q,
+          add(mul(warpgroup, kBoxBytes), box * warpgroups * kBoxBytes + at),
+          16, kSwizzleGroupBytes);
       Value descB = sharedMatrixDescriptor(
-          rewriter, loc, p.buffer, add(slotOffset, at), 16, kSwizzleGroupBytes);
+          rewriter, loc, p.buffer,
+          add(slotOffset, box * p.groups * kBoxBytes + at), 16,
+          kSwizzleGroupBytes);
       acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, element,
                          /*transposeB=*/false);
     }
@@ -2171,7 +2223,7 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     rewriter.setInsertionPointToStart(refill.thenBlock());
     Value slot = rem(add(use, state.ahead * state.tmaOperands), slots);
     issueTma(*p.tma, viewAt(oldB, p, state.oldLoop.getInductionVar(), next),
-             p.buffer, mul(slot, state.slotBytes), p.barriers, slot);
+             p.buffer, mul(slot, state.slotBytes), p.barriers, slot, p.groups);
   }
   if (state.pipelinedTile) {
     // The dot reads the next iteration's tile (use u + 1), when there is
@@ -2232,7 +2284,8 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   for (auto &[oldB, p] : prefetched)
     if (p.tma) {
       p.operand = state.tmaOperands++;
-      state.slotBytes = std::max(state.slotBytes, p.tma->boxes * kBoxBytes);
+      state.slotBytes =
+          std::max(state.slotBytes, p.groups * p.tma->boxes * kBoxBytes);
     }
   // The overlap schedule: the loop's S is issued an iteration ahead, its K
   // tile two (a ring of 3 slots).
@@ -2278,7 +2331,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
         issueTma(*p.tma,
                  viewAt(oldB, p, loop.getInductionVar(), state.lowerBound),
                  p.buffer, index(p.operand * state.slotBytes), p.barriers,
-                 index(p.operand));
+                 index(p.operand), p.groups);
       }
       state.prefetched[oldB] = p;
       continue;
@@ -2315,7 +2368,8 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(issue.thenBlock());
       issueTma(*p.tma, viewAt(oldB, p, loop.getInductionVar(), second),
-               p.buffer, index(state.slotBytes), p.barriers, index(1));
+               p.buffer, index(state.slotBytes), p.barriers, index(1),
+               p.groups);
     }
     Value q = sharedA(sDot.getDpsInputs()[0]);
     waitForRound(rewriter, loc, p.barriers, index(0), state.slots());
@@ -2504,9 +2558,13 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
     mapping.map(oldIv, newIv);
   thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   // Every tile is in registers and only K and V are in shared memory:
-  // ptxas is to fit as many blocks as the shared memory allows.
-  thread.getDefiningOp()->setAttr(kOccupancyBySharedMemoryAttrName,
-                                 rewriter.getUnitAttr());
+  // ptxas is to fit as many blocks as the shared memory allows. Not with
+  // two consumer warpgroups: two blocks of 256 threads would leave 128
+  // registers a thread (the one-warpgroup kernel takes 152 to 168), so the
+  // block has the SM's registers to itself.
+  if (warpgroups < 2)
+    thread.getDefiningOp()->setAttr(kOccupancyBySharedMemoryAttrName,
+                                   rewriter.getUnitAttr());
   Value warp = div(thread, kWarpSize);
   lane = rem(thread, kWarpSize);
   quadLane = rem(lane, 4);
@@ -2514,6 +2572,7 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
   columnBase = mul(quadLane, 2);
   leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                  thread, index(0));
+  warpgroup = div(thread, kWarpSize * kWarpgroupRows / kRowsPerWarp);
   if (qkOnWgmma) {
     // The mbarriers of Q's copy and of each loop's TMA ring, initialised by
     // thread 0 and published by the block's barrier before any copy.

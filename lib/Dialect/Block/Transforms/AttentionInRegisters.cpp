@@ -95,7 +95,7 @@ static int64_t getBlockExtent(const BlockSizes &sizes, StringAttr axis) {
 }
 
 bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
-                                int64_t registers) const {
+                                int64_t registers, bool keysGiven) const {
   for (StringAttr axis : batchAxes)
     if (getBlockExtent(sizes, axis) != 1)
       return false;
@@ -104,6 +104,8 @@ bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
     return false;
   // Per thread, 16 rows over 32 lanes: S and O in f32, Q in 16 bits.
   int64_t keys = getBlockExtent(sizes, keyAxis), columns = 1, head = 1;
+  if (keysGiven)
+    return keys <= kAttentionMaxGivenKeys;
   if (keys > kAttentionMaxKeys)
     return false;
   for (StringAttr axis : valueAxes)

@@ -28,6 +28,10 @@ constexpr int64_t kAttentionRowsPerWarp = 16;
 /// The most keys per block: 128 keys at D = 64 spill (ptxas, 200 keys),
 /// 64 do not at D = 64 or 128 (test/Integration/gpu-flash-attention.test).
 constexpr int64_t kAttentionMaxKeys = 64;
+/// The most keys per block given with --block-sizes: wgmma's S = Q K^T on
+/// sm_90a takes tiles of 128 keys (m64n128k16), whose registers fit when a
+/// block of two consumer warpgroups has the SM's registers to itself.
+constexpr int64_t kAttentionMaxGivenKeys = 128;
 /// The fewest: one k16 step of P V.
 constexpr int64_t kAttentionMinKeys = 16;
 
@@ -48,8 +52,11 @@ struct AttentionInRegisters {
   /// thread: one (batch, head) per block, 16 query rows per warp (fewer
   /// would leave warps idle: each warp computes 16 rows whatever the
   /// block holds, so the block has min(16 x warps, queries) rows), at
-  /// most kAttentionMaxKeys keys.
-  bool fits(const BlockSizes &sizes, int64_t warps, int64_t registers) const;
+  /// most kAttentionMaxKeys keys. Keys the user gave (`keysGiven`) may be
+  /// up to kAttentionMaxGivenKeys, and their registers are not estimated
+  /// (ptxas's report says whether they spill).
+  bool fits(const BlockSizes &sizes, int64_t warps, int64_t registers,
+            bool keysGiven = false) const;
 };
 
 /// The attention axes of top-level map `kernel` of `program`, if it is

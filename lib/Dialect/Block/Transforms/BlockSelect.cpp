@@ -251,8 +251,8 @@ struct BlockSelectPass
                         int64_t common) -> std::optional<double> {
       BlockSizes blockSizes(program, sizes, common);
       for (const AttentionInRegisters &kernel : attention) {
-        if (!kernel.fits(blockSizes, warps,
-                         targetDesc.stateRegistersPerThread)) {
+        if (!kernel.fits(blockSizes, warps, targetDesc.stateRegistersPerThread,
+                         explicitSizes.count(kernel.keyAxis.getValue()))) {
           why = "attention blocks are not one (batch, head) and " +
                 std::to_string(kAttentionRowsPerWarp * warps) +
                 " query rows with S, O and Q within " +
