@@ -567,6 +567,20 @@ private:
   // thread's warpgroup (thread / 128).
   int64_t warpgroups = 0;
   Value warpgroup;
+  // Two consumer warpgroups (FlashAttention-3's ping-pong): no block
+  // barrier before a dot. The later warpgroup to be done with a ring slot
+  // refills it (`releases`: per slot, one increment per warpgroup and
+  // round, from zero: an odd previous count is the round's second
+  // release); and the warpgroups take turns issuing their wgmmas (named
+  // barriers 1 and 2 of 256 threads, `turnHeld` while this warpgroup may
+  // issue), so that one's softmax runs while the other's dots do.
+  bool pingPong = false, turnHeld = false;
+  Value releases;
+  /// Waits for this warpgroup's turn (bar.sync on its barrier, completed
+  /// by the other's bar.arrive), if not held.
+  void acquireTurn();
+  /// Passes the turn to the other warpgroup, if held.
+  void releaseTurn();
   // Keyed by the views' source.
   DenseMap<Value, TmaArray> tmaArrays;
   // The host ops made for the descriptors (erased if the build fails).
@@ -1387,6 +1401,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     slotOffset = awaitTma(oldB, *prefetched);
     if (aShared)
       waitForRound(rewriter, loc, qBarrier, index(0), 1);
+    acquireTurn();
   } else if (prefetched && prefetched->rows == paddedRows &&
              prefetched->columns == bColumns) {
     // This iteration's tile has landed (only the copies issued after it,
@@ -1480,6 +1495,12 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // Ping-pong: the turn passes once S = Q K^T is issued (the other
+    // warpgroup's P V and next S then run while this one's softmax does);
+    // it is held from P V to the next S. (Inside a mask's scf.if, after
+    // it.)
+    if (aShared && !needed)
+      releaseTurn();
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   } else {
     // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
@@ -1534,6 +1555,8 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     scf::YieldOp::create(rewriter, loc, acc);
     rewriter.setInsertionPointAfter(needed);
     acc.assign(needed.getResults().begin(), needed.getResults().end());
+    if (onWgmma && aShared)
+      releaseTurn();
   }
   fragments[out].values = std::move(acc);
   return success();
@@ -2092,6 +2115,7 @@ void FlashAttentionBuilder::planWgmma() {
   qkOnWgmma = qk && anyQK;
   // P V on wgmma needs S on it: the TMA ring's barriers serve both.
   pvOnWgmma = qkOnWgmma && pv;
+  pingPong = qkOnWgmma && warpgroups == 2;
 }
 
 void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
@@ -2196,14 +2220,47 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
   return acc;
 }
 
+void FlashAttentionBuilder::acquireTurn() {
+  if (!pingPong || turnHeld)
+    return;
+  Value id = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        add(warpgroup, 1));
+  NVVM::BarrierOp::create(
+      rewriter, loc, TypeRange{}, id,
+      arith::ConstantOp::create(rewriter, loc,
+                                rewriter.getI32IntegerAttr(2 * kWarpSize * 4)),
+      {}, Value());
+  turnHeld = true;
+}
+
+void FlashAttentionBuilder::releaseTurn() {
+  if (!pingPong || !turnHeld)
+    return;
+  // The other warpgroup's barrier: 2 - w.
+  Value id = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getI32Type(),
+      arith::SubIOp::create(rewriter, loc, index(2), warpgroup));
+  NVVM::BarrierArriveOp::create(
+      rewriter, loc, id,
+      arith::ConstantOp::create(rewriter, loc,
+                                rewriter.getI32IntegerAttr(2 * kWarpSize * 4)));
+  turnHeld = false;
+}
+
 Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   LoopState &state = loops.back();
   // Use u = i * n + k of the ring (iteration i, operand k of n) sits in
   // slot u % (n + 1). Every warp is past its wgmma of use u - 1 (waited
   // for before its results were read): thread 0 refills that slot with
   // use u + n (the same operand's tile of the next iteration), then all
-  // wait for use u's.
-  gpu::BarrierOp::create(rewriter, loc);
+  // wait for use u's. With two warpgroups, each one's first thread counts
+  // its release of use u - 1's slot instead, and the second to do so
+  // refills it (thread 0 alone at u = 0: slot n was never filled): no
+  // block barrier, so that the warpgroups may drift half an iteration
+  // apart. (wgmma.wait_group in one warp: the warpgroup's wgmma, one
+  // operation, has finished reading the slot; as in gpu-warpgroup-matmul.)
+  if (!pingPong)
+    gpu::BarrierOp::create(rewriter, loc);
   Value iv = mapping.lookup(state.oldLoop.getInductionVar());
   Value iteration = rewriter.createOrFold<arith::DivUIOp>(
       loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
@@ -2213,11 +2270,51 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   Value next = iv;
   for (int64_t i = 0; i < state.ahead; ++i)
     next = arith::AddIOp::create(rewriter, loc, next, state.step);
-  Value more = arith::AndIOp::create(
-      rewriter, loc, leader,
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, next,
-                            state.upperBound));
-  auto refill = scf::IfOp::create(rewriter, loc, more);
+  Value more = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                     next, state.upperBound);
+  Value refills = arith::AndIOp::create(rewriter, loc, leader, more);
+  if (pingPong) {
+    // Thread 0 at u = 0; at u > 0 the first thread of the warpgroup that
+    // releases use u - 1's slot second.
+    Value first = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::eq, use, index(0));
+    Value warpgroupLeader = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        rem(thread, kWarpSize * kWarpgroupRows / kRowsPerWarp), index(0));
+    auto count = scf::IfOp::create(
+        rewriter, loc, TypeRange{rewriter.getI1Type()},
+        arith::AndIOp::create(
+            rewriter, loc, warpgroupLeader,
+            arith::XOrIOp::create(
+                rewriter, loc, first,
+                arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getBoolAttr(true)))),
+        true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(count.thenBlock());
+      Value slot = rem(add(use, slots - 1), slots);
+      Value before = memref::AtomicRMWOp::create(
+          rewriter, loc, arith::AtomicRMWKind::addi,
+          arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(1)),
+          releases, ValueRange{slot});
+      Value odd = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(
+              rewriter, loc, before,
+              arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getI32IntegerAttr(1))),
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getI32IntegerAttr(0)));
+      scf::YieldOp::create(rewriter, loc, odd);
+      rewriter.setInsertionPointToStart(count.elseBlock());
+      scf::YieldOp::create(rewriter, loc,
+                           arith::AndIOp::create(rewriter, loc, leader, first)
+                               .getResult());
+    }
+    refills = arith::AndIOp::create(rewriter, loc, count.getResult(0), more);
+  }
+  auto refill = scf::IfOp::create(rewriter, loc, refills);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
@@ -2318,6 +2415,13 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     ring = memref::AllocOp::create(rewriter, loc, ringType,
                                    rewriter.getI64IntegerAttr(1024));
   }
+  if (pingPong && state.tmaOperands) {
+    // The ring may share bytes with an earlier loop's, which the other
+    // warpgroup may still read: a block barrier first (the turn passed on
+    // before it, else the warpgroup waiting for it would never arrive).
+    releaseTurn();
+    gpu::BarrierOp::create(rewriter, loc);
+  }
   for (auto &[oldB, p] : prefetched) {
     if (p.tma) {
       // Thread 0 starts the first iteration's copies: operand k's tile
@@ -2385,6 +2489,9 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
     llvm::append_range(inits, first);
   }
+  // Ping-pong: the turn is held at the start of every iteration (taken
+  // again at its end if its last dot passed it on).
+  acquireTurn();
   auto newLoop = scf::ForOp::create(rewriter, loc, state.lowerBound,
                                     state.upperBound, state.step, inits);
   loops.push_back(state);
@@ -2410,6 +2517,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
                                    newLoop.getRegionIterArgs().end());
     if (failed(interpretBlock(*loop.getBody())))
       return failure();
+    acquireTurn();
     SmallVector<Value> yielded;
     for (Value buffer : carried) {
       llvm::append_range(yielded, fragments[buffer].values);
@@ -2431,7 +2539,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
 }
 
 linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {
-  if (mma != MmaKind::WgmmaOverlap || !qkOnWgmma)
+  if (mma != MmaKind::WgmmaOverlap || !qkOnWgmma || pingPong)
     return {};
   linalg::GenericOp found;
   for (auto dot : loop.getBody()->getOps<linalg::GenericOp>()) {
@@ -2587,6 +2695,29 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
       return barriers;
     };
     qBarrier = group(1);
+    if (pingPong) {
+      // The ring slots' release counts (the most slots of a loop: its TMA
+      // operands and one), zeroed by thread 0.
+      int64_t most = 1;
+      for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>())
+        most = std::max<int64_t>(
+            most, 1 + llvm::count_if(findPrefetched(loop), [](auto &entry) {
+                    return entry.second.tma;
+                  }));
+      releases = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get({most}, rewriter.getI32Type(),
+                          MemRefLayoutAttrInterface(), workgroup));
+      auto zero = scf::IfOp::create(rewriter, loc, leader);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(zero.thenBlock());
+      for (int64_t slot = 0; slot < most; ++slot)
+        memref::StoreOp::create(
+            rewriter, loc,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getI32IntegerAttr(0)),
+            releases, index(slot));
+    }
     for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>()) {
       // The ring's slots (LoopState::slots): a pipelined loop's one
       // operand runs two iterations ahead.
@@ -2597,12 +2728,34 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
         loopBarriers[loop.getOperation()] = group(ahead * operands + 1);
     }
     gpu::BarrierOp::create(rewriter, loc);
+    if (pingPong) {
+      // Warpgroup 0 takes the first turn: warpgroup 1 passes it on.
+      auto first = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                warpgroup, index(1)));
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(first.thenBlock());
+      turnHeld = true;
+      releaseTurn();
+    }
   }
   if (failed(interpretBlock(*oldGrid.getBody()))) {
     rewriter.eraseOp(grid);
     for (Operation *op : hostOps)
       rewriter.eraseOp(op);
     return failure();
+  }
+  if (turnHeld) {
+    // Warpgroup 0 passes its last turn on: warpgroup 1 takes as many turns
+    // (the same code), the last of them after it.
+    auto last = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              warpgroup, index(0)));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(last.thenBlock());
+    releaseTurn();
   }
   // Descriptors made while planning that no copy uses (hostOps holds each
   // descriptor before its cast).
