@@ -2374,9 +2374,13 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   // The first iteration's tiles of the prefetched operands, one copy group
   // each, in the order of their dots. The barrier first: the buffers may
   // reuse the bytes of an earlier loop's, which a warp may still read.
+  // Ping-pong: the turn passed on before it (else the other warpgroup,
+  // waiting for it at its last iteration's end, never arrives).
   SmallVector<std::pair<Value, Prefetched>> prefetched = findPrefetched(loop);
-  if (!prefetched.empty())
+  if (!prefetched.empty()) {
+    releaseTurn();
     gpu::BarrierOp::create(rewriter, loc);
+  }
   Value ring;
   for (auto &[oldB, p] : prefetched)
     if (p.tma) {
@@ -2414,13 +2418,6 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     ring = memref::AllocOp::create(rewriter, loc, ringType,
                                    rewriter.getI64IntegerAttr(1024));
-  }
-  if (pingPong && state.tmaOperands) {
-    // The ring may share bytes with an earlier loop's, which the other
-    // warpgroup may still read: a block barrier first (the turn passed on
-    // before it, else the warpgroup waiting for it would never arrive).
-    releaseTurn();
-    gpu::BarrierOp::create(rewriter, loc);
   }
   for (auto &[oldB, p] : prefetched) {
     if (p.tma) {
