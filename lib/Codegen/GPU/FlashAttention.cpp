@@ -125,7 +125,7 @@ constexpr int64_t kWgmmaMaxKeys = 128;
 constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
 
 /// The dots' instructions (the pass's `mma` option).
-enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap };
+enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap, WgmmaPingPong };
 
 /// A global array whose tiles TMA copies: a function argument of 16-bit
 /// elements, viewed (through at most one collapse_shape) as the source of
@@ -567,8 +567,8 @@ private:
   // thread's warpgroup (thread / 128).
   int64_t warpgroups = 0;
   Value warpgroup;
-  // Two consumer warpgroups (FlashAttention-3's ping-pong): no block
-  // barrier before a dot. The later warpgroup to be done with a ring slot
+  // Two consumer warpgroups under MmaKind::WgmmaPingPong
+  // (FlashAttention-3's ping-pong): no block barrier before a dot. The later warpgroup to be done with a ring slot
   // refills it (`releases`: per slot, one increment per warpgroup and
   // round, from zero: an odd previous count is the round's second
   // release); and the warpgroups take turns issuing their wgmmas (named
@@ -2092,7 +2092,7 @@ void FlashAttentionBuilder::planWgmma() {
       warps * kRowsPerWarp > 2 * kWarpgroupRows)
     return;
   warpgroups = warps * kRowsPerWarp / kWarpgroupRows;
-  bool qk = true, pv = mma == MmaKind::Wgmma || mma == MmaKind::WgmmaOverlap;
+  bool qk = true, pv = mma != MmaKind::WgmmaQK;
   bool anyQK = false;
   oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
     if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
@@ -2115,7 +2115,7 @@ void FlashAttentionBuilder::planWgmma() {
   qkOnWgmma = qk && anyQK;
   // P V on wgmma needs S on it: the TMA ring's barriers serve both.
   pvOnWgmma = qkOnWgmma && pv;
-  pingPong = qkOnWgmma && warpgroups == 2;
+  pingPong = pvOnWgmma && warpgroups == 2 && mma == MmaKind::WgmmaPingPong;
 }
 
 void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
@@ -2798,10 +2798,12 @@ struct GPUFlashAttention
   void runOnOperation() override {
     if (threads <= 0 || threads % kWarpSize)
       return;
-    if (!llvm::is_contained({"sync", "wgmma-qk", "wgmma", "wgmma-overlap"},
-                            mma.getValue())) {
+    if (!llvm::is_contained(
+            {"sync", "wgmma-qk", "wgmma", "wgmma-overlap", "wgmma-pingpong"},
+            mma.getValue())) {
       getOperation().emitError("gpu-flash-attention: mma must be sync, "
-                               "wgmma-qk, wgmma or wgmma-overlap, not '")
+                               "wgmma-qk, wgmma, wgmma-overlap or "
+                               "wgmma-pingpong, not '")
           << mma.getValue() << "'";
       return signalPassFailure();
     }
@@ -2820,6 +2822,7 @@ struct GPUFlashAttention
       // on mma.sync.
       MmaKind kind = mma == "wgmma"           ? MmaKind::Wgmma
                      : mma == "wgmma-overlap" ? MmaKind::WgmmaOverlap
+                     : mma == "wgmma-pingpong" ? MmaKind::WgmmaPingPong
                      : mma == "wgmma-qk"      ? MmaKind::WgmmaQK
                                               : MmaKind::Sync;
       FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
