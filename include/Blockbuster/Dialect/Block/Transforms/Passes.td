@@ -107,7 +107,8 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     pipeline on sm_90a with a wgmma `attention-mma`) and a head of 128 or
     more: 128 keys where S, O and Q take at most 160 registers per thread
     (S = Q K^T as wgmma m64n128k16, two blocks per SM with up to 255
-    registers each: measured 2-10% faster at D = 128, not at D = 64;
+    registers each: at D = 128 measured 1.06-1.12x faster for the single
+    pass and 0.99-1.07x for the exact form, at D = 64 not faster;
     docs/performance.md). Keys given in `block-sizes` may be up to 128
     and are not checked against registers. Sizes in `block-sizes` for its
     queries or batch axes win (then the cost model chooses). Among snapshots, a candidate that has such a kernel
