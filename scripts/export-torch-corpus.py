@@ -19,7 +19,7 @@ at two sizes and batch 1 and 2, and written to OUT/NAME.mlir, where NAME is
              hoist weights into inputs, docs/RealInputs.md).
 
 The modules: manual attention, F.scaled_dot_product_attention plain and
-causal, nn.LayerNorm + nn.Linear, RMSNorm + SwiGLU FFN in f32 and bf16, a GELU
+causal (each also in bf16), nn.LayerNorm + nn.Linear, RMSNorm + SwiGLU FFN in f32 and bf16, a GELU
 MLP, nn.TransformerEncoderLayer, a Llama decoder block (RMSNorm, RoPE with
 torch.cat rotate_half, causal SDPA, SwiGLU), and multi-head attention with
 head reshapes/permutes and separate or fused QKV projections.
@@ -240,6 +240,18 @@ MODULES = {
         SDPA(False), [randn(B, H, S, D // H) for _ in range(3)]),
     "sdpa_causal": lambda B, S, D, H, FFN: (
         SDPA(True), [randn(B, H, S, D // H) for _ in range(3)]),
+    # bf16 attention as a model in bf16 writes it: torch-mlir widens SDPA's
+    # operands to f32 (docs/RealInputs.md, "Attention exported from PyTorch
+    # in bf16"); the manual form on [B, S, head dim] rounds P itself.
+    "manual_attention_bf16": lambda B, S, D, H, FFN: (
+        ManualAttention(),
+        [randn(B, S, D // H, dtype=torch.bfloat16) for _ in range(3)]),
+    "sdpa_bf16": lambda B, S, D, H, FFN: (
+        SDPA(False),
+        [randn(B, H, S, D // H, dtype=torch.bfloat16) for _ in range(3)]),
+    "sdpa_causal_bf16": lambda B, S, D, H, FFN: (
+        SDPA(True),
+        [randn(B, H, S, D // H, dtype=torch.bfloat16) for _ in range(3)]),
     "layernorm_linear": lambda B, S, D, H, FFN: (
         LayerNormLinear(D), [randn(B, S, D)]),
     "rmsnorm_swiglu_f32": lambda B, S, D, H, FFN: (

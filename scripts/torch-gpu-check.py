@@ -21,6 +21,7 @@ Two steps, because the GPU machine has no MLIR:
       the median of triton.testing.do_bench (L2 flushed between runs).
 
     .venv-torch/bin/python scripts/torch-gpu-check.py compile DIR
+        [--chip sm_90a] [--round-dot-operands]
     python3 scripts/torch-gpu-check.py run DIR [--device 0] [--time]
         [--against LABEL=DIR2 ...] [--no-torch-compile]
 
@@ -56,7 +57,8 @@ def first_line(error):
     return lines[0].strip()
 
 
-def compile_all(directory, only, whole_threshold=0):
+def compile_all(directory, only, whole_threshold=0, chip="",
+                round_dot_operands=False):
     import blockbuster.torch as bbt
     from blockbuster import capi
 
@@ -71,7 +73,8 @@ def compile_all(directory, only, whole_threshold=0):
             text, _ = bbt.export(model, *inputs, name=name)
             capi.compile(text, target="gpu",
                          output_dir=os.path.join(directory, name),
-                         whole_threshold=whole_threshold)
+                         whole_threshold=whole_threshold, chip=chip,
+                         round_dot_operands=round_dot_operands)
             entry["status"] = "compiled"
         except (bbt.ExportError, capi.CompileError) as error:
             entry["status"] = "refused"
@@ -219,6 +222,12 @@ def main():
     parser.add_argument("--whole-threshold", type=int, default=0,
                         help="compile: bb-compile's --whole-threshold (0: "
                         "the fastest form that fits)")
+    parser.add_argument("--chip", default="",
+                        help="compile: bb-compile's --chip (default sm_90; "
+                             "sm_90a for the H100's wgmma and TMA kernels)")
+    parser.add_argument("--round-dot-operands", action="store_true",
+                        help="compile: bb-compile's --round-dot-operands "
+                             "(bf16 SDPA's f32 P rounded to bf16)")
     parser.add_argument("--time", action="store_true",
                         help="run: time each passing export against eager "
                         "and torch.compile (CUDA graphs)")
@@ -233,7 +242,8 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.directory, exist_ok=True)
     if args.step == "compile":
-        return compile_all(args.directory, args.only, args.whole_threshold)
+        return compile_all(args.directory, args.only, args.whole_threshold,
+                           args.chip, args.round_dot_operands)
     against = [tuple(a.split("=", 1)) for a in args.against]
     if any(len(a) != 2 for a in against):
         parser.error("--against takes LABEL=DIR")

@@ -69,8 +69,9 @@ BB_CAPI_EXPORT int bbRunCPU(const char *mlir, const char *entry,
  * block-fuse, block-select for the GPU, blockbuster-gpu-pipeline) and writes
  * the artifact (docs/Artifact.md) into `directory`. `options` is JSON (or
  * ""): {"entry": NAME, "fuse": true, "chip": "sm_90", "features": "+ptx80",
- * "threads": 128, "block_sizes": ["M=64", ...]}. On success *result is the
- * path of the manifest. */
+ * "round_dot_operands": false, "threads": 128, "block_sizes": ["M=64", ...]}
+ * (round_dot_operands: bb-compile's --round-dot-operands). On success
+ * *result is the path of the manifest. */
 BB_CAPI_EXPORT int bbCompileArtifact(const char *mlir, const char *options,
                                      const char *directory, char **result);
 

@@ -375,6 +375,8 @@ int bbCompileArtifact(const char *mlir, const char *options,
           gpu.chip = value.getAsString()->str();
         } else if (key == "features" && value.getAsString()) {
           gpu.features = value.getAsString()->str();
+        } else if (key == "round_dot_operands" && value.getAsBoolean()) {
+          gpu.roundDotOperands = *value.getAsBoolean();
         } else if (key == "threads" && value.getAsInteger()) {
           gpu.threads = *value.getAsInteger();
         } else if (key == "block_sizes" && value.getAsArray()) {
@@ -385,7 +387,8 @@ int bbCompileArtifact(const char *mlir, const char *options,
         } else {
           errs.error() << "unknown or mistyped option '" << key.str()
                        << "' (known: entry, whole_threshold, fuse, target, "
-                          "chip, features, threads, block_sizes)\n";
+                          "chip, features, round_dot_operands, threads, "
+                          "block_sizes)\n";
           return false;
         }
         return true;

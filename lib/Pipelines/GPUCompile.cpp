@@ -59,6 +59,7 @@ static LogicalResult compileOnce(ModuleOp module,
           ? "block-fuse{keep-snapshots=true target=" + options.target +
                 (options.divideAfterRounding ? " divide-after-rounding=true"
                                              : "") +
+                (options.roundDotOperands ? " round-dot-operands=true" : "") +
                 "}"
           : "";
   std::string select = "block-select{target=" + options.target;

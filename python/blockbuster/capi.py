@@ -172,14 +172,18 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
             output_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
             entry: str = "", block_sizes: Sequence[str] = (),
             linalg: Optional[bool] = None, report_options: str = "",
-            whole_threshold: int = 0) -> Compiled:
+            whole_threshold: int = 0, chip: str = "",
+            round_dot_operands: bool = False) -> Compiled:
     """Compiles MLIR text (or a .mlir path). For Linalg input (detected, or
     ``linalg=True``): hoist-tensor-constants, convert-linalg-to-block and,
     with ``fuse``, block-fuse; block programs are fused as given. Returns a
     Compiled with the block program text and its fusion report.
     ``target="gpu"`` also writes a GPU artifact into ``output_dir``;
     ``whole_threshold`` is bb-compile's --whole-threshold there (0: the
-    fastest form that fits the target)."""
+    fastest form that fits the target), ``chip`` its --chip ("": sm_90;
+    "sm_90a" for the H100's wgmma and TMA kernels) and ``round_dot_operands``
+    its --round-dot-operands (an f32 dot operand against a widened bf16 one
+    rounded to bf16: PyTorch's bf16 SDPA on the tensor cores; inexact)."""
     text = _text(mlir)
     if linalg is None:
         linalg = "block.program" not in text
@@ -194,9 +198,13 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
     if target == "gpu":
         if not output_dir:
             raise ValueError("target='gpu' needs output_dir")
-        opts = json.dumps({"entry": entry, "fuse": bool(fuse),
-                           "block_sizes": list(block_sizes),
-                           "whole_threshold": int(whole_threshold)})
+        gpu_options = {"entry": entry, "fuse": bool(fuse),
+                       "block_sizes": list(block_sizes),
+                       "whole_threshold": int(whole_threshold),
+                       "round_dot_operands": bool(round_dot_operands)}
+        if chip:
+            gpu_options["chip"] = chip
+        opts = json.dumps(gpu_options)
         _call(library().bbCompileArtifact, text.encode(), opts.encode(),
               os.fspath(output_dir).encode())
         artifact = os.fspath(output_dir)

@@ -182,7 +182,8 @@ class Compiled:
     of the inputs bound from the module, in input order; ``artifact`` the GPU
     artifact's directory (target "gpu"); ``report`` the fusion report."""
 
-    def __init__(self, module, program, text, target, fuse, name, device):
+    def __init__(self, module, program, text, target, fuse, name, device,
+                 chip="", round_dot_operands=False):
         self.module = module
         self.text = text
         self.target = target
@@ -224,7 +225,8 @@ class Compiled:
             self._directory = tempfile.TemporaryDirectory(
                 prefix="blockbuster-%s-" % name)
             capi.compile(text, fuse=fuse, target="gpu",
-                         output_dir=self._directory.name)
+                         output_dir=self._directory.name, chip=chip,
+                         round_dot_operands=round_dot_operands)
             self.artifact = self._directory.name
             self._program = load(self.artifact, module,
                                  constants=self._constants, device=device)
@@ -346,13 +348,27 @@ def _from_numpy(array, dtype):
     return torch.from_numpy(array)
 
 
+def gpu_chip(device=0):
+    """The chip to compile for CUDA device ``device``: sm_XY from its
+    compute capability, sm_90a on a 9.0 device (an H100 or H200: the wgmma
+    and TMA kernels)."""
+    major, minor = torch.cuda.get_device_capability(device)
+    return "sm_%d%d%s" % (major, minor, "a" if (major, minor) == (9, 0)
+                          else "")
+
+
 def compile(module, *example_inputs, target=None, fuse=True, name=None,
-            device=0):
+            device=0, chip=None, round_dot_operands=False):
     """Exports ``module`` on ``example_inputs`` (tensors) with torch-mlir and
     compiles it; returns a Compiled callable that takes the module's inputs
     and binds the module's weights by name. ``target``: "cpu", "gpu", or
-    None (gpu when every example input is a CUDA tensor). Raises ExportError
-    (torch-mlir) or capi.CompileError (Blockbuster) with the reason."""
+    None (gpu when every example input is a CUDA tensor). ``chip``: the GPU
+    to compile for (None: gpu_chip(device), sm_90a on an H100).
+    ``round_dot_operands``: bb-compile's --round-dot-operands (a bf16
+    F.scaled_dot_product_attention, whose export keeps P in f32, then runs
+    with P rounded to bf16 as PyTorch's flash kernels round it; inexact,
+    off by default). Raises ExportError (torch-mlir) or capi.CompileError
+    (Blockbuster) with the reason."""
     if name is None:
         name = type(module).__name__.lower() if isinstance(
             module, torch.nn.Module) else "forward"
@@ -363,7 +379,10 @@ def compile(module, *example_inputs, target=None, fuse=True, name=None,
         target = "gpu" if tensors and all(t.is_cuda for t in tensors) \
             else "cpu"
     text, program = export(module, *example_inputs, name=name)
-    return Compiled(module, program, text, target, fuse, name, device)
+    if target == "gpu" and chip is None:
+        chip = gpu_chip(device)
+    return Compiled(module, program, text, target, fuse, name, device,
+                    chip=chip or "", round_dot_operands=round_dot_operands)
 
 
 def _encoder_layer_slow_path(src, embed_dim, num_heads, qkv_weight,

@@ -168,3 +168,24 @@ def test_compile_artifact(tmp_path):
         capi._call(capi.library().bbCompileArtifact, b"", b'{"chips": 1}', b"/tmp/x")
     with pytest.raises(capi.CompileError, match="error"):
         capi.compile("func.func @f( {", target="gpu", output_dir=str(tmp_path / "bad"))
+
+
+def test_compile_artifact_chip_and_rounding(tmp_path):
+    """compile(chip=, round_dot_operands=) reach bb-compile's --chip and
+    --round-dot-operands: a bf16 SDPA export (P kept in f32 by torch-mlir)
+    has both of its dots on wgmma for sm_90a only when P may be rounded."""
+    from blockbuster import artifact
+    sdpa = os.path.join(REPO, "test", "Inputs", "torch-attention",
+                        "sdpa_bf16.mlir")
+
+    def ptx(directory):
+        a = artifact.load(str(directory))
+        assert a.chip == "sm_90a" and len(a.launches) == 1
+        return "".join(p.read_text() for p in directory.glob("*.ptx"))
+
+    capi.compile(sdpa, target="gpu", output_dir=str(tmp_path / "rounded"),
+                 chip="sm_90a", round_dot_operands=True)
+    assert ptx(tmp_path / "rounded").count("wgmma.mma_async") > 0
+    capi.compile(sdpa, target="gpu", output_dir=str(tmp_path / "exact"),
+                 chip="sm_90a")
+    assert "wgmma.mma_async" not in ptx(tmp_path / "exact")

@@ -75,6 +75,15 @@ static cl::opt<bool> divideAfterRounding(
              "softmax with one Q K^T instead of the program's exact two "
              "passes; docs/GPUPipeline.md)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> roundDotOperands(
+    "round-dot-operands", cl::init(false),
+    cl::desc("Let block-fuse round an f32 dot operand to the 16-bit float "
+             "type of the other operand, widened from it: dot(x, f32(v)) as "
+             "dot(bf16(x), v) (inexact; for attention exported from "
+             "PyTorch in bf16, whose P stays f32: P rounded to bf16 as "
+             "PyTorch's flash kernels round it, both dots on the tensor "
+             "cores; docs/GPUPipeline.md)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     blockSizes("block-sizes", cl::init(""),
                cl::desc("Block sizes AXIS=SIZE,... given to block-select"),
@@ -176,6 +185,7 @@ int main(int argc, char **argv) {
   options.wholeThreshold = wholeThreshold;
   options.fuse = !noFuse;
   options.divideAfterRounding = divideAfterRounding;
+  options.roundDotOperands = roundDotOperands;
   options.target = target;
   options.blockSizes = blockSizes;
   options.chip = chip;

@@ -27,6 +27,10 @@ struct GPUCompileOptions {
   /// before a dot (inexact; attention's single-pass online softmax when P
   /// is rounded to 16 bits). Off: the program's exact arithmetic.
   bool divideAfterRounding = false;
+  /// block-fuse's round-dot-operands: an f32 dot operand against one
+  /// widened from a 16-bit float is rounded to that type (inexact;
+  /// attention's f32 P on the tensor cores). Off: the program's f32 dot.
+  bool roundDotOperands = false;
   /// The machine block-fuse and block-select estimate for ("h100",
   /// "h200").
   std::string target = "h100";

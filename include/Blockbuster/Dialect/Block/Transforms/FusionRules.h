@@ -35,6 +35,12 @@ void populateDivideAfterRoundingPatterns(mlir::RewritePatternSet &patterns);
 /// online rewrite may take cast(x c) as cast(x) c (attention: P rounded
 /// before its rescaling by the running maximum).
 inline constexpr llvm::StringLiteral kRescalableAttr = "block.rescalable";
+/// Rule 8's inexact extension, added to it only on request
+/// (`block-fuse{round-dot-operands}`): a dot of an f32 tile and a tile
+/// widened to f32 from a 16-bit float type contracts the f32 tile rounded
+/// to that type (attention's f32 P against V widened from bf16, as PyTorch's
+/// own flash kernels round P).
+void populateRoundDotOperandsPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 5: shift hoisting through contractions, and the linearity it needs
 /// (distributing a contraction over a sum, splitting a reduce's sums, the
 /// one-pass form of a shifted square).

@@ -185,6 +185,56 @@ bool isSingleIterationReduce(ReduceOp reduce);
 void inlineSingleIterationReduce(mlir::RewriterBase &rewriter,
                                  ReduceOp reduce);
 
+/// True when `transposed` (a broadcast's result) has exactly the axes of
+/// `x`, in another order: a transpose, which a dot does not need (it
+/// contracts by axis name).
+bool isTransposeOf(mlir::Value transposed, mlir::Value x);
+
+/// True when `lhs` and `rhs` are tiles of one 16-bit float type (f16 or
+/// bf16) and `dot` contracts their widenings to f32: products of two 16-bit
+/// floats are exact in f32, so the dot of the 16-bit tiles, which also
+/// sums in f32, is the same contraction.
+bool areWidenedFromOne16BitType(mlir::Value lhs, mlir::Value rhs,
+                                mlir::Operation *dot);
+
+/// True when `constant` is a block.constant whose float value `narrow`'s
+/// element type holds exactly, and `widened` is `narrow` cast to a wider
+/// float type: a comparison of `widened` with `constant` is then the same
+/// comparison of `narrow` with the value in `narrow`'s type.
+bool isExactInNarrowerType(mlir::Value constant, mlir::Value widened,
+                           mlir::Value narrow);
+/// `constant` (isExactInNarrowerType) as a constant of `like`'s element
+/// type.
+mlir::Value narrowConstant(mlir::RewriterBase &rewriter, mlir::Value constant,
+                           mlir::Value like);
+
+/// True when `cast` converts a float block.constant to another float type.
+bool isCastOfFloatConstant(mlir::Operation *cast);
+/// That constant rounded (to nearest even, as block.cast rounds) to the
+/// cast's element type: the cast folded.
+mlir::Value foldCastOfConstant(mlir::RewriterBase &rewriter,
+                               mlir::Operation *cast);
+
+/// True when `root` is a tile_reduce `min` (all) of `x == -inf` over some
+/// axes, x a float tile: that is `max(x) == -inf` over the same axes (a
+/// maximum is -inf exactly when every element is; with a NaN both are
+/// false, as `max` propagates it).
+bool isAllMinusInfinity(mlir::Operation *root);
+/// Rewrites such a tile_reduce as max(x) == -inf; returns the comparison.
+mlir::Value compareMaximumWithMinusInfinity(mlir::RewriterBase &rewriter,
+                                            mlir::Operation *root);
+
+/// The state element of `reduce` (built-in combiners) combined with `min`
+/// whose term is `t == -inf`, t a float tile: the loop may track max(t)
+/// instead and compare once after it (the same fact as isAllMinusInfinity,
+/// across iterations). Then the maximum is a state rule 9 and cleanup merge
+/// with softmax's running maximum.
+std::optional<unsigned> findAllMinusInfinityState(ReduceOp reduce);
+/// Tracks max(t) in that state element and compares it with -inf after the
+/// loop. Returns the new reduce.
+ReduceOp trackMaximumInstead(mlir::RewriterBase &rewriter, ReduceOp reduce,
+                             unsigned index);
+
 //===----------------------------------------------------------------------===//
 // PDL.
 //===----------------------------------------------------------------------===//

@@ -285,7 +285,14 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "Rule 4 also rewrites dot(cast(x / s), w) as dot(cast(x), w) / s "
            "(inexact: rounds x instead of x / s; for attention with P "
            "rounded to 16 bits, the single-pass online softmax instead of "
-           "the exact two-pass form)">
+           "the exact two-pass form)">,
+    Option<"roundDotOperands", "round-dot-operands", "bool",
+           /*default=*/"false",
+           "Rule 8 also rewrites dot(x, f32(b)), x f32 and b a 16-bit float "
+           "tile, as dot(x rounded to b's type, b) (inexact: x loses its "
+           "low mantissa bits; attention's f32 P against V widened from "
+           "bf16 then runs on the tensor cores, P rounded as PyTorch's own "
+           "flash kernels round it)">
   ];
   let statistics = [
     Statistic<"rule1Applications", "rule-1", "Rewrites by rule 1 (producer-consumer map fusion)">,

@@ -323,6 +323,8 @@ struct BlockFusePass
         entry->populate(patterns);
         if (number == 4 && divideAfterRounding)
           populateDivideAfterRoundingPatterns(patterns);
+        if (number == 8 && roundDotOperands)
+          populateRoundDotOperandsPatterns(patterns);
       }
       nameGeneratedPatterns(patterns);
       mainRootKinds.push_back(getRootKinds(patterns));

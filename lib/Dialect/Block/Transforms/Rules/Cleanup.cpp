@@ -271,11 +271,46 @@ struct DropDeadMapResults : public OpRewritePattern<MapOp> {
   }
 };
 
-/// Two state elements of a reduce with built-in combiners that accumulate
-/// the same term with the same combiner hold the same value: readers of the
-/// later one read the earlier one (DropDeadReduceResults then drops it).
+/// The op that combines state element `index` of a reduce with a combine
+/// region from its own two arguments alone (`max(a_i, b_i)`), or null when
+/// the new state also depends on other elements (a rescaled sum).
+static Operation *getPlainRegionCombiner(ReduceOp reduce, unsigned index) {
+  unsigned n = reduce.getNumResults();
+  Block &combine = reduce.getCombiner().front();
+  Operation *def =
+      combine.getTerminator()->getOperand(index).getDefiningOp();
+  if (!def || def->getBlock() != &combine || def->getNumOperands() != 2)
+    return nullptr;
+  return def->getOperand(0) == combine.getArgument(index) &&
+                 def->getOperand(1) == combine.getArgument(n + index)
+             ? def
+             : nullptr;
+}
+
+/// True when state elements `earlier` and `later` of `reduce` always hold
+/// the same value: the same term, and either the same built-in combiner,
+/// or (a combine region) the same initial value and the same op combining
+/// each from its own two arguments.
+static bool holdSameValue(ReduceOp reduce, unsigned earlier, unsigned later) {
+  OperandRange terms = reduce.getYield().getOperands();
+  if (terms[earlier] != terms[later])
+    return false;
+  if (std::optional<ArrayAttr> combiners = reduce.getCombiners())
+    return (*combiners)[earlier] == (*combiners)[later];
+  if (reduce.getInits()[earlier] != reduce.getInits()[later])
+    return false;
+  Operation *first = getPlainRegionCombiner(reduce, earlier);
+  Operation *second = getPlainRegionCombiner(reduce, later);
+  return first && second && first->getName() == second->getName() &&
+         first->getAttrDictionary() == second->getAttrDictionary();
+}
+
+/// Two state elements of a reduce that accumulate the same term in the same
+/// way hold the same value: readers of the later one read the earlier one
+/// (DropDeadReduceResults or DropDeadRegionReduceState then drops it).
 /// Arises when rule 9 merges two reduces that both sum x (LayerNorm's mean
-/// and its one-pass variance).
+/// and its one-pass variance), or a maximum into an online softmax that
+/// already tracks it (SDPA's test for rows of scores all -inf).
 struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
   explicit MergeDuplicateReduceResults(MLIRContext *context)
       : OpRewritePattern(context) {
@@ -283,16 +318,11 @@ struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
   }
   LogicalResult matchAndRewrite(ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
-    std::optional<ArrayAttr> combiners = reduce.getCombiners();
-    if (!combiners)
-      return rewriter.notifyMatchFailure(reduce, "has a combine region");
-    OperandRange terms = reduce.getYield().getOperands();
-    for (unsigned later = 1; later < terms.size(); ++later) {
+    for (unsigned later = 1; later < reduce.getNumResults(); ++later) {
       if (reduce.getResult(later).use_empty())
         continue;
       for (unsigned earlier = 0; earlier < later; ++earlier) {
-        if (terms[earlier] != terms[later] ||
-            (*combiners)[earlier] != (*combiners)[later])
+        if (!holdSameValue(reduce, earlier, later))
           continue;
         rewriter.replaceAllUsesWith(reduce.getResult(later),
                                     reduce.getResult(earlier));
@@ -305,8 +335,8 @@ struct MergeDuplicateReduceResults : public OpRewritePattern<ReduceOp> {
       }
     }
     return rewriter.notifyMatchFailure(
-        reduce, "no two read state elements accumulate the same term with "
-                "the same combiner");
+        reduce, "no two read state elements accumulate the same term in "
+                "the same way");
   }
 };
 
