@@ -568,11 +568,11 @@ private:
   int64_t warpgroups = 0;
   Value warpgroup;
   // Two consumer warpgroups under MmaKind::WgmmaPingPong
-  // (FlashAttention-3's ping-pong): no block barrier before a dot. The later warpgroup to be done with a ring slot
-  // refills it (`releases`: per slot, one increment per warpgroup and
-  // round, from zero: an odd previous count is the round's second
-  // release); and the warpgroups take turns issuing their wgmmas (named
-  // barriers 1 and 2 of 256 threads, `turnHeld` while this warpgroup may
+  // (FlashAttention-3's ping-pong): no block barrier before a dot. The later
+  // warpgroup to be done with a ring slot refills it (`releases`: per slot, one
+  // increment per warpgroup and round, from zero: an odd previous count is the
+  // round's second release); and the warpgroups take turns issuing their wgmmas
+  // (named barriers 1 and 2 of 256 threads, `turnHeld` while this warpgroup may
   // issue), so that one's softmax runs while the other's dots do.
   bool pingPong = false, turnHeld = false;
   Value releases;
@@ -2208,8 +2208,8 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
       int64_t at = step * kStepK * 2;
       Value descA = sharedMatrixDescriptor(
           rewriter, loc, q,
-          add(mul(warpgroup, kBoxBytes), box * warpgroups * kBoxBytes + at),
-          16, kSwizzleGroupBytes);
+          add(mul(warpgroup, kBoxBytes), box * warpgroups * kBoxBytes + at), 16,
+          kSwizzleGroupBytes);
       Value descB = sharedMatrixDescriptor(
           rewriter, loc, p.buffer,
           add(slotOffset, box * p.groups * kBoxBytes + at), 16,
@@ -2276,8 +2276,8 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   if (pingPong) {
     // Thread 0 at u = 0; at u > 0 the first thread of the warpgroup that
     // releases use u - 1's slot second.
-    Value first = arith::CmpIOp::create(rewriter, loc,
-                                        arith::CmpIPredicate::eq, use, index(0));
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        use, index(0));
     Value warpgroupLeader = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq,
         rem(thread, kWarpSize * kWarpgroupRows / kRowsPerWarp), index(0));
@@ -2296,7 +2296,8 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
       Value slot = rem(add(use, slots - 1), slots);
       Value before = memref::AtomicRMWOp::create(
           rewriter, loc, arith::AtomicRMWKind::addi,
-          arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(1)),
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getI32IntegerAttr(1)),
           releases, ValueRange{slot});
       Value odd = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ne,
@@ -2308,9 +2309,9 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
                                     rewriter.getI32IntegerAttr(0)));
       scf::YieldOp::create(rewriter, loc, odd);
       rewriter.setInsertionPointToStart(count.elseBlock());
-      scf::YieldOp::create(rewriter, loc,
-                           arith::AndIOp::create(rewriter, loc, leader, first)
-                               .getResult());
+      scf::YieldOp::create(
+          rewriter, loc,
+          arith::AndIOp::create(rewriter, loc, leader, first).getResult());
     }
     refills = arith::AndIOp::create(rewriter, loc, count.getResult(0), more);
   }
@@ -2669,7 +2670,7 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
   // block has the SM's registers to itself.
   if (warpgroups < 2)
     thread.getDefiningOp()->setAttr(kOccupancyBySharedMemoryAttrName,
-                                   rewriter.getUnitAttr());
+                                    rewriter.getUnitAttr());
   Value warp = div(thread, kWarpSize);
   lane = rem(thread, kWarpSize);
   quadLane = rem(lane, 4);
@@ -2820,11 +2821,11 @@ struct GPUFlashAttention
         continue;
       // The wgmma schedule where it applies; a block it cannot take runs
       // on mma.sync.
-      MmaKind kind = mma == "wgmma"           ? MmaKind::Wgmma
-                     : mma == "wgmma-overlap" ? MmaKind::WgmmaOverlap
+      MmaKind kind = mma == "wgmma"            ? MmaKind::Wgmma
+                     : mma == "wgmma-overlap"  ? MmaKind::WgmmaOverlap
                      : mma == "wgmma-pingpong" ? MmaKind::WgmmaPingPong
-                     : mma == "wgmma-qk"      ? MmaKind::WgmmaQK
-                                              : MmaKind::Sync;
+                     : mma == "wgmma-qk"       ? MmaKind::WgmmaQK
+                                               : MmaKind::Sync;
       FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
                                     kind);
       if (succeeded(builder.build())) {

@@ -230,8 +230,7 @@ struct BlockSelectPass
                          const BlockSizes &sizes) {
       if (explicitSizes.count(kernel.keyAxis.getValue()))
         return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys, -1};
-      if (wgmmaAttention &&
-          kernel.headExtent(sizes) >= kAttentionWideKeysHead)
+      if (wgmmaAttention && kernel.headExtent(sizes) >= kAttentionWideKeysHead)
         return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys,
                                            kAttentionWideKeysRegisters};
       return std::pair<int64_t, int64_t>{kAttentionMaxKeys,
