@@ -6,6 +6,7 @@ Linalg programs and compiles each with bb-compile (host side; no GPU).
                                          [--only SUBSTRING ...] [--list]
                                          [--chip sm_90a] [--gemm MxKxN ...]
                                          [--norm-matmul MxKxN ...]
+                                         [--ffn MxDxF ...]
                                          [--variant NAME=FLAGS ...]
 
 Every workload is bf16 storage with f32 arithmetic, written the way a
@@ -28,7 +29,8 @@ loaded) and, for a workload that does not compile, the first `error:` line
 of bb-compile's output. The chip defaults to sm_90a, the H100's
 architecture-specific target (wgmma and TMA kernels for GEMM blocks);
 `--gemm` adds plain GEMMs at other shapes (partial edge tiles),
-`--norm-matmul` LayerNorm+matmul and RMSNorm+matmul at other shapes.
+`--norm-matmul` LayerNorm+matmul and RMSNorm+matmul at other shapes,
+`--ffn` the RMSNorm + SwiGLU FFN at other shapes.
 `--variant NAME=FLAGS` compiles every selected workload once more with
 extra bb-compile flags (e.g. `--variant tile128="--block-sizes
 a0=128,a1=128,a2=128"`), as WORKLOAD__NAME: schedule variants checked and
@@ -537,6 +539,8 @@ def main():
                         help="also plain GEMMs of these shapes")
     parser.add_argument("--norm-matmul", nargs="*", default=[], metavar="MxKxN",
                         help="also LayerNorm+matmul and RMSNorm+matmul of these shapes")
+    parser.add_argument("--ffn", nargs="*", default=[], metavar="MxDxF",
+                        help="also the RMSNorm + SwiGLU FFN at these shapes")
     parser.add_argument("--attention", nargs="*", default=[], metavar="BxHxSxD",
                         help="also attention (bf16, P rounded as the anchors) "
                              "of these shapes, unmasked and causal (issue 15's "
@@ -559,6 +563,10 @@ def main():
         m, k, n = (int(x) for x in shape.split("x"))
         for kind in ("layernorm_matmul", "rmsnorm_matmul"):
             workloads.append(("%s_m%d_k%d_n%d" % (kind, m, k, n), kind, dict(M=m, K=k, N=n)))
+    for shape in args.ffn:
+        m, d, f = (int(x) for x in shape.split("x"))
+        workloads.append(("rmsnorm_ffn_swiglu_m%d_d%d_f%d" % (m, d, f), "rmsnorm_ffn_swiglu",
+                          dict(M=m, D=d, F=f)))
     for shape in args.attention:
         b, h, n, d = (int(x) for x in shape.split("x"))
         for kind in ("attention", "attention_causal"):

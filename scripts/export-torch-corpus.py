@@ -58,6 +58,12 @@ SIZES = {
     "real": dict(S=256, D=512, H=8, FFN=1408),
 }
 BATCHES = (1, 2)
+# Not in the corpus: the anchors' long attention (32 heads of 128 over 2048
+# positions, docs/performance.md), for timing exports on the GPU
+# (torch-gpu-check.py compile --sizes long --only sdpa_bf16 ...).
+EXTRA_SIZES = {
+    "long": dict(S=2048, D=4096, H=32, FFN=11008),
+}
 
 
 # ---------------------------------------------------------------------------
@@ -271,10 +277,11 @@ MODULES = {
 }
 
 
-def corpus():
-    """(NAME, module name, size name, batch) of every export, in order."""
+def corpus(sizes=tuple(SIZES)):
+    """(NAME, module name, size name, batch) of every export, in order, at
+    `sizes` (names of SIZES or EXTRA_SIZES)."""
     for module in MODULES:
-        for size in SIZES:
+        for size in sizes:
             for batch in BATCHES:
                 yield f"{module}_{size}_b{batch}", module, size, batch
 
@@ -282,7 +289,7 @@ def corpus():
 def build(module, size, batch):
     """The module (eval mode, seeded weights) and its example inputs."""
     torch.manual_seed(0)
-    dims = SIZES[size]
+    dims = {**SIZES, **EXTRA_SIZES}[size]
     model, inputs = MODULES[module](batch, dims["S"], dims["D"], dims["H"],
                                     dims["FFN"])
     return model.eval(), inputs
@@ -304,7 +311,7 @@ def export(name, module, size, batch):
         if count == 0 and "dense_resource<" in text:
             raise RuntimeError(f"{name}: no dialect_resources section to elide")
     header = (f"// {name}: scripts/export-torch-corpus.py ({module}, "
-              f"size {size} {SIZES[size]}, batch {batch})"
+              f"size {size} {({**SIZES, **EXTRA_SIZES})[size]}, batch {batch})"
               + ("; weights elided" if size != "tiny" else "") + "\n")
     return header + text.rstrip("\n") + "\n"
 

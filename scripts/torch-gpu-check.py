@@ -21,7 +21,7 @@ Two steps, because the GPU machine has no MLIR:
       the median of triton.testing.do_bench (L2 flushed between runs).
 
     .venv-torch/bin/python scripts/torch-gpu-check.py compile DIR
-        [--chip sm_90a] [--round-dot-operands]
+        [--chip sm_90a] [--round-dot-operands] [--sizes tiny real long]
     python3 scripts/torch-gpu-check.py run DIR [--device 0] [--time]
         [--against LABEL=DIR2 ...] [--no-torch-compile]
 
@@ -58,13 +58,13 @@ def first_line(error):
 
 
 def compile_all(directory, only, whole_threshold=0, chip="",
-                round_dot_operands=False):
+                round_dot_operands=False, sizes=None):
     import blockbuster.torch as bbt
     from blockbuster import capi
 
     c = corpus()
     index = {}
-    for name, module, size, batch in c.corpus():
+    for name, module, size, batch in c.corpus(sizes or tuple(c.SIZES)):
         if only and not any(o in name for o in only):
             continue
         model, inputs = c.build(module, size, batch)
@@ -113,7 +113,7 @@ def time_against_torch(torch, run, model, inputs, out, others=(),
     contenders = [
         artifact_launcher(run, inputs, out),
         lambda: model(*inputs),
-        (lambda: compiled(*inputs)) if compiled else None]
+        (lambda: compiled(*inputs)) if compiled is not None else None]
     contenders += [artifact_launcher(other, inputs, out) for other in others]
     timings = []
     for fn in contenders:
@@ -228,6 +228,10 @@ def main():
     parser.add_argument("--round-dot-operands", action="store_true",
                         help="compile: bb-compile's --round-dot-operands "
                              "(bf16 SDPA's f32 P rounded to bf16)")
+    parser.add_argument("--sizes", nargs="*", default=[],
+                        help="compile: the corpus sizes (default tiny and "
+                             "real; `long` is the anchors' attention, "
+                             "S 2048 with 32 heads of 128)")
     parser.add_argument("--time", action="store_true",
                         help="run: time each passing export against eager "
                         "and torch.compile (CUDA graphs)")
@@ -243,7 +247,7 @@ def main():
     os.makedirs(args.directory, exist_ok=True)
     if args.step == "compile":
         return compile_all(args.directory, args.only, args.whole_threshold,
-                           args.chip, args.round_dot_operands)
+                           args.chip, args.round_dot_operands, args.sizes)
     against = [tuple(a.split("=", 1)) for a in args.against]
     if any(len(a) != 2 for a in against):
         parser.error("--against takes LABEL=DIR")

@@ -270,7 +270,13 @@ static Abstract evaluateScalar(Operation *op, ArrayRef<Abstract> in,
     for (int i = 0; i < 2; ++i) {
       if (in[i].isConst(0.0f) && in[1 - i].isFinite())
         return in[1 - i];
-      if (in[i].isConst(negInf) && in[1 - i].isFinite())
+      // x + -inf = -inf for finite x; also for the masked value of an
+      // additive mask, `S + -inf` (torch-mlir's causal SDPA), whose scores
+      // are taken as finite (a Q K^T of finite inputs overflows only past
+      // f32's range), as PyTorch's own causal kernels take them when they
+      // leave masked tiles out.
+      if (in[i].isConst(negInf) &&
+          (in[1 - i].isFinite() || in[1 - i].kind == Abstract::Top))
         return fold(negInf);
     }
     return Abstract::top();
@@ -662,6 +668,10 @@ private:
     // The column position is the compare's left side (`col <= row`), else
     // its right side (`row >= col`).
     bool columnLeft = true;
+    // S also reaches the masked value g (torch-mlir's additive mask, `S + 0`
+    // kept and `S + -inf` masked): the dot must then run on every tile the
+    // loop iterates, masked whole or not.
+    bool maskedReadsTile = false;
   };
   std::optional<Mask> findMask(Value out);
   // The masks of the dots seen so far, by their elementwise op.
@@ -1656,8 +1666,8 @@ FlashAttentionBuilder::findMask(Value out) {
   if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(input), tile,
                                mask.rowLoop, mask.columnLoop)))
     return std::nullopt;
-  // The tile's values reach the result only as the kept value of one
-  // select: `select(c, f(s), g)` with c and g free of s.
+  // The tile's values reach the result only through one select:
+  // `select(c, f(s), g)` with c free of s (g may read s, `s + -inf`).
   Block *body = op.getBody();
   arith::SelectOp select;
   SmallVector<Value> worklist = {body->getArgument(input->getOperandNumber())};
@@ -1667,8 +1677,9 @@ FlashAttentionBuilder::findMask(Value out) {
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       if (auto s = dyn_cast<arith::SelectOp>(user)) {
-        if (use.getOperandNumber() != 1 || (select && select != s))
+        if (use.getOperandNumber() == 0 || (select && select != s))
           return std::nullopt;
+        mask.maskedReadsTile |= use.getOperandNumber() == 2;
         select = s;
         continue;
       }
@@ -1726,8 +1737,9 @@ Value FlashAttentionBuilder::dotNeeded(Value out) {
     return Value();
   masks[mask->op.getOperation()] = *mask;
   // The loop leaves out the tiles the mask discards whole: it computes
-  // every one it runs.
-  if (!loops.empty() && loops.back().boundingTile == out)
+  // every one it runs. A masked value that reads S needs S.
+  if ((!loops.empty() && loops.back().boundingTile == out) ||
+      mask->maskedReadsTile)
     return Value();
   Value lastRow =
       arith::SubIOp::create(rewriter, loc, shapes[out].validRows, index(1));

@@ -67,6 +67,14 @@
 // the refill (no release mbarriers: the barrier orders the refill after
 // every warp's wgmma) and step i's wgmma: the tensor cores drain every
 // step (measured 6-9% slower, docs/performance.md).
+// Two dots of one computed A tile in one k loop, each into its own
+// accumulator (the gate and up projections of an RMSNorm + SwiGLU FFN, the
+// epilogue silu(gate) * up reading both), share the mainloop of a 128 x 128
+// tile: a slot holds A, then the 64 x 128 part of each B (48 KB, as a
+// 128 x 256 tile's); each of two warpgroups computes its 64 rows of A in
+// registers once per k16 and issues one m64n128k16 into each of its two
+// accumulators (128 registers per thread, as one 64 x 256), all in one
+// wgmma group; the epilogue runs on both accumulators' registers.
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not
@@ -124,24 +132,38 @@ constexpr int64_t kRowsPerMma = 64;
 // loaded as two boxes of 64 columns.
 constexpr int64_t kSwizzleElements = kTmaSwizzleElements;
 
-/// A block-level GEMM the schedule applies to.
-struct WarpgroupGemm {
+/// One product of a block-level GEMM: C[m, n] = sum over k of A * B.
+struct WarpgroupProduct {
   linalg::GenericOp dot;
   std::optional<AccumulationFold> fold;
-  // The op the mainloop replaces: the block's k loop, or the dot itself
-  // when the reduced axis is whole.
-  Operation *reduce;
-  // A [M, K] and B [K, N] in global memory, defined outside the grid.
-  Value a, b;
-  // The tile's first row and column.
-  OpFoldResult rowOffset, colOffset;
+  // B [K, N] in global memory, defined outside the grid.
+  Value b;
   // The f32 workgroup tile that holds the product after the reduce.
   Value acc;
   linalg::FillOp accFill;
+};
+
+/// A block-level GEMM the schedule applies to: one product, or two that
+/// share the A tile in one k loop (the gate and up projections of a SwiGLU
+/// FFN), each with an accumulator of its own.
+struct WarpgroupGemm {
+  SmallVector<WarpgroupProduct, 2> products;
+  linalg::GenericOp dot() const { return products.front().dot; }
+  // The op the mainloop replaces: the block's k loop, or the dot itself
+  // when the reduced axis is whole.
+  Operation *reduce;
+  // A [M, K] in global memory, defined outside the grid.
+  Value a;
+  // The tile's first row and column.
+  OpFoldResult rowOffset, colOffset;
   Type elementType;
-  // The tile's columns: 128 (one warpgroup) or 256 (two).
+  // The tile's columns per product: 128 or 256 (one product).
   int64_t tileN = 128;
-  int64_t warpgroups() const { return tileN / 128; }
+  int64_t accumulators() const { return products.size(); }
+  // One warpgroup per 128 columns of B in a slot: a 128 x 128 tile of one
+  // product is one warpgroup's, of two products (or 128 x 256 of one) two
+  // warpgroups', 64 rows each.
+  int64_t warpgroups() const { return tileN * accumulators() / 128; }
   // The op that computes A in the block, if A is not read from memory.
   std::optional<WarpgroupPrologue> prologue;
 };
@@ -187,8 +209,9 @@ LogicalResult fail(Operation *op, const Twine &reason) {
   return failure();
 }
 
-/// The precondition: `dot` is the only work of its block's reduce.
-FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
+/// Whether `dot` is a tile contraction A[m, k] * B[k, n] -> C[m, n] of f16
+/// or bf16 operands of one type; returns that type.
+FailureOr<Type> matchProductShape(linalg::GenericOp dot) {
   std::optional<TileContraction> c = matchTileContraction(dot);
   if (!c || !c->batch.empty())
     return fail(dot, "not an unbatched tile contraction");
@@ -204,88 +227,151 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   if (elementType != getElementTypeOrSelf(dot.getDpsInputs()[1].getType()) ||
       !(elementType.isF16() || elementType.isBF16()))
     return fail(dot, "operands are not both f16 or both bf16");
+  return elementType;
+}
+
+/// The other dots of `loop` that read `dot`'s A tile: the products of a
+/// GEMM that share their A operand.
+SmallVector<linalg::GenericOp> sharingA(linalg::GenericOp dot,
+                                        scf::ForOp loop) {
+  SmallVector<linalg::GenericOp> siblings;
+  for (auto other : loop.getBody()->getOps<linalg::GenericOp>())
+    if (other != dot && other.getNumDpsInputs() == 2 &&
+        other.getDpsInputs()[0] == dot.getDpsInputs()[0] &&
+        matchTileContraction(other))
+      siblings.push_back(other);
+  return siblings;
+}
+
+/// The precondition: `dot` is the only work of its block's reduce, or the
+/// first of two dots in its k loop that share their A tile (and nothing
+/// else happens there).
+FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
+  FailureOr<Type> elementType = matchProductShape(dot);
+  if (failed(elementType))
+    return failure();
 
   auto grid = dot->getParentOfType<scf::ForallOp>();
   WarpgroupGemm gemm;
-  gemm.dot = dot;
-  gemm.elementType = elementType;
-  gemm.fold = findAccumulationFold(dot);
+  gemm.elementType = *elementType;
   // The k loop: the dot's parent when that is a loop directly in the grid.
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
   bool inLoop = loop && loop->getParentOp() == grid;
-  if (FailureOr<WarpgroupPrologue> prologue = matchWarpgroupPrologue(
-          dot, inLoop ? loop.getOperation() : dot.getOperation());
-      succeeded(prologue))
-    gemm.prologue = *prologue;
+  SmallVector<linalg::GenericOp> siblings;
+  if (inLoop)
+    siblings = sharingA(dot, loop);
+  if (siblings.size() > 1)
+    return fail(dot, "more than two dots share the A tile");
+  if (!siblings.empty() && siblings.front()->isBeforeInBlock(dot))
+    return fail(dot, "not the first of the dots that share the A tile");
+  SmallVector<linalg::GenericOp, 2> dots = {dot};
+  llvm::append_range(dots, siblings);
+  for (linalg::GenericOp product : dots) {
+    if (product != dot && matchProductShape(product) != *elementType)
+      return fail(product, "the products' operands differ in type");
+    gemm.products.push_back({product, findAccumulationFold(product), Value(),
+                             Value(), nullptr});
+  }
+  SmallVector<Operation *> siblingOps(siblings.begin(), siblings.end());
+  if (FailureOr<WarpgroupPrologue> matched = matchWarpgroupPrologue(
+          dot, inLoop ? loop.getOperation() : dot.getOperation(), siblingOps);
+      succeeded(matched))
+    gemm.prologue = *matched;
   auto isPrologue = [&](Operation *op) {
     return gemm.prologue &&
            (op == gemm.prologue->op.getOperation() ||
             op == gemm.prologue->op.getDpsInits()[0].getDefiningOp());
   };
   if (inLoop) {
-    if (!gemm.fold)
-      return fail(dot, "a k loop whose dot does not accumulate a tile");
     gemm.reduce = loop;
-    gemm.acc = gemm.fold->acc;
-    // Nothing else may happen in the loop: the dot, its zero-filled result
-    // tile, the add into the accumulator, views and index arithmetic.
+    for (WarpgroupProduct &product : gemm.products) {
+      if (!product.fold)
+        return fail(product.dot, "a k loop whose dot does not accumulate a "
+                                 "tile");
+      product.acc = product.fold->acc;
+    }
+    // Nothing else may happen in the loop: the dots, their zero-filled
+    // result tiles, the adds into the accumulators, views and index
+    // arithmetic.
+    auto isProductWork = [&](Operation *op) {
+      return llvm::any_of(gemm.products, [&](WarpgroupProduct &p) {
+        return op == p.dot.getOperation() || op == p.fold->fill ||
+               op == p.fold->add ||
+               op == p.dot.getDpsInits()[0].getDefiningOp();
+      });
+    };
     for (Operation &op : loop.getBody()->without_terminator()) {
-      if (&op == dot.getOperation() || &op == gemm.fold->fill ||
-          &op == gemm.fold->add ||
-          &op == dot.getDpsInits()[0].getDefiningOp() || isPrologue(&op) ||
-          isPure(&op))
+      if (isProductWork(&op) || isPrologue(&op) || isPure(&op))
         continue;
-      return fail(&op, "the k loop does more than one dot");
+      return fail(&op, "the k loop does more than its dots");
     }
     if (!loop.getInitArgs().empty() ||
         !isConstantIntValue(loop.getLowerBound(), 0) ||
         !isConstantIntValue(loop.getStep(), 1))
       return fail(loop, "not a plain k loop");
   } else if (dot->getParentOp() == grid) {
-    if (gemm.fold)
+    if (gemm.products.front().fold)
       return fail(dot, "a whole-k dot added into another tile");
     gemm.reduce = dot;
-    gemm.acc = dot.getDpsInits()[0];
+    gemm.products.front().acc = dot.getDpsInits()[0];
   } else {
     return fail(dot, "not directly in the block or in its k loop");
   }
 
-  // The accumulator: a workgroup tile of the block, zero-filled just before
-  // the reduce and of at most 128 x 128 elements.
-  auto accAlloc = gemm.acc.getDefiningOp<memref::AllocOp>();
-  if (!accAlloc || accAlloc->getParentOp() != grid ||
-      accAlloc.getType().getRank() != 2)
-    return fail(dot, "the accumulator is not a tile of the block");
-  for (Operation *user : gemm.acc.getUsers()) {
-    Operation *ancestor = grid.getBody()->findAncestorOpInBlock(*user);
-    if (gemm.reduce->isAncestor(user) || !ancestor)
-      continue;
-    if (ancestor->isBeforeInBlock(gemm.reduce)) {
-      auto fill = dyn_cast<linalg::FillOp>(user);
-      if (!fill || gemm.accFill ||
-          !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
-        return fail(user, "the accumulator is used before the reduce");
-      gemm.accFill = fill;
+  // Each accumulator: a workgroup tile of the block, zero-filled just
+  // before the reduce.
+  for (WarpgroupProduct &product : gemm.products) {
+    auto accAlloc = product.acc.getDefiningOp<memref::AllocOp>();
+    if (!accAlloc || accAlloc->getParentOp() != grid ||
+        accAlloc.getType().getRank() != 2)
+      return fail(product.dot, "the accumulator is not a tile of the block");
+    for (Operation *user : product.acc.getUsers()) {
+      Operation *ancestor = grid.getBody()->findAncestorOpInBlock(*user);
+      if (gemm.reduce->isAncestor(user) || !ancestor)
+        continue;
+      if (ancestor->isBeforeInBlock(gemm.reduce)) {
+        auto fill = dyn_cast<linalg::FillOp>(user);
+        if (!fill || product.accFill ||
+            !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+          return fail(user, "the accumulator is used before the reduce");
+        product.accFill = fill;
+      }
     }
+    if (!product.accFill)
+      return fail(product.dot, "the accumulator does not start at zero");
   }
-  if (!gemm.accFill)
-    return fail(dot, "the accumulator does not start at zero");
 
   // The operands: tiles [m0 : m0 + 128, k : k + kStep] of A and [k : k +
-  // kStep, n0 : n0 + 128] of B read straight from global memory.
+  // kStep, n0 : n0 + N] of each B read straight from global memory, the
+  // B tiles of two products at the same place.
   memref::SubViewOp aTile = gemm.prologue
                                 ? gemm.prologue->raw
                                 : unitStrideSubview(dot.getDpsInputs()[0]);
-  memref::SubViewOp bTile = unitStrideSubview(dot.getDpsInputs()[1]);
-  if (!aTile || !bTile)
-    return fail(dot, "operands are not tiles of global arrays");
+  if (!aTile)
+    return fail(dot, "A is not a tile of a global array");
   gemm.a = aTile.getSource();
-  gemm.b = bTile.getSource();
-  if (!isTmaSource(gemm.a) || !isTmaSource(gemm.b) ||
-      grid->isAncestor(gemm.a.getParentBlock()->getParentOp()) ||
-      grid->isAncestor(gemm.b.getParentBlock()->getParentOp()))
-    return fail(dot, "operands are not whole global arrays with 16-byte "
-                     "aligned rows");
+  if (!isTmaSource(gemm.a) ||
+      grid->isAncestor(gemm.a.getParentBlock()->getParentOp()))
+    return fail(dot, "A is not a whole global array with 16-byte aligned "
+                     "rows");
+  SmallVector<memref::SubViewOp, 2> bTiles;
+  for (WarpgroupProduct &product : gemm.products) {
+    memref::SubViewOp bTile =
+        unitStrideSubview(product.dot.getDpsInputs()[1]);
+    if (!bTile)
+      return fail(product.dot, "B is not a tile of a global array");
+    product.b = bTile.getSource();
+    if (!isTmaSource(product.b) ||
+        grid->isAncestor(product.b.getParentBlock()->getParentOp()) ||
+        product.b.getType() != gemm.products.front().b.getType() ||
+        (!bTiles.empty() &&
+         (bTile.getMixedOffsets() != bTiles.front().getMixedOffsets() ||
+          bTile.getMixedSizes() != bTiles.front().getMixedSizes())))
+      return fail(product.dot, "B is not a whole global array with 16-byte "
+                               "aligned rows, read where the other B is");
+    bTiles.push_back(bTile);
+  }
+  memref::SubViewOp bTile = bTiles.front();
   int64_t kTotal = cast<MemRefType>(gemm.a.getType()).getDimSize(1);
   std::optional<int64_t> tileM = constantUpperBound(aTile.getResult(), 0);
   std::optional<int64_t> tileN = constantUpperBound(bTile.getResult(), 1);
@@ -293,6 +379,13 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
   if (tileM != kTileM || (tileN != 128 && tileN != 256) || !stepK)
     return fail(dot, "the block is not a 128 x 128 or 128 x 256 tile");
   gemm.tileN = *tileN;
+  // Two products: each warpgroup's two 64 x 128 accumulators take the 128
+  // registers per thread of one 64 x 256 one, and the A operand comes
+  // from the prologue in registers (the only form that issues the two
+  // products' wgmmas in one group).
+  if (gemm.accumulators() > 1 && (gemm.tileN != 128 || !gemm.prologue))
+    return fail(dot, "two products of a tile other than 128 x 128, or of "
+                     "an A tile not computed in the block");
   Value iv = loop && gemm.reduce == loop.getOperation() ? loop.getInductionVar()
                                                         : Value();
   SmallVector<OpFoldResult> aOffsets = aTile.getMixedOffsets();
@@ -314,15 +407,16 @@ FailureOr<WarpgroupGemm> matchWarpgroupGemm(linalg::GenericOp dot) {
 }
 
 /// An epilogue the accumulator fragments can take in registers: `op`, an
-/// elementwise op of the block from the accumulator (or `corner`, a view of
-/// its top-left corner) to `tile`, a workgroup tile whose only other use is
-/// `copy` into a view of a global array.
+/// elementwise op of the block from the accumulators (each, or a view of
+/// its top-left corner in `corners`) to `tile`, a workgroup tile whose only
+/// other use is `copy` into a view of a global array.
 struct FragmentEpilogue {
   linalg::GenericOp op;
-  memref::SubViewOp corner;
+  SmallVector<memref::SubViewOp, 2> corners;
   memref::CopyOp copy;
-  // The operand of `op` that reads the accumulator.
-  OpOperand *accInput = nullptr;
+  // The operands of `op` that read the accumulators, in the order of the
+  // GEMM's products (SwiGLU's silu(gate) * up reads two).
+  SmallVector<OpOperand *, 2> accInputs;
 };
 
 /// True if `op`'s body is pure scalar work that ignores the old value of
@@ -339,49 +433,64 @@ bool isPureElementwiseBody(linalg::GenericOp op) {
 
 /// The precondition of the register epilogue of `gemm`.
 FailureOr<FragmentEpilogue> matchFragmentEpilogue(const WarpgroupGemm &gemm) {
-  auto grid = gemm.dot->getParentOfType<scf::ForallOp>();
+  auto grid = gemm.dot()->getParentOfType<scf::ForallOp>();
   Block *body = grid.getBody();
   FragmentEpilogue epilogue;
-  // The accumulator's one use after the reduce: the epilogue op or a view
-  // of the corner that only the epilogue op reads.
-  Operation *accUser = nullptr;
-  for (Operation *user : gemm.acc.getUsers()) {
-    if (gemm.reduce->isAncestor(user) || user == gemm.accFill)
-      continue;
-    if (accUser)
-      return fail(user, "the accumulator has more than one reader");
-    accUser = user;
+  // Each accumulator's one use after the reduce: the epilogue op (the same
+  // for every accumulator) or a view of the corner that only it reads.
+  SmallVector<Value, 2> accViews;
+  Operation *opUser = nullptr;
+  for (const WarpgroupProduct &product : gemm.products) {
+    Operation *accUser = nullptr;
+    for (Operation *user : product.acc.getUsers()) {
+      if (gemm.reduce->isAncestor(user) || user == product.accFill)
+        continue;
+      if (accUser)
+        return fail(user, "the accumulator has more than one reader");
+      accUser = user;
+    }
+    if (!accUser || accUser->getBlock() != body)
+      return fail(product.dot, "no epilogue op in the block");
+    Value accView = product.acc;
+    memref::SubViewOp corner = dyn_cast<memref::SubViewOp>(accUser);
+    if (corner) {
+      if (!llvm::all_of(corner.getMixedOffsets(), [](OpFoldResult o) {
+            return isConstantIntValue(o, 0);
+          }) ||
+          !llvm::all_of(corner.getStaticStrides(),
+                        [](int64_t s) { return s == 1; }) ||
+          !corner->hasOneUse())
+        return fail(corner, "not a view of the accumulator's corner");
+      accView = corner.getResult();
+      accUser = *corner->user_begin();
+    }
+    if (opUser && accUser != opUser)
+      return fail(accUser, "the accumulators have different epilogues");
+    opUser = accUser;
+    epilogue.corners.push_back(corner);
+    accViews.push_back(accView);
   }
-  if (!accUser || accUser->getBlock() != body)
-    return fail(gemm.dot, "no epilogue op in the block");
-  Value accView = gemm.acc;
-  if (auto corner = dyn_cast<memref::SubViewOp>(accUser)) {
-    if (!llvm::all_of(corner.getMixedOffsets(),
-                      [](OpFoldResult o) { return isConstantIntValue(o, 0); }) ||
-        !llvm::all_of(corner.getStaticStrides(),
-                      [](int64_t s) { return s == 1; }) ||
-        !corner->hasOneUse())
-      return fail(corner, "not a view of the accumulator's corner");
-    epilogue.corner = corner;
-    accView = corner.getResult();
-    accUser = *corner->user_begin();
-  }
-  auto op = dyn_cast<linalg::GenericOp>(accUser);
+  auto op = dyn_cast<linalg::GenericOp>(opUser);
   if (!op || op->getBlock() != body || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != 2 ||
       op.getNumParallelLoops() != op.getNumLoops() ||
       !op.getIndexingMapsArray().back().isIdentity() ||
       !isPureElementwiseBody(op))
-    return fail(accUser, "the epilogue is not one elementwise op");
+    return fail(opUser, "the epilogue is not one elementwise op");
+  epilogue.accInputs.assign(accViews.size(), nullptr);
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (!op.getMatchingIndexingMap(input).isProjectedPermutation())
       return fail(op, "an epilogue input is not read elementwise");
-    if (input->get() != accView)
+    auto *it = llvm::find(accViews, input->get());
+    if (it == accViews.end())
       continue;
-    if (epilogue.accInput || !op.getMatchingIndexingMap(input).isIdentity())
-      return fail(op, "the accumulator is not read once, elementwise");
-    epilogue.accInput = input;
+    OpOperand *&accInput = epilogue.accInputs[it - accViews.begin()];
+    if (accInput || !op.getMatchingIndexingMap(input).isIdentity())
+      return fail(op, "an accumulator is not read once, elementwise");
+    accInput = input;
   }
+  if (llvm::is_contained(epilogue.accInputs, nullptr))
+    return fail(op, "an accumulator is not an input of the epilogue");
   epilogue.op = op;
 
   // The output: a workgroup tile only copied to a global array whose rows
@@ -434,7 +543,7 @@ public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
                           int64_t stages, bool prologueAhead,
                           bool prologueRegisters)
-      : rewriter(rewriter), g(gemm), loc(gemm.dot.getLoc()),
+      : rewriter(rewriter), g(gemm), loc(gemm.dot().getLoc()),
         ctx(rewriter.getContext()), stages(stages),
         // Register A with two warpgroups only: a warpgroup of 128 rows
         // needs two sets of 32 A registers beside its 128 accumulators,
@@ -463,7 +572,9 @@ private:
   int64_t elementBytes() { return g.elementType.getIntOrFloatBitWidth() / 8; }
   int64_t aBytes() { return kTileM * kStepK * elementBytes(); }
   int64_t bBoxBytes() { return kStepK * kSwizzleElements * elementBytes(); }
-  int64_t bBoxes() { return g.tileN / kSwizzleElements; }
+  // B's boxes of each product, side by side in a slot.
+  int64_t bBoxesPerProduct() { return g.tileN / kSwizzleElements; }
+  int64_t bBoxes() { return bBoxesPerProduct() * g.accumulators(); }
   int64_t slotBytes() { return aBytes() + bBoxes() * bBoxBytes(); }
   // The rows of the tile each warpgroup computes.
   int64_t warpgroupRows() { return kTileM / g.warpgroups(); }
@@ -499,26 +610,33 @@ private:
     Value registers, firstRow, firstColumn, laneInQuad;
   };
   Fragments fragments(Value acc);
+  /// The registers of accumulator `acc` as its NVVM lowering holds them:
+  /// one struct of tileN / 2 f32 per m64 of the warpgroup
+  /// (convert-nvgpu-to-nvvm gives the accumulator this type; the casts fold
+  /// away there).
+  Value accumulatorRegisters(Value acc);
   // The m64 wgmmas of one warpgroup per k16.
   int64_t mmas() { return warpgroupRows() / kRowsPerMma; }
   /// Stores the fragments of `acc` into the f32 workgroup tile `tile`
   /// (nvgpu.warpgroup.mma.store takes only the warpgroup's own rows as its
   /// destination, and the position of each row from the thread id).
   void storeToTile(Value acc, Value tile);
-  /// Applies `epilogue` to the fragments of `acc`, stored to global memory.
-  void storeFragments(Value acc, FragmentEpilogue epilogue);
+  /// Applies `epilogue` to the fragments of `accs` (one accumulator per
+  /// product, read at the same positions), stored to global memory.
+  void storeFragments(ValueRange accs, FragmentEpilogue epilogue);
   /// The mainloop with the prologue's A in registers: returns the
-  /// accumulator after the last step. `refill(step)` releases and refills
+  /// accumulators after the last step. `refill(step)` releases and refills
   /// the slot of step - 1 as in the plain GEMM.
-  Value emitRegisterALoop(Value init, Value aOffset,
-                          function_ref<void(Value)> refill);
-  /// wgmma.fence, the register-A wgmmas of one k step (per m64 of the
-  /// warpgroup and k16 of the step; `registers` as emitFragments orders
-  /// them) on `bTile` of the ring, commit, and the wait that leaves this
-  /// group in flight.
-  Value emitRegisterAStep(Value acc, ValueRange registers, Value bTile);
-  /// The B part of k step `step`'s slot.
-  Value bPart(Value step);
+  SmallVector<Value> emitRegisterALoop(ValueRange inits, Value aOffset,
+                                       function_ref<void(Value)> refill);
+  /// wgmma.fence, the register-A wgmmas of k step `step` (per product, m64
+  /// of the warpgroup and k16 of the step; `registers` as emitFragments
+  /// orders them) on the product's B part of the step's slot, one commit
+  /// for all of them, and the wait that leaves this group in flight.
+  SmallVector<Value> emitRegisterAStep(ValueRange accs, ValueRange registers,
+                                       Value step);
+  /// The B part of k step `step`'s slot that product `product` multiplies.
+  Value bPart(Value step, int64_t product = 0);
 
   RewriterBase &rewriter;
   WarpgroupGemm g;
@@ -531,7 +649,9 @@ private:
   // The prologue rewrites step i + 1's A part while step i's wgmma runs.
   bool prologueAhead;
   gpu::AddressSpaceAttr workgroup;
-  Value descA, descB, ring, barriers;
+  Value descA, ring, barriers;
+  // One descriptor per product's B.
+  SmallVector<Value, 2> descB;
   std::optional<WarpgroupPrologueLowering> prologue;
 };
 
@@ -560,16 +680,19 @@ void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
   // Coordinates are innermost first.
   nvgpu::TmaAsyncLoadOp::create(rewriter, loc, aTile, barriers, descA,
                                 ValueRange{k, row}, slot, Value(), predicate);
-  // B's rows as boxes of 64 columns, side by side in the slot.
+  // B's rows as boxes of 64 columns, side by side in the slot, product
+  // after product.
   for (int64_t box = 0; box < bBoxes(); ++box) {
     Value bBox = ringView(at(aBytes() + box * bBoxBytes()),
                           {kStepK, kSwizzleElements});
-    Value boxCol = box ? arith::AddIOp::create(
-                             rewriter, loc, col,
-                             index(box * kSwizzleElements))
-                             .getResult()
-                       : col;
-    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bBox, barriers, descB,
+    int64_t inProduct = box % bBoxesPerProduct();
+    Value boxCol = inProduct ? arith::AddIOp::create(
+                                   rewriter, loc, col,
+                                   index(inProduct * kSwizzleElements))
+                                   .getResult()
+                             : col;
+    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bBox, barriers,
+                                  descB[box / bBoxesPerProduct()],
                                   ValueRange{boxCol, k}, slot, Value(),
                                   predicate);
   }
@@ -618,10 +741,11 @@ Value WarpgroupMatmulLowering::aPart(Value step, Value aOffset) {
                   {warpgroupRows(), kStepK});
 }
 
-Value WarpgroupMatmulLowering::bPart(Value step) {
+Value WarpgroupMatmulLowering::bPart(Value step, int64_t product) {
   Value slot = arith::RemUIOp::create(rewriter, loc, step, index(stages));
   Value base = arith::MulIOp::create(rewriter, loc, slot, index(slotBytes()));
-  return ringView(arith::AddIOp::create(rewriter, loc, base, index(aBytes())),
+  int64_t offset = aBytes() + product * bBoxesPerProduct() * bBoxBytes();
+  return ringView(arith::AddIOp::create(rewriter, loc, base, index(offset)),
                   {kStepK, g.tileN});
 }
 
@@ -641,20 +765,20 @@ void WarpgroupMatmulLowering::syncWarpgroup(Value thread) {
                           NVVM::BarrierReductionAttr(), Value());
 }
 
-WarpgroupMatmulLowering::Fragments
-WarpgroupMatmulLowering::fragments(Value acc) {
-  // The registers of the warpgroup's accumulator as its NVVM lowering holds
-  // them: one struct of tileN / 2 f32 per 64 rows (convert-nvgpu-to-nvvm
-  // gives the accumulator this type; the casts fold away there).
-  int64_t registersPerMma = g.tileN / 2;
+Value WarpgroupMatmulLowering::accumulatorRegisters(Value acc) {
   Type f32 = rewriter.getF32Type();
   auto perMma = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(registersPerMma, f32));
+      ctx, SmallVector<Type>(g.tileN / 2, f32));
   auto whole = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(mmas(), perMma));
+  return UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
+      .getResult(0);
+}
+
+WarpgroupMatmulLowering::Fragments
+WarpgroupMatmulLowering::fragments(Value acc) {
   Fragments f;
-  f.registers = UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
-                    .getResult(0);
+  f.registers = accumulatorRegisters(acc);
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
   Value lane = arith::RemUIOp::create(rewriter, loc, thread, index(32));
@@ -697,9 +821,11 @@ void WarpgroupMatmulLowering::storeToTile(Value acc, Value tile) {
 }
 
 void WarpgroupMatmulLowering::storeFragments(
-    Value acc, FragmentEpilogue epilogue) {
-  Fragments f = fragments(acc);
-  Value registers = f.registers;
+    ValueRange accs, FragmentEpilogue epilogue) {
+  Fragments f = fragments(accs.front());
+  SmallVector<Value, 2> registers = {f.registers};
+  for (Value acc : accs.drop_front())
+    registers.push_back(accumulatorRegisters(acc));
   Value firstRow = f.firstRow, laneInQuad = f.laneInQuad,
         firstColumn = f.firstColumn;
 
@@ -748,16 +874,17 @@ void WarpgroupMatmulLowering::storeFragments(
     return inside;
   };
 
-  // The epilogue op's body at one element: the accumulator's value is
-  // `value`, every other input is loaded at (row, column).
-  auto apply = [&](Value value, Value row, Value column) {
+  // The epilogue op's body at one element: the accumulators' values are
+  // `values`, every other input is loaded at (row, column).
+  auto apply = [&](ValueRange values, Value row, Value column) {
     IRMapping mapping;
     Block *body = op.getBody();
     Value loadRow, loadColumn;
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = body->getArgument(input->getOperandNumber());
-      if (input == epilogue.accInput) {
-        mapping.map(arg, value);
+      if (auto *it = llvm::find(epilogue.accInputs, input);
+          it != epilogue.accInputs.end()) {
+        mapping.map(arg, values[it - epilogue.accInputs.begin()]);
         continue;
       }
       if (!loadRow) {
@@ -776,16 +903,20 @@ void WarpgroupMatmulLowering::storeFragments(
       rewriter.clone(inner, mapping);
     return mapping.lookup(body->getTerminator()->getOperand(0));
   };
-  // Columns `column` and `column` + 1 of register pair `first`.
-  auto applyPair = [&](Value fragment, int64_t first, Value row,
+  // Columns `column` and `column` + 1 of register pair `first` (of each
+  // accumulator's `fragments`).
+  auto applyPair = [&](ValueRange fragments, int64_t first, Value row,
                        Value column) {
     Value next = arith::AddIOp::create(rewriter, loc, column, index(1));
-    Value left = apply(
-        LLVM::ExtractValueOp::create(rewriter, loc, fragment, first), row,
-        column);
-    Value right = apply(
-        LLVM::ExtractValueOp::create(rewriter, loc, fragment, first + 1), row,
-        next);
+    auto at = [&](int64_t position) {
+      SmallVector<Value, 2> values;
+      for (Value fragment : fragments)
+        values.push_back(
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, position));
+      return values;
+    };
+    Value left = apply(at(first), row, column);
+    Value right = apply(at(first + 1), row, next);
     Value results[2] = {left, right};
     return vector::FromElementsOp::create(rewriter, loc, pair, results)
         .getResult();
@@ -811,7 +942,10 @@ void WarpgroupMatmulLowering::storeFragments(
     return vector::ExtractOp::create(rewriter, loc, word, int64_t(0));
   };
   for (int64_t m = 0; m < mmas(); ++m) {
-    Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, registers, m);
+    SmallVector<Value, 2> fragment;
+    for (Value accRegisters : registers)
+      fragment.push_back(
+          LLVM::ExtractValueOp::create(rewriter, loc, accRegisters, m));
     for (int64_t i = 0; i < 2; ++i) {
       Value row = arith::AddIOp::create(rewriter, loc, firstRow,
                                         index(m * kRowsPerMma + 8 * i));
@@ -902,73 +1036,79 @@ void WarpgroupMatmulLowering::groupTiles(scf::ForallOp grid,
   rewriter.replaceUsesWithIf(column, newColumn, outside);
 }
 
-Value WarpgroupMatmulLowering::emitRegisterAStep(Value acc,
-                                                 ValueRange registers,
-                                                 Value bTile) {
-  // The accumulator as the LLVM struct convert-nvgpu-to-nvvm holds it (one
+SmallVector<Value>
+WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
+                                           ValueRange registers, Value step) {
+  // Each accumulator as the LLVM struct convert-nvgpu-to-nvvm holds it (one
   // struct of tileN / 2 f32 per m64), B's descriptor as its i64: the casts
-  // fold away there.
-  Type f32 = rewriter.getF32Type();
-  auto perMma = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(g.tileN / 2, f32));
-  auto whole = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(mmas(), perMma));
-  Value accStruct =
-      UnrealizedConversionCastOp::create(rewriter, loc, whole, acc)
-          .getResult(0);
-  Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
-      rewriter, loc,
-      nvgpu::WarpgroupMatrixDescriptorType::get(
-          ctx, cast<MemRefType>(bTile.getType())),
-      bTile, descB);
+  // fold away there. Both products' wgmmas read the same A registers.
   Type i64 = rewriter.getI64Type();
-  Value bBase =
-      UnrealizedConversionCastOp::create(rewriter, loc, i64, bDesc)
-          .getResult(0);
+  SmallVector<Value, 2> structs, bBases;
+  for (auto [product, acc] : llvm::enumerate(accs)) {
+    structs.push_back(accumulatorRegisters(acc));
+    Value bTile = bPart(step, product);
+    Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        rewriter, loc,
+        nvgpu::WarpgroupMatrixDescriptorType::get(
+            ctx, cast<MemRefType>(bTile.getType())),
+        bTile, descB[product]);
+    bBases.push_back(
+        UnrealizedConversionCastOp::create(rewriter, loc, i64, bDesc)
+            .getResult(0));
+  }
 
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
   int64_t k16s = kStepK / 16;
-  for (int64_t m = 0; m < mmas(); ++m) {
-    Value fragment = LLVM::ExtractValueOp::create(rewriter, loc, accStruct, m);
-    SmallVector<Value> values;
-    for (int64_t i = 0,
-                 e = cast<LLVM::LLVMStructType>(fragment.getType())
-                         .getBody()
-                         .size();
-         i < e; ++i)
-      values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, fragment, i));
-    for (int64_t kk = 0; kk < k16s; ++kk) {
-      // B stored N-major: k16 kk starts 16 kk swizzled rows of 128 bytes
-      // into each box; the descriptor's address is in units of 16 bytes
-      // (nvgpu.warpgroup.mma's own iteration).
-      Value desc = bBase;
-      if (kk) {
-        int64_t offset = 16 * kk * kSwizzleElements * elementBytes() / 16;
-        // arith, not llvm.mlir.constant: constants are sunk into the
-        // kernel before outlining, and only arith's are.
-        desc = arith::AddIOp::create(
-            rewriter, loc, bBase,
-            arith::ConstantOp::create(rewriter, loc,
-                                      rewriter.getI64IntegerAttr(offset)));
+  for (auto [accStruct, bBase] : llvm::zip_equal(structs, bBases)) {
+    for (int64_t m = 0; m < mmas(); ++m) {
+      Value fragment =
+          LLVM::ExtractValueOp::create(rewriter, loc, accStruct, m);
+      SmallVector<Value> values;
+      for (int64_t i = 0,
+                   e = cast<LLVM::LLVMStructType>(fragment.getType())
+                           .getBody()
+                           .size();
+           i < e; ++i)
+        values.push_back(
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, i));
+      for (int64_t kk = 0; kk < k16s; ++kk) {
+        // B stored N-major: k16 kk starts 16 kk swizzled rows of 128 bytes
+        // into each box; the descriptor's address is in units of 16 bytes
+        // (nvgpu.warpgroup.mma's own iteration).
+        Value desc = bBase;
+        if (kk) {
+          int64_t offset = 16 * kk * kSwizzleElements * elementBytes() / 16;
+          // arith, not llvm.mlir.constant: constants are sunk into the
+          // kernel before outlining, and only arith's are.
+          desc = arith::AddIOp::create(
+              rewriter, loc, bBase,
+              arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getI64IntegerAttr(offset)));
+        }
+        values = wgmmaRegisterA(
+            rewriter, loc, values,
+            llvm::to_vector(registers.slice((m * k16s + kk) * 4, 4)), desc,
+            g.elementType, /*transposeB=*/true);
       }
-      values = wgmmaRegisterA(rewriter, loc, values,
-                              llvm::to_vector(registers.slice((m * k16s + kk) * 4, 4)), desc,
-                              g.elementType, /*transposeB=*/true);
+      for (auto [i, value] : llvm::enumerate(values))
+        fragment =
+            LLVM::InsertValueOp::create(rewriter, loc, fragment, value, i);
+      accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct,
+                                              fragment, m);
     }
-    for (auto [i, value] : llvm::enumerate(values))
-      fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, value, i);
-    accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct,
-                                            fragment, m);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(1));
-  return UnrealizedConversionCastOp::create(rewriter, loc, acc.getType(),
-                                            accStruct)
-      .getResult(0);
+  SmallVector<Value> results;
+  for (auto [accStruct, acc] : llvm::zip_equal(structs, accs))
+    results.push_back(UnrealizedConversionCastOp::create(
+                          rewriter, loc, acc.getType(), accStruct)
+                          .getResult(0));
+  return results;
 }
 
-Value WarpgroupMatmulLowering::emitRegisterALoop(
-    Value init, Value aOffset, function_ref<void(Value)> refill) {
+SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
+    ValueRange inits, Value aOffset, function_ref<void(Value)> refill) {
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
   int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
   auto fragmentsOf = [&](Value step) {
@@ -983,9 +1123,9 @@ Value WarpgroupMatmulLowering::emitRegisterALoop(
   // kernel is sensitive to that (RMSNorm M8192 on the H100: the refill
   // after the next A 0.563 ms instead of 0.518, and with 3 slots 0.665;
   // docs/performance.md).
-  auto emitStep = [&](Value acc, ValueRange registers, Value step,
+  auto emitStep = [&](ValueRange accs, ValueRange registers, Value step,
                       function_ref<void()> after) {
-    Value next = emitRegisterAStep(acc, registers, bPart(step));
+    SmallVector<Value> next = emitRegisterAStep(accs, registers, step);
     refill(step);
     if (after)
       after();
@@ -1000,7 +1140,8 @@ Value WarpgroupMatmulLowering::emitRegisterALoop(
   // set X for step 2 p + 2 once step 2 p's is. An odd last step follows
   // the loop.
   SmallVector<Value> first = fragmentsOf(index(0));
-  SmallVector<Value> carried{init};
+  int64_t accs = inits.size();
+  SmallVector<Value> carried(inits);
   llvm::append_range(carried, first);
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps / 2),
                                  index(1), carried);
@@ -1010,10 +1151,11 @@ Value WarpgroupMatmulLowering::emitRegisterALoop(
     Value even = arith::MulIOp::create(rewriter, loc, loop.getInductionVar(),
                                        index(2));
     Value odd = arith::AddIOp::create(rewriter, loc, even, index(1));
-    ValueRange x = loop.getRegionIterArgs().drop_front();
+    ValueRange x = loop.getRegionIterArgs().drop_front(accs);
     SmallVector<Value> y;
-    Value acc = emitStep(loop.getRegionIterArgs()[0], x, even,
-                         [&] { y = fragmentsOf(odd); });
+    SmallVector<Value> acc =
+        emitStep(loop.getRegionIterArgs().take_front(accs), x, even,
+                 [&] { y = fragmentsOf(odd); });
     // Set X for step 2 p + 2, if there is one.
     scf::IfOp nextX;
     acc = emitStep(acc, y, odd, [&] {
@@ -1032,24 +1174,26 @@ Value WarpgroupMatmulLowering::emitRegisterALoop(
       scf::YieldOp::create(rewriter, loc,
                            SmallVector<Value>(x.size(), zero));
     });
-    SmallVector<Value> yielded{acc};
+    SmallVector<Value> yielded(acc);
     llvm::append_range(yielded, nextX.getResults());
     scf::YieldOp::create(rewriter, loc, yielded);
   }
-  Value acc = loop.getResult(0);
+  SmallVector<Value> acc(loop.getResults().take_front(accs));
   if (steps % 2)
-    acc = emitStep(acc, loop.getResults().drop_front(), index(steps - 1), {});
+    acc = emitStep(acc, loop.getResults().drop_front(accs), index(steps - 1),
+                   {});
   return acc;
 }
 
 void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
-  auto grid = g.dot->getParentOfType<scf::ForallOp>();
+  auto grid = g.dot()->getParentOfType<scf::ForallOp>();
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
   int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
 
   rewriter.setInsertionPoint(grid);
   descA = createDescriptor(g.a, {kTileM, kStepK});
-  descB = createDescriptor(g.b, {kStepK, kSwizzleElements});
+  for (const WarpgroupProduct &product : g.products)
+    descB.push_back(createDescriptor(product.b, {kStepK, kSwizzleElements}));
 
   // Barriers and the ring, initialised by thread 0 and published by a
   // barrier.
@@ -1078,7 +1222,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
                                     leader);
   }
   nvgpu::TmaPrefetchOp::create(rewriter, loc, descA, leader);
-  nvgpu::TmaPrefetchOp::create(rewriter, loc, descB, leader);
+  for (Value desc : descB)
+    nvgpu::TmaPrefetchOp::create(rewriter, loc, desc, leader);
   gpu::BarrierOp::create(rewriter, loc);
 
   // Prologue: the first stages - 1 steps in flight.
@@ -1111,8 +1256,10 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     prologue->emitSlot(aPart(index(0), aOffset), index(0));
     syncWarpgroup(thread);
   }
-  Value init =
-      nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType);
+  SmallVector<Value, 2> inits;
+  for (int64_t product = 0; product < g.accumulators(); ++product)
+    inits.push_back(
+        nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc, accType));
   // Thread 0 refills the slot step i - 1 read with step i + stages - 1
   // (with two warpgroups once both released it). A branch, not a
   // predicate: the last steps' condition folds to a constant, which the
@@ -1143,13 +1290,15 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     issueCopies(next, predicate);
     rewriter.setInsertionPointAfter(refill);
   };
-  Value product;
+  // The accumulators after the last step, one per product.
+  SmallVector<Value> products;
   if (registerA) {
-    product = emitRegisterALoop(init, aOffset, refillPrevious);
+    products = emitRegisterALoop(inits, aOffset, refillPrevious);
   } else {
+  // One product (two take the register form only).
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
-                                 index(1), ValueRange{init});
-  product = loop.getResult(0);
+                                 index(1), ValueRange{inits.front()});
+  products = {loop.getResult(0)};
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
@@ -1178,7 +1327,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     Value aDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
         rewriter, loc, descriptorType(aTile), aTile, descA);
     Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        rewriter, loc, descriptorType(bTile), bTile, descB);
+        rewriter, loc, descriptorType(bTile), bTile, descB.front());
     // waitGroup 1: this step's wgmma group stays in flight; the previous
     // one is complete, so its slot can be refilled.
     Value acc = nvgpu::WarpgroupMmaOp::create(
@@ -1214,28 +1363,33 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     // The copy's target view is defined before the copy: the stores go
     // where the copy was.
     rewriter.setInsertionPoint(epilogue->copy);
-    storeFragments(product, *epilogue);
+    storeFragments(products, *epilogue);
     Value tile = epilogue->op.getDpsInits()[0];
     rewriter.eraseOp(epilogue->copy);
     rewriter.eraseOp(epilogue->op);
     rewriter.eraseOp(tile.getDefiningOp());
-    if (epilogue->corner)
-      rewriter.eraseOp(epilogue->corner);
+    for (memref::SubViewOp corner : epilogue->corners)
+      if (corner)
+        rewriter.eraseOp(corner);
     rewriter.eraseOp(g.reduce);
     if (prologue)
       prologue->eraseLeftovers();
-    rewriter.eraseOp(g.accFill);
-    rewriter.eraseOp(g.acc.getDefiningOp());
+    for (const WarpgroupProduct &product : g.products) {
+      rewriter.eraseOp(product.accFill);
+      rewriter.eraseOp(product.acc.getDefiningOp());
+    }
     return;
   }
+  assert(g.accumulators() == 1 && "two products take the fragment epilogue");
+  const WarpgroupProduct &only = g.products.front();
   // Otherwise the fragments go to a fresh f32 tile (warp w stores rows 16 w
   // to 16 w + 15 of each 64: the second warpgroup's land below the first's).
   Value result = memref::AllocOp::create(
       rewriter, loc, sharedTile({kTileM, g.tileN}, rewriter.getF32Type()));
-  storeToTile(product, result);
+  storeToTile(products.front(), result);
   gpu::BarrierOp::create(rewriter, loc);
 
-  auto oldAcc = g.acc.getDefiningOp<memref::AllocOp>();
+  auto oldAcc = only.acc.getDefiningOp<memref::AllocOp>();
   Value replacement = result;
   if (oldAcc.getType() != result.getType())
     replacement = memref::SubViewOp::create(
@@ -1246,7 +1400,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   rewriter.eraseOp(g.reduce);
   if (prologue)
     prologue->eraseLeftovers();
-  rewriter.eraseOp(g.accFill);
+  rewriter.eraseOp(only.accFill);
   rewriter.replaceAllUsesWith(oldAcc.getResult(), replacement);
   rewriter.eraseOp(oldAcc);
 }
@@ -1258,7 +1412,7 @@ struct GPUWarpgroupMatmul
   void runOnOperation() override {
     if (threads != kWarpgroupThreads)
       return;
-    SmallVector<WarpgroupGemm> gemms;
+    SmallVector<WarpgroupGemm, 2> gemms;
     getOperation().walk([&](linalg::GenericOp op) {
       FailureOr<WarpgroupGemm> gemm = matchWarpgroupGemm(op);
       if (succeeded(gemm))
@@ -1269,19 +1423,27 @@ struct GPUWarpgroupMatmul
       FailureOr<FragmentEpilogue> epilogue = failure();
       if (fragmentEpilogue)
         epilogue = matchFragmentEpilogue(gemm);
+      // Two products run only as register-A wgmmas with the epilogue on
+      // the fragments (two f32 tiles of the block beside the ring would not
+      // fit); otherwise both dots stay with mma.sync.
+      if (gemm.accumulators() > 1 &&
+          (!prologueRegisters || failed(epilogue))) {
+        LLVM_DEBUG(llvm::dbgs() << "two products without register A or a "
+                                   "fragment epilogue: left to mma.sync\n");
+        continue;
+      }
       // 3 slots of 128 x 128 tiles (96 KB) leave room for a second block
       // on the SM; 4 slots of 128 x 256 tiles take 192 KB.
       int64_t slots = stages > 0 ? stages.getValue()
                                  : (gemm.warpgroups() > 1 ? 4 : 3);
-      auto grid = gemm.dot->getParentOfType<scf::ForallOp>();
+      auto grid = gemm.dot()->getParentOfType<scf::ForallOp>();
       if (gemm.warpgroups() > 1)
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
                                        prologueRegisters);
-      lowering.groupTiles(gemm.dot->getParentOfType<scf::ForallOp>(),
-                          groupRows);
+      lowering.groupTiles(grid, groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)
                                        : std::nullopt);
     }

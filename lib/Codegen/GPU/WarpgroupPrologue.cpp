@@ -74,7 +74,8 @@ memref::SubViewOp globalView(Value value, int64_t rank) {
 
 FailureOr<WarpgroupPrologue>
 blockbuster::matchWarpgroupPrologue(linalg::GenericOp dot,
-                                    Operation *reduce) {
+                                    Operation *reduce,
+                                    ArrayRef<Operation *> siblings) {
   Value aOperand = dot.getDpsInputs()[0];
   auto tile = aOperand.getDefiningOp<memref::AllocOp>();
   if (!tile || tile.getType().getRank() != 2 ||
@@ -86,7 +87,7 @@ blockbuster::matchWarpgroupPrologue(linalg::GenericOp dot,
 
   WarpgroupPrologue p;
   for (Operation *user : aOperand.getUsers()) {
-    if (user == dot.getOperation())
+    if (user == dot.getOperation() || llvm::is_contained(siblings, user))
       continue;
     auto writer = dyn_cast<linalg::GenericOp>(user);
     if (!writer || p.op || writer.getNumDpsInits() != 1 ||

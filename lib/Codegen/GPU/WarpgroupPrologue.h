@@ -47,9 +47,11 @@ struct WarpgroupPrologue {
 /// workgroup tile of the block written only by such an op before the dot
 /// and read only by the dot; the op's body is pure scalar work that ignores
 /// its output's old value and its indices, and its result has the element
-/// type of the raw tile.
+/// type of the raw tile. `siblings` are further dots of the block that read
+/// the same A tile (the gate and up projections of a SwiGLU FFN share it).
 mlir::FailureOr<WarpgroupPrologue>
-matchWarpgroupPrologue(mlir::linalg::GenericOp dot, mlir::Operation *reduce);
+matchWarpgroupPrologue(mlir::linalg::GenericOp dot, mlir::Operation *reduce,
+                       llvm::ArrayRef<mlir::Operation *> siblings = {});
 
 /// The transformation, in the ring of gpu-warpgroup-matmul: each slot's A
 /// part is a 128 x 64 tile of 16-bit elements stored with the 128-byte TMA

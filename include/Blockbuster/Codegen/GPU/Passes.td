@@ -302,6 +302,18 @@ def GPUWarpgroupMatmul
     before thread 0 refills that slot and step i's wgmma starts. The
     arithmetic and the rounding to 16 bits are the op's own.
 
+    Two dots of one such computed A tile in one k loop, each into an
+    accumulator of its own, 128 x 128 tiles with B tiles of two arrays at
+    the same place (the gate and up projections of an RMSNorm + SwiGLU
+    FFN, whose epilogue reads both accumulators), share one mainloop: a
+    slot holds A, then the 64 x 128 part of each B; each of two warpgroups
+    computes its 64 rows of A in registers once per k16 and issues one
+    m64n128k16 into each of its two 64 x 128 accumulators (the registers of
+    one 64 x 256) in one wgmma group; the epilogue op's body runs on both
+    accumulators' registers at the same positions. Only with
+    `prologue-registers` and an epilogue on the fragments; otherwise both
+    dots are left to `gpu-contractions-to-mma`.
+
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
     `threads` must be 128 (one warpgroup: the pipeline's own thread count),

@@ -10,7 +10,10 @@
 // computes from one argument tile (norm + matmul: the warpgroups rewrite
 // it in the ring, and its row statistics come from kernels over m alone),
 // before block-select (which keeps sizes already in the table, and still
-// chooses for every other program).
+// chooses for every other program). An RMSNorm + SwiGLU FFN gets the blocks
+// of gpu-warpgroup-matmul's two-accumulator schedule for its up
+// projections (128 x 128 x 64) and of the plain schedule for its down
+// projection.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +41,10 @@ namespace {
 
 // The schedule's block: 128 rows, 256 columns, k steps of 64.
 constexpr int64_t kBlockM = 128, kBlockN = 256, kBlockK = 64;
+// The up projections of a SwiGLU FFN: 128 columns of each of the two
+// products (two accumulators of 64 x 128 per warpgroup, the registers of
+// one 64 x 256).
+constexpr int64_t kPairBlockN = 128;
 // The offset of a load index that is an axis without a slice (as in
 // BlockOps.cpp and BlockToLinalg.cpp).
 constexpr int64_t kExactIndex = -1;
@@ -168,6 +175,100 @@ FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
   return std::array<StringRef, 3>{m, n, k};
 }
 
+/// The axes of an RMSNorm + SwiGLU FFN: x[m, k] normalised, h[m, n] =
+/// silu(xn W1) * (xn W3), out[m, n2] = h W2.
+struct FfnAxes {
+  StringRef m, n, k, n2;
+};
+
+/// Whether `array` (a program argument or a kernel's result) is of rank 2
+/// with 16-bit elements and 16-byte aligned rows (TMA's rule).
+bool hasTmaRows(Value array) {
+  auto type = dyn_cast<ArrayType>(array.getType());
+  return type && type.getRank() == 2 &&
+         (type.getElementType().isBF16() || type.getElementType().isF16()) &&
+         (type.getShape()[1] * 2) % 16 == 0;
+}
+
+/// The precondition of the FFN blocks: `program` is kernels over m alone
+/// (the row statistics), then a kernel over (m, n) whose one reduce over k
+/// does two dots of the same A tile, computed from one argument tile
+/// (isPrologueOperand), with B[k, n] of two arguments, and whose epilogue
+/// is elementwise (the gating), then a plain GEMM over (m, n2) of that
+/// kernel's result [m, n] (reduced over n) and a third argument [n, n2].
+/// gpu-warpgroup-matmul runs the first GEMM's two products on one
+/// mainloop with two accumulators.
+FailureOr<FfnAxes> matchFfnProgram(ProgramOp program) {
+  auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
+  if (maps.size() < 2)
+    return fail(program, "fewer than two kernels");
+  MapOp up = maps[maps.size() - 2], down = maps.back();
+  if (up.getAxes().size() != 2 || down.getAxes().size() != 2)
+    return fail(program, "the last two kernels are not grids over two axes");
+  FfnAxes axes;
+  axes.m = cast<StringAttr>(up.getAxes()[0]).getValue();
+  axes.n = cast<StringAttr>(up.getAxes()[1]).getValue();
+  if (cast<StringAttr>(down.getAxes()[0]).getValue() != axes.m)
+    return fail(down, "the last kernel is not over the same rows");
+  axes.n2 = cast<StringAttr>(down.getAxes()[1]).getValue();
+
+  // The up projections: one reduce of two dots that share A.
+  SmallVector<ReduceOp> reduces;
+  SmallVector<DotOp> dots;
+  int64_t rowReductions = 0;
+  up.walk([&](ReduceOp reduce) { reduces.push_back(reduce); });
+  up.walk([&](DotOp dot) { dots.push_back(dot); });
+  up.walk([&](TileReduceOp) { ++rowReductions; });
+  if (reduces.size() != 1 || dots.size() != 2 || rowReductions ||
+      reduces.front()->getParentOp() != up ||
+      dots[0].getLhs() != dots[1].getLhs())
+    return fail(up, "not one reduce of two dots of one A tile");
+  ReduceOp reduce = reduces.front();
+  axes.k = reduce.getAxis();
+  llvm::SmallPtrSet<Operation *, 16> prologue;
+  if (!isPrologueOperand(dots[0].getLhs(), axes.m, axes.k, reduce, prologue))
+    return fail(dots[0], "A is not computed from one argument tile");
+  for (DotOp dot : dots)
+    if (dot->getParentOp() != reduce ||
+        !isTmaOperand(dot.getRhs(), {axes.k, axes.n}))
+      return fail(dot, "B is not B[k, n] of a 16-bit argument with 16-byte "
+                       "aligned rows");
+  // A's computation, two loads of B, two dots, the yield.
+  if (llvm::range_size(reduce.getBody().front().getOperations()) !=
+      5 + prologue.size())
+    return fail(reduce, "the reduce does more than two dots and their "
+                        "operands");
+
+  // The down projection: a plain GEMM of the gated result.
+  reduces.clear();
+  dots.clear();
+  down.walk([&](ReduceOp reduce) { reduces.push_back(reduce); });
+  down.walk([&](DotOp dot) { dots.push_back(dot); });
+  down.walk([&](TileReduceOp) { ++rowReductions; });
+  if (reduces.size() != 1 || dots.size() != 1 || rowReductions ||
+      reduces.front()->getParentOp() != down ||
+      reduces.front().getAxis() != axes.n ||
+      dots.front()->getParentOp() != reduces.front() ||
+      llvm::range_size(reduces.front().getBody().front().getOperations()) !=
+          4)
+    return fail(down, "not one reduce of one dot over n");
+  auto hLoad = dots.front().getLhs().getDefiningOp<LoadOp>();
+  if (!hLoad || hLoad.getSource() != up->getResult(0) ||
+      !hasTmaRows(hLoad.getSource()) ||
+      tileAxes(hLoad.getResult()) != SmallVector<StringRef>{axes.m, axes.n} ||
+      !llvm::all_of(hLoad.getOffsets(),
+                    [](int64_t o) { return o == kExactIndex; }) ||
+      !isTmaOperand(dots.front().getRhs(), {axes.n, axes.n2}))
+    return fail(down, "not a GEMM of the up projections' result and an "
+                      "argument");
+
+  for (MapOp other : ArrayRef(maps).drop_back(2))
+    if (other.getAxes().size() != 1 ||
+        cast<StringAttr>(other.getAxes()[0]).getValue() != axes.m)
+      return fail(other, "a kernel before the FFN that is not over m alone");
+  return axes;
+}
+
 struct BlockWarpgroupGemmBlocks
     : blockbuster::block::impl::BlockWarpgroupGemmBlocksBase<
           BlockWarpgroupGemmBlocks> {
@@ -181,6 +282,10 @@ struct BlockWarpgroupGemmBlocks
       return signalPassFailure();
     }
     for (ProgramOp program : getOperation().getOps<ProgramOp>()) {
+      if (succeeded(matchFfnProgram(program))) {
+        setFfnBlocks(program, *targetDesc);
+        continue;
+      }
       FailureOr<std::array<StringRef, 3>> axes = matchGemmProgram(program);
       if (failed(axes))
         continue;
@@ -212,6 +317,39 @@ struct BlockWarpgroupGemmBlocks
         continue;
       setBlockSizes(program, sizes);
     }
+  }
+
+  /// The FFN's blocks: 128 x 128 blocks of h (each computing the 128
+  /// columns of both products) over k steps of 64, and the down
+  /// projection's k blocks the same 128 columns of h, its own 128 x 256
+  /// blocks where they fill the SMs (else 128 x 128: one warpgroup, two
+  /// blocks per SM). Only where every axis is still open and the up
+  /// projections' grid fills the SMs (as for a plain GEMM, above).
+  void setFfnBlocks(ProgramOp program, const TargetDescription &targetDesc) {
+    FfnAxes axes = *matchFfnProgram(program);
+    llvm::StringMap<AxisAttr> byName;
+    for (AxisAttr axis : program.getAxisTable())
+      byName[axis.getName().getValue()] = axis;
+    SmallVector<AxisAttr> table;
+    for (StringRef name : {axes.m, axes.n, axes.k, axes.n2}) {
+      AxisAttr axis = byName.lookup(name);
+      if (!axis || !axis.isTiled() || axis.getBlockSize())
+        return;
+      table.push_back(axis);
+    }
+    int64_t m = table[0].getExtent(), n = table[1].getExtent(),
+            k = table[2].getExtent(), n2 = table[3].getExtent();
+    if (m < kBlockM || n < kPairBlockN || k <= kBlockK ||
+        llvm::divideCeilSigned(m, kBlockM) * llvm::divideCeilSigned(n, kPairBlockN) <
+            targetDesc.numProcessors)
+      return;
+    bool wide = n2 >= kBlockN && llvm::divideCeilSigned(m, kBlockM) *
+                                         llvm::divideCeilSigned(n2, kBlockN) >=
+                                     targetDesc.numProcessors;
+    setBlockSizes(program, {{axes.m, kBlockM},
+                            {axes.n, kPairBlockN},
+                            {axes.k, kBlockK},
+                            {axes.n2, wide ? kBlockN : kPairBlockN}});
   }
 };
 

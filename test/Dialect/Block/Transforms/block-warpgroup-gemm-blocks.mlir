@@ -3,7 +3,9 @@
 // 16-bit arguments, or a GEMM kernel whose A tile its reduce computes from
 // one argument tile after kernels over m alone (norm + matmul), gets blocks
 // of 128 x 256 x 64 in its axis table, the tile of gpu-warpgroup-matmul's
-// two-warpgroup schedule; every other program is left to block-select.
+// two-warpgroup schedule; an RMSNorm + SwiGLU FFN gets 128 x 128 x 64
+// blocks for its up projections (two accumulators per warpgroup) and its
+// down projection's; every other program is left to block-select.
 //
 // RUN: bb-opt %s --split-input-file --block-warpgroup-gemm-blocks | FileCheck %s
 
@@ -273,3 +275,178 @@ block.program @residual_norm_matmul axes(a0 = 2048 tiled, a1 = 256 tiled, a2 = 4
   }
   block.return %1 : !block.array<2048x4096xbf16>
 }
+
+// -----
+
+// The RMSNorm + SwiGLU FFN (the anchors' program after fusion): the row
+// statistics, the up projections (two dots of one normalised A tile, the
+// gating epilogue), the down projection of their result. 128 x 128 blocks
+// of h (each computing 128 columns of both products) over k steps of 64;
+// the down projection's k blocks are the same 128 columns of h, its own
+// blocks 128 x 256 where those fill the SMs (64 x 16 here).
+// CHECK-LABEL: block.program @ffn axes(a0 = 8192 tiled block 128, a1 = 4096 tiled block 64, a2 = 11008 tiled block 128, a3 = 4096 tiled block 256)
+  block.program @ffn axes(a0 = 8192 tiled, a1 = 4096 tiled, a2 = 11008 tiled, a3 = 4096 tiled) (%arg0: !block.array<8192x4096xbf16>, %arg1: !block.array<4096xbf16>, %arg2: !block.array<4096x11008xbf16>, %arg3: !block.array<4096x11008xbf16>, %arg4: !block.array<11008x4096xbf16>) -> !block.array<8192x4096xbf16> {
+    %0 = block.map [a0] -> !block.array<8192xf32> {
+      %3 = block.reduce a1 combiners [add] -> !block.tile<[a0], f32> {
+        %4 = block.load %arg0 [a0, a1] : !block.array<8192x4096xbf16> -> !block.tile<[a0, a1], bf16>
+        %5 = block.dot %4, %4 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a0, a1], bf16>
+        block.yield %5 : !block.tile<[a0], f32>
+      }
+      block.yield %3 : !block.tile<[a0], f32>
+    }
+    %1 = block.map [a0, a2] -> !block.array<8192x11008xbf16> {
+      %3 = block.load %0 [a0] : !block.array<8192xf32> -> !block.tile<[a0], f32>
+      %4 = block.constant [] 4.096000e+03 : f32
+      %5 = block.constant [] 9.99999997E-7 : f32
+      %6 = block.div %3, %4 : !block.tile<[a0], f32>, !block.tile<[], f32>
+      %7 = block.add %6, %5 : !block.tile<[a0], f32>, !block.tile<[], f32>
+      %8 = block.rsqrt %7 : !block.tile<[a0], f32>
+      %9:2 = block.reduce a1 combiners [add, add] -> !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32> {
+        %17 = block.load %arg0 [a0, a1] : !block.array<8192x4096xbf16> -> !block.tile<[a0, a1], bf16>
+        %18 = block.cast %17 : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+        %19 = block.mul %18, %8 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+        %20 = block.load %arg1 [a1] : !block.array<4096xbf16> -> !block.tile<[a1], bf16>
+        %21 = block.cast %20 : !block.tile<[a1], bf16> to !block.tile<[a1], f32>
+        %22 = block.mul %19, %21 : !block.tile<[a0, a1], f32>, !block.tile<[a1], f32>
+        %23 = block.cast %22 : !block.tile<[a0, a1], f32> to !block.tile<[a0, a1], bf16>
+        %24 = block.load %arg3 [a1, a2] : !block.array<4096x11008xbf16> -> !block.tile<[a1, a2], bf16>
+        %25 = block.dot %23, %24 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+        %26 = block.load %arg2 [a1, a2] : !block.array<4096x11008xbf16> -> !block.tile<[a1, a2], bf16>
+        %27 = block.dot %23, %26 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+        block.yield %25, %27 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      }
+      %10 = block.neg %9#1 : !block.tile<[a0, a2], f32>
+      %11 = block.exp %10 : !block.tile<[a0, a2], f32>
+      %12 = block.constant [] 1.000000e+00 : f32
+      %13 = block.add %11, %12 : !block.tile<[a0, a2], f32>, !block.tile<[], f32>
+      %14 = block.div %9#1, %13 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      %15 = block.mul %14, %9#0 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      %16 = block.cast %15 : !block.tile<[a0, a2], f32> to !block.tile<[a0, a2], bf16>
+      block.yield %16 : !block.tile<[a0, a2], bf16>
+    }
+    %2 = block.map [a0, a3] -> !block.array<8192x4096xbf16> {
+      %3 = block.reduce a2 combiners [add] -> !block.tile<[a0, a3], f32> {
+        %5 = block.load %1 [a0, a2] : !block.array<8192x11008xbf16> -> !block.tile<[a0, a2], bf16>
+        %6 = block.load %arg4 [a2, a3] : !block.array<11008x4096xbf16> -> !block.tile<[a2, a3], bf16>
+        %7 = block.dot %5, %6 contract [a2] : !block.tile<[a0, a2], bf16>, !block.tile<[a2, a3], bf16>
+        block.yield %7 : !block.tile<[a0, a3], f32>
+      }
+      %4 = block.cast %3 : !block.tile<[a0, a3], f32> to !block.tile<[a0, a3], bf16>
+      block.yield %4 : !block.tile<[a0, a3], bf16>
+    }
+    block.return %2 : !block.array<8192x4096xbf16>
+  }
+
+// -----
+
+// M1000 F3000: partial blocks along m and the columns of h; 8 x 24 blocks of
+// h fill the SMs, 8 x 16 blocks of 128 x 256 of the down projection would
+// not: it gets 128 x 128 (one warpgroup, two blocks per SM).
+// CHECK-LABEL: block.program @ffn_edge axes(a0 = 1000 tiled block 128, a1 = 4096 tiled block 64, a2 = 3000 tiled block 128, a3 = 4096 tiled block 128)
+  block.program @ffn_edge axes(a0 = 1000 tiled, a1 = 4096 tiled, a2 = 3000 tiled, a3 = 4096 tiled) (%arg0: !block.array<1000x4096xbf16>, %arg1: !block.array<4096xbf16>, %arg2: !block.array<4096x3000xbf16>, %arg3: !block.array<4096x3000xbf16>, %arg4: !block.array<3000x4096xbf16>) -> !block.array<1000x4096xbf16> {
+    %0 = block.map [a0] -> !block.array<1000xf32> {
+      %3 = block.reduce a1 combiners [add] -> !block.tile<[a0], f32> {
+        %4 = block.load %arg0 [a0, a1] : !block.array<1000x4096xbf16> -> !block.tile<[a0, a1], bf16>
+        %5 = block.dot %4, %4 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a0, a1], bf16>
+        block.yield %5 : !block.tile<[a0], f32>
+      }
+      block.yield %3 : !block.tile<[a0], f32>
+    }
+    %1 = block.map [a0, a2] -> !block.array<1000x3000xbf16> {
+      %3 = block.load %0 [a0] : !block.array<1000xf32> -> !block.tile<[a0], f32>
+      %4 = block.constant [] 4.096000e+03 : f32
+      %5 = block.constant [] 9.99999997E-7 : f32
+      %6 = block.div %3, %4 : !block.tile<[a0], f32>, !block.tile<[], f32>
+      %7 = block.add %6, %5 : !block.tile<[a0], f32>, !block.tile<[], f32>
+      %8 = block.rsqrt %7 : !block.tile<[a0], f32>
+      %9:2 = block.reduce a1 combiners [add, add] -> !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32> {
+        %17 = block.load %arg0 [a0, a1] : !block.array<1000x4096xbf16> -> !block.tile<[a0, a1], bf16>
+        %18 = block.cast %17 : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+        %19 = block.mul %18, %8 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+        %20 = block.load %arg1 [a1] : !block.array<4096xbf16> -> !block.tile<[a1], bf16>
+        %21 = block.cast %20 : !block.tile<[a1], bf16> to !block.tile<[a1], f32>
+        %22 = block.mul %19, %21 : !block.tile<[a0, a1], f32>, !block.tile<[a1], f32>
+        %23 = block.cast %22 : !block.tile<[a0, a1], f32> to !block.tile<[a0, a1], bf16>
+        %24 = block.load %arg3 [a1, a2] : !block.array<4096x3000xbf16> -> !block.tile<[a1, a2], bf16>
+        %25 = block.dot %23, %24 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+        %26 = block.load %arg2 [a1, a2] : !block.array<4096x3000xbf16> -> !block.tile<[a1, a2], bf16>
+        %27 = block.dot %23, %26 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+        block.yield %25, %27 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      }
+      %10 = block.neg %9#1 : !block.tile<[a0, a2], f32>
+      %11 = block.exp %10 : !block.tile<[a0, a2], f32>
+      %12 = block.constant [] 1.000000e+00 : f32
+      %13 = block.add %11, %12 : !block.tile<[a0, a2], f32>, !block.tile<[], f32>
+      %14 = block.div %9#1, %13 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      %15 = block.mul %14, %9#0 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      %16 = block.cast %15 : !block.tile<[a0, a2], f32> to !block.tile<[a0, a2], bf16>
+      block.yield %16 : !block.tile<[a0, a2], bf16>
+    }
+    %2 = block.map [a0, a3] -> !block.array<1000x4096xbf16> {
+      %3 = block.reduce a2 combiners [add] -> !block.tile<[a0, a3], f32> {
+        %5 = block.load %1 [a0, a2] : !block.array<1000x3000xbf16> -> !block.tile<[a0, a2], bf16>
+        %6 = block.load %arg4 [a2, a3] : !block.array<3000x4096xbf16> -> !block.tile<[a2, a3], bf16>
+        %7 = block.dot %5, %6 contract [a2] : !block.tile<[a0, a2], bf16>, !block.tile<[a2, a3], bf16>
+        block.yield %7 : !block.tile<[a0, a3], f32>
+      }
+      %4 = block.cast %3 : !block.tile<[a0, a3], f32> to !block.tile<[a0, a3], bf16>
+      block.yield %4 : !block.tile<[a0, a3], bf16>
+    }
+    block.return %2 : !block.array<1000x4096xbf16>
+  }
+
+// -----
+
+// M256 F4096: 2 x 32 blocks of h, fewer than the SMs: left to block-select.
+// CHECK-LABEL: block.program @ffn_small axes(a0 = 256 tiled, a1 = 4096 tiled, a2 = 4096 tiled, a3 = 4096 tiled)
+  block.program @ffn_small axes(a0 = 256 tiled, a1 = 4096 tiled, a2 = 4096 tiled, a3 = 4096 tiled) (%arg0: !block.array<256x4096xbf16>, %arg1: !block.array<4096xbf16>, %arg2: !block.array<4096x4096xbf16>, %arg3: !block.array<4096x4096xbf16>, %arg4: !block.array<4096x4096xbf16>) -> !block.array<256x4096xbf16> {
+    %0 = block.map [a0] -> !block.array<256xf32> {
+      %3 = block.reduce a1 combiners [add] -> !block.tile<[a0], f32> {
+        %4 = block.load %arg0 [a0, a1] : !block.array<256x4096xbf16> -> !block.tile<[a0, a1], bf16>
+        %5 = block.dot %4, %4 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a0, a1], bf16>
+        block.yield %5 : !block.tile<[a0], f32>
+      }
+      block.yield %3 : !block.tile<[a0], f32>
+    }
+    %1 = block.map [a0, a2] -> !block.array<256x4096xbf16> {
+      %3 = block.load %0 [a0] : !block.array<256xf32> -> !block.tile<[a0], f32>
+      %4 = block.constant [] 4.096000e+03 : f32
+      %5 = block.constant [] 9.99999997E-7 : f32
+      %6 = block.div %3, %4 : !block.tile<[a0], f32>, !block.tile<[], f32>
+      %7 = block.add %6, %5 : !block.tile<[a0], f32>, !block.tile<[], f32>
+      %8 = block.rsqrt %7 : !block.tile<[a0], f32>
+      %9:2 = block.reduce a1 combiners [add, add] -> !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32> {
+        %17 = block.load %arg0 [a0, a1] : !block.array<256x4096xbf16> -> !block.tile<[a0, a1], bf16>
+        %18 = block.cast %17 : !block.tile<[a0, a1], bf16> to !block.tile<[a0, a1], f32>
+        %19 = block.mul %18, %8 : !block.tile<[a0, a1], f32>, !block.tile<[a0], f32>
+        %20 = block.load %arg1 [a1] : !block.array<4096xbf16> -> !block.tile<[a1], bf16>
+        %21 = block.cast %20 : !block.tile<[a1], bf16> to !block.tile<[a1], f32>
+        %22 = block.mul %19, %21 : !block.tile<[a0, a1], f32>, !block.tile<[a1], f32>
+        %23 = block.cast %22 : !block.tile<[a0, a1], f32> to !block.tile<[a0, a1], bf16>
+        %24 = block.load %arg3 [a1, a2] : !block.array<4096x4096xbf16> -> !block.tile<[a1, a2], bf16>
+        %25 = block.dot %23, %24 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+        %26 = block.load %arg2 [a1, a2] : !block.array<4096x4096xbf16> -> !block.tile<[a1, a2], bf16>
+        %27 = block.dot %23, %26 contract [a1] : !block.tile<[a0, a1], bf16>, !block.tile<[a1, a2], bf16>
+        block.yield %25, %27 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      }
+      %10 = block.neg %9#1 : !block.tile<[a0, a2], f32>
+      %11 = block.exp %10 : !block.tile<[a0, a2], f32>
+      %12 = block.constant [] 1.000000e+00 : f32
+      %13 = block.add %11, %12 : !block.tile<[a0, a2], f32>, !block.tile<[], f32>
+      %14 = block.div %9#1, %13 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      %15 = block.mul %14, %9#0 : !block.tile<[a0, a2], f32>, !block.tile<[a0, a2], f32>
+      %16 = block.cast %15 : !block.tile<[a0, a2], f32> to !block.tile<[a0, a2], bf16>
+      block.yield %16 : !block.tile<[a0, a2], bf16>
+    }
+    %2 = block.map [a0, a3] -> !block.array<256x4096xbf16> {
+      %3 = block.reduce a2 combiners [add] -> !block.tile<[a0, a3], f32> {
+        %5 = block.load %1 [a0, a2] : !block.array<256x4096xbf16> -> !block.tile<[a0, a2], bf16>
+        %6 = block.load %arg4 [a2, a3] : !block.array<4096x4096xbf16> -> !block.tile<[a2, a3], bf16>
+        %7 = block.dot %5, %6 contract [a2] : !block.tile<[a0, a2], bf16>, !block.tile<[a2, a3], bf16>
+        block.yield %7 : !block.tile<[a0, a3], f32>
+      }
+      %4 = block.cast %3 : !block.tile<[a0, a3], f32> to !block.tile<[a0, a3], bf16>
+      block.yield %4 : !block.tile<[a0, a3], bf16>
+    }
+    block.return %2 : !block.array<256x4096xbf16>
+  }

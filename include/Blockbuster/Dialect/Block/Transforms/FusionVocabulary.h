@@ -215,6 +215,31 @@ bool isCastOfFloatConstant(mlir::Operation *cast);
 mlir::Value foldCastOfConstant(mlir::RewriterBase &rewriter,
                                mlir::Operation *cast);
 
+/// True when `root` is `min(c, true)` (an `and` with true) of an i1 tile c
+/// whose type is the result's: c itself.
+bool isAndWithTrue(mlir::Operation *root);
+/// The c of such a `min(c, true)`.
+mlir::Value getAndOperand(mlir::Operation *root);
+
+/// True when `root` compares `a - b` with the integer 0, a and b positions
+/// (block.iota, possibly cast to a 64-bit integer: no overflow), or compares
+/// two positions widened to one integer type: the same comparison of the
+/// positions themselves (torch-mlir's causal mask `j - i <= 0` on i64).
+bool isComparisonOfPositions(mlir::Operation *root);
+/// That comparison of the positions, relaid out to `root`'s type.
+mlir::Value compareThePositions(mlir::RewriterBase &rewriter,
+                                mlir::Operation *root);
+
+/// True when `root` is `x + select(c, a, b)`, x a float tile and a, b scalar
+/// constants (torch-mlir's additive attention mask: 0 where kept, -inf
+/// where masked), c's axes all x's.
+bool isSumWithSelectOfConstants(mlir::Operation *root);
+/// `select(c, x + a, x + b)` with the mask broadcast to `root`'s axes: the
+/// same sums (addition distributes over a choice), which the code generator
+/// reads as S kept by a mask.
+mlir::Value distributeSumOverSelect(mlir::RewriterBase &rewriter,
+                                    mlir::Operation *root);
+
 /// True when `root` is a tile_reduce `min` (all) of `x == -inf` over some
 /// axes, x a float tile: that is `max(x) == -inf` over the same axes (a
 /// maximum is -inf exactly when every element is; with a NaN both are

@@ -156,7 +156,8 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
 
 def BlockWarpgroupGemmBlocks
     : Pass<"block-warpgroup-gemm-blocks", "::mlir::ModuleOp"> {
-  let summary = "Binds 128 x 256 x 64 blocks of plain GEMM programs (sm_90a)";
+  let summary = "Binds 128 x 256 x 64 blocks of plain GEMM programs, and the "
+                "FFN's blocks (sm_90a)";
   let description = [{
     Run before `block-select` when compiling for sm_90a (bb-compile does):
     a program that is one kernel whose only reduction is one dot
@@ -173,6 +174,17 @@ def BlockWarpgroupGemmBlocks
     shorter than 128, n shorter than 256, k of one step (64 or less), and
     grids of fewer 128 x 256 blocks than the target has SMs (one such
     block fills an SM's shared memory).
+
+    An RMSNorm + SwiGLU FFN (kernels over m alone, then a kernel over
+    (m, n) whose reduce over k does two dots of one A tile computed from an
+    argument tile, B[k, n] of two arguments, an elementwise epilogue, then a
+    plain GEMM over (m, n2) of that kernel's result and an argument [n, n2])
+    gets blocks of 128 (m) x 128 (n) x 64 (k): `gpu-warpgroup-matmul` runs
+    the two up projections on one mainloop with two 64 x 128 accumulators
+    per warpgroup. The down projection's k blocks are then 128 (its ring
+    still steps by 64) and its n2 blocks 256, or 128 where fewer 128 x 256
+    blocks than SMs. Only where all four axes are open, m is at least 128,
+    k more than 64 and the up projections' grid fills the SMs.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",

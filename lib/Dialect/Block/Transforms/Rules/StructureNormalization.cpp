@@ -113,23 +113,29 @@ bool blockbuster::block::isExactInNarrowerType(Value constant, Value widened,
   return !losesInfo;
 }
 
-Value blockbuster::block::narrowConstant(RewriterBase &rewriter,
-                                         Value constant, Value like) {
-  auto def = constant.getDefiningOp<ConstantOp>();
-  auto floatType =
-      cast<FloatType>(cast<TileType>(like.getType()).getElementType());
-  llvm::APFloat value = cast<FloatAttr>(def.getValue()).getValue();
-  bool losesInfo = false;
-  value.convert(floatType.getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  return ConstantOp::create(rewriter, def.getLoc(), def.getAxes(),
-                            FloatAttr::get(floatType, value));
-}
-
 /// The float type of the elements of `value`'s tile, or null.
 static FloatType getFloatElementType(Value value) {
   auto type = dyn_cast<TileType>(value.getType());
   return type ? dyn_cast<FloatType>(type.getElementType()) : FloatType();
+}
+
+/// `def`'s float value rounded to nearest even (as block.cast rounds) to
+/// `type`, as a new constant over the same axes.
+static Value createRoundedConstant(RewriterBase &rewriter, Location loc,
+                                   ConstantOp def, FloatType type) {
+  llvm::APFloat value = cast<FloatAttr>(def.getValue()).getValue();
+  bool losesInfo = false;
+  value.convert(type.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return ConstantOp::create(rewriter, loc, def.getAxes(),
+                            FloatAttr::get(type, value));
+}
+
+Value blockbuster::block::narrowConstant(RewriterBase &rewriter,
+                                         Value constant, Value like) {
+  auto def = constant.getDefiningOp<ConstantOp>();
+  return createRoundedConstant(rewriter, def.getLoc(), def,
+                               getFloatElementType(like));
 }
 
 bool blockbuster::block::isCastOfFloatConstant(Operation *op) {
@@ -144,13 +150,126 @@ Value blockbuster::block::foldCastOfConstant(RewriterBase &rewriter,
                                              Operation *op) {
   auto rounding = cast<CastOp>(op);
   auto def = rounding.getOperand().getDefiningOp<ConstantOp>();
-  FloatType floatType = getFloatElementType(rounding.getResult());
-  llvm::APFloat value = cast<FloatAttr>(def.getValue()).getValue();
-  bool losesInfo = false;
-  value.convert(floatType.getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  return ConstantOp::create(rewriter, rounding.getLoc(), def.getAxes(),
-                            FloatAttr::get(floatType, value));
+  return createRoundedConstant(rewriter, rounding.getLoc(), def,
+                               getFloatElementType(rounding.getResult()));
+}
+
+/// The element type of `value`'s tile.
+static Type getElementTypeOf(Value value) {
+  return cast<TileType>(value.getType()).getElementType();
+}
+
+/// The scalar constant defining `value`, or null.
+static ConstantOp getScalarConstant(Value value) {
+  auto def = value.getDefiningOp<ConstantOp>();
+  return def && def.getAxes().empty() ? def : ConstantOp();
+}
+
+bool blockbuster::block::isAndWithTrue(Operation *root) {
+  auto min = dyn_cast<MinOp>(root);
+  if (!min || !getElementTypeOf(min).isInteger(1))
+    return false;
+  for (auto [c, other] : {std::pair(min.getLhs(), min.getRhs()),
+                          std::pair(min.getRhs(), min.getLhs())}) {
+    ConstantOp constant = getScalarConstant(other);
+    auto value =
+        constant ? dyn_cast<IntegerAttr>(constant.getValue()) : IntegerAttr();
+    if (value && value.getValue().isOne() && c.getType() == min.getType())
+      return true;
+  }
+  return false;
+}
+
+Value blockbuster::block::getAndOperand(Operation *root) {
+  auto min = cast<MinOp>(root);
+  return getScalarConstant(min.getRhs()) && min.getLhs().getType() == min.getType()
+             ? min.getLhs()
+             : min.getRhs();
+}
+
+/// A position along an axis (block.iota), possibly cast to a 64-bit
+/// integer: the iota itself, or null.
+static Value getPosition(Value value) {
+  if (auto cast = value.getDefiningOp<CastOp>()) {
+    if (!getElementTypeOf(cast).isInteger(64))
+      return nullptr;
+    value = cast.getOperand();
+  }
+  return value.getDefiningOp<IotaOp>() ? value : nullptr;
+}
+
+/// The positions `root` compares (a - b against 0, or two widened ones).
+static std::optional<std::pair<Value, Value>>
+getComparedPositions(Operation *root) {
+  auto compare = dyn_cast<CompareOp>(root);
+  if (!compare)
+    return std::nullopt;
+  if (auto sub = compare.getLhs().getDefiningOp<SubOp>()) {
+    ConstantOp zero = getScalarConstant(compare.getRhs());
+    auto value = zero ? dyn_cast<IntegerAttr>(zero.getValue()) : IntegerAttr();
+    Value a = getPosition(sub.getLhs()), b = getPosition(sub.getRhs());
+    if (value && value.getValue().isZero() && a && b)
+      return std::pair(a, b);
+    return std::nullopt;
+  }
+  auto lhs = compare.getLhs().getDefiningOp<CastOp>();
+  auto rhs = compare.getRhs().getDefiningOp<CastOp>();
+  Value a = getPosition(compare.getLhs()), b = getPosition(compare.getRhs());
+  if (lhs && rhs && a && b)
+    return std::pair(a, b);
+  return std::nullopt;
+}
+
+bool blockbuster::block::isComparisonOfPositions(Operation *root) {
+  return getComparedPositions(root).has_value();
+}
+
+Value blockbuster::block::compareThePositions(RewriterBase &rewriter,
+                                              Operation *root) {
+  auto compare = cast<CompareOp>(root);
+  auto [a, b] = *getComparedPositions(root);
+  auto aType = cast<TileType>(a.getType());
+  SmallVector<StringAttr> axes(aType.getAxes());
+  for (StringAttr axis : cast<TileType>(b.getType()).getAxes())
+    if (!aType.hasAxis(axis))
+      axes.push_back(axis);
+  auto type = TileType::get(rewriter.getContext(), axes,
+                            getElementTypeOf(compare));
+  Value positions = CompareOp::create(rewriter, compare.getLoc(), type,
+                                      compare.getPredicate(), a, b);
+  return relayoutLike(rewriter, positions, root);
+}
+
+bool blockbuster::block::isSumWithSelectOfConstants(Operation *root) {
+  auto add = dyn_cast<AddOp>(root);
+  if (!add || !isa<FloatType>(getElementTypeOf(add)))
+    return false;
+  auto select = add.getRhs().getDefiningOp<SelectOp>();
+  auto xType = dyn_cast<TileType>(add.getLhs().getType());
+  if (!select || !xType || xType != add.getType() ||
+      !getScalarConstant(select.getTrueValue()) ||
+      !getScalarConstant(select.getFalseValue()))
+    return false;
+  auto condition = cast<TileType>(select.getCondition().getType());
+  return llvm::all_of(condition.getAxes(),
+                      [&](StringAttr axis) { return xType.hasAxis(axis); });
+}
+
+Value blockbuster::block::distributeSumOverSelect(RewriterBase &rewriter,
+                                                  Operation *root) {
+  auto add = cast<AddOp>(root);
+  auto select = add.getRhs().getDefiningOp<SelectOp>();
+  auto type = cast<TileType>(add.getType());
+  Value condition = BroadcastOp::create(
+      rewriter, select.getLoc(),
+      TileType::get(rewriter.getContext(), type.getAxes(),
+                    rewriter.getI1Type()),
+      select.getCondition());
+  Value kept = AddOp::create(rewriter, add.getLoc(), add.getLhs(),
+                             select.getTrueValue());
+  Value masked = AddOp::create(rewriter, add.getLoc(), add.getLhs(),
+                               select.getFalseValue());
+  return SelectOp::create(rewriter, select.getLoc(), condition, kept, masked);
 }
 
 /// True when `value` is a scalar block.constant -inf.

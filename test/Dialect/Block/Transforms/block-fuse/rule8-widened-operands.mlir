@@ -14,6 +14,7 @@
 // RUN: bb-opt %s --block-fuse='order=8,7 extend=false' -o %t
 // RUN: bb-run %t --entry widened_dot --check --reference %s --block-sizes=M=4,N=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry all_minus_infinity --check --reference %s --block-sizes=M=4,N=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry additive_causal_mask --check --reference %s --block-sizes=M=4,N=4 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
 // S = q (k * s)^T with q and k widened from bf16, k transposed: the
@@ -100,4 +101,44 @@ block.program @f32_against_widened axes(M = 8 tiled, J = 16 whole, D = 16 whole)
     block.yield %o : !block.tile<[M, D], f32>
   }
   block.return %O : !block.array<8x16xf32>
+}
+
+// -----
+
+// torch-mlir's causal mask: `S + select((j - i <= 0) and true, 0, -inf)`
+// with the positions in i64. The `and true` goes, the comparison is of the
+// positions themselves (no i64, no difference), and the sum distributes
+// over the select: select(j <= i, S + 0, S + -inf), the mask broadcast to
+// S's axes.
+
+// CHECK-LABEL: block.program @additive_causal_mask
+// CHECK-DAG:     %[[I:.*]] = block.iota M : !block.tile<[M], index>
+// CHECK-DAG:     %[[J:.*]] = block.iota N : !block.tile<[N], index>
+// CHECK:         %[[C:.*]] = block.compare le %[[J]], %[[I]] : !block.tile<[N], index>, !block.tile<[M], index>
+// CHECK:         %[[B:.*]] = block.broadcast %[[C]] : !block.tile<[N, M], i1> to !block.tile<[M, N], i1>
+// CHECK:         %[[KEPT:.*]] = block.add %[[S:.*]], %{{.*}} : !block.tile<[M, N], f32>, !block.tile<[], f32>
+// CHECK:         %[[MASKED:.*]] = block.add %[[S]], %{{.*}} : !block.tile<[M, N], f32>, !block.tile<[], f32>
+// CHECK:         block.select %[[B]], %[[KEPT]], %[[MASKED]]
+// CHECK-NOT:     i64
+block.program @additive_causal_mask axes(M = 8 tiled, N = 8 tiled)
+    (%S: !block.array<8x8xf32>) -> !block.array<8x8xf32> {
+  %O = block.map [M, N] -> !block.array<8x8xf32> {
+    %s = block.load %S[M, N] : !block.array<8x8xf32> -> !block.tile<[M, N], f32>
+    %i = block.iota M : !block.tile<[M], index>
+    %j = block.iota N : !block.tile<[N], index>
+    %i64 = block.cast %i : !block.tile<[M], index> to !block.tile<[M], i64>
+    %j64 = block.cast %j : !block.tile<[N], index> to !block.tile<[N], i64>
+    %d = block.sub %j64, %i64 : !block.tile<[N], i64>, !block.tile<[M], i64>
+    %zero = block.constant [] 0 : i64
+    %le = block.compare le %d, %zero : !block.tile<[N, M], i64>, !block.tile<[], i64>
+    %true = block.constant [] true
+    %keep = block.min %le, %true : !block.tile<[N, M], i1>, !block.tile<[], i1>
+    %keepT = block.broadcast %keep : !block.tile<[N, M], i1> to !block.tile<[M, N], i1>
+    %fzero = block.constant [] 0.0 : f32
+    %ninf = block.constant [] 0xFF800000 : f32
+    %bias = block.select %keepT, %fzero, %ninf : !block.tile<[M, N], i1>, !block.tile<[], f32>, !block.tile<[], f32>
+    %r = block.add %s, %bias : !block.tile<[M, N], f32>, !block.tile<[M, N], f32>
+    block.yield %r : !block.tile<[M, N], f32>
+  }
+  block.return %O : !block.array<8x8xf32>
 }
