@@ -6,7 +6,7 @@
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
-//              [--attention-mma wgmma|wgmma-overlap|wgmma-qk|sync]
+//              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -130,7 +130,9 @@ static cl::opt<std::string> attentionMma(
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
              "on a TMA ring, P from registers), wgmma-overlap (also a loop's "
              "only dot S = Q K^T issued an iteration ahead, overlapping the "
-             "softmax), wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
+             "softmax), wgmma-pingpong (blocks of two consumer warpgroups, "
+             "--threads-per-block 256, take turns issuing their dots), "
+             "wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
              "K and V by cp.async)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(

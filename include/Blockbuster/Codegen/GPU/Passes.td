@@ -176,18 +176,22 @@ def GPUFlashAttention
        `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
 
     With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
-    warps whose Q, K and V are views `[1, .., 1, rows, D]` (D a multiple
-    of 64) of function arguments takes the wgmma schedule instead: one
-    TMA descriptor per array before the grid, Q copied once into shared
-    memory, K and V through one TMA ring per reduce loop (a slot per
-    operand and one more, an mbarrier per slot, a block barrier before
-    each refill), S = Q K^T as wgmma m64n64k16 from shared memory and
-    P V as wgmma m64nDk16 with P's registers as A (the accumulators in the
-    same registers as above), P's division by a row's sum as a product
-    with the row's reciprocal. `mma=wgmma-qk` puts S alone on wgmma;
-    `mma=wgmma-overlap` also issues the S of a loop whose only dot it is
-    an iteration ahead. A block the wgmma schedule refuses is rebuilt on
-    mma.sync.
+    or 8 warps (one or two consumer warpgroups of 64 query rows) whose Q,
+    K and V are views `[1, .., 1, rows, D]` (D a multiple of 64, at most
+    64 or 128 key rows) of function arguments takes the wgmma schedule
+    instead: one TMA descriptor per array before the grid, Q copied once
+    into shared memory, K and V through one TMA ring per reduce loop (a
+    slot per operand and one more, an mbarrier per slot, a block barrier
+    before each refill), S = Q K^T as wgmma m64n64k16 or m64n128k16 from
+    shared memory and P V as wgmma m64nDk16 with P's registers as A (the
+    accumulators in the same registers as above), P's division by a row's
+    sum as a product with the row's reciprocal. `mma=wgmma-qk` puts S
+    alone on wgmma; `mma=wgmma-overlap` also issues the S of a loop whose
+    only dot it is an iteration ahead; `mma=wgmma-pingpong` has the two
+    warpgroups of an 8-warp block take turns issuing their dots (named
+    barriers 1 and 2) and the later one to release a ring slot refill it,
+    with no block barrier before a dot. A block the wgmma schedule
+    refuses is rebuilt on mma.sync.
 
     Columns past a partial key tile's end are left out of reductions and
     contribute zero to P V. The program's own ops run on the registers, so
@@ -205,7 +209,9 @@ def GPUFlashAttention
            "wgmma (both dots on wgmma, P V with P from registers and V by "
            "TMA; sm_90a), wgmma-overlap (wgmma, and a loop whose only dot "
            "is S = Q K^T issues it an iteration ahead: its wgmma runs while "
-           "the softmax reads the previous S)">,
+           "the softmax reads the previous S), wgmma-pingpong (wgmma; a "
+           "block of two consumer warpgroups takes turns issuing the dots, "
+           "without a block barrier before each)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
