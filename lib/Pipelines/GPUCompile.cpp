@@ -68,6 +68,10 @@ static LogicalResult compileOnce(ModuleOp module,
   if (localMemoryBytes)
     select += " local-memory-bytes=" + std::to_string(localMemoryBytes);
   select += " threads=" + std::to_string(options.threads);
+  // gpu-flash-attention's wgmma schedule takes key tiles of 128.
+  if (options.chip == "sm_90a" && options.attentionMma != "sync" &&
+      options.attentionMma != "wgmma-qk")
+    select += " wgmma-attention=true";
   select += "}";
   // Decode GEMVs take the blocks of gpu-decode-gemv (all rows, 64
   // columns), and on sm_90a plain GEMM kernels those of the wgmma schedule,
@@ -115,6 +119,9 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;
+  gpu.decodePrefetchBytes = options.decodePrefetchBytes;
+  gpu.decodeWeightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
+  gpu.decodeActivationsAhead = options.decodeActivationsAhead;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

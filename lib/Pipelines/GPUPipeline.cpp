@@ -99,6 +99,9 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   if (options.decodeGemv) {
     GPUDecodeGemvOptions gemv;
     gemv.threads = options.threads;
+    gemv.prefetchBytes = options.decodePrefetchBytes;
+    gemv.weightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
+    gemv.activationsAhead = options.decodeActivationsAhead;
     pm.addPass(createGPUDecodeGemv(gemv));
   }
   GPUContractionsToMMAOptions mma;

@@ -7,7 +7,7 @@
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false]
-//              [--attention-mma wgmma|wgmma-overlap|wgmma-qk|sync]
+//              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -138,7 +138,9 @@ static cl::opt<std::string> attentionMma(
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
              "on a TMA ring, P from registers), wgmma-overlap (also a loop's "
              "only dot S = Q K^T issued an iteration ahead, overlapping the "
-             "softmax), wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
+             "softmax), wgmma-pingpong (blocks of two consumer warpgroups, "
+             "--threads-per-block 256, take turns issuing their dots), "
+             "wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
              "K and V by cp.async)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(
@@ -151,6 +153,24 @@ static cl::opt<bool> decodeGemv(
     cl::desc("Decode blocks (at most 16 rows against a weight slice) on "
              "the register schedule of gpu-decode-gemv (=false: the "
              "generic path)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<int64_t> decodePrefetchBytes(
+    "decode-prefetch-bytes", cl::init(0),
+    cl::desc("Decode blocks: weight bytes of a block prefetched into L2 "
+             "ahead of its loop, in whole iterations (0: none)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<int64_t> decodeWeightsAheadMaxBlocks(
+    "decode-weights-ahead-max-blocks", cl::init(264),
+    cl::desc("Decode grids of at most this many blocks: the next "
+             "iteration's weights in flight across the loop's back edge "
+             "(inline ld.global.nc; 0: none, plain loads, which LLVM folds "
+             "to the top of each iteration)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> decodeActivationsAhead(
+    "decode-activations-ahead", cl::init(false),
+    cl::desc("Decode blocks whose weights are ahead: the A fragment's loads "
+             "(x and the norm's vectors) an iteration ahead too (not yet "
+             "measured on a GPU)"),
     cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
@@ -200,6 +220,9 @@ int main(int argc, char **argv) {
   options.wgmmaStages = wgmmaStages;
   options.splitMaxBlocks = splitMaxBlocks;
   options.decodeGemv = decodeGemv;
+  options.decodePrefetchBytes = decodePrefetchBytes;
+  options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
+  options.decodeActivationsAhead = decodeActivationsAhead;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;

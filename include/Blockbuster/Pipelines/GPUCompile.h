@@ -56,6 +56,12 @@ struct GPUCompileOptions {
   int64_t splitMaxBlocks = 1056;
   /// blockbuster-gpu-pipeline's decode-gemv.
   bool decodeGemv = true;
+  /// blockbuster-gpu-pipeline's decode-prefetch-bytes.
+  int64_t decodePrefetchBytes = 0;
+  /// blockbuster-gpu-pipeline's decode-weights-ahead-max-blocks.
+  int64_t decodeWeightsAheadMaxBlocks = 264;
+  /// blockbuster-gpu-pipeline's decode-activations-ahead.
+  bool decodeActivationsAhead = false;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

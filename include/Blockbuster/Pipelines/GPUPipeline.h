@@ -61,6 +61,8 @@ struct GPUPipelineOptions
                      "of their dots (wgmma: both on wgmma, K and V on a "
                      "TMA ring, P from registers; wgmma-overlap: also a "
                      "loop's only dot S = Q K^T issued an iteration ahead; "
+                     "wgmma-pingpong: blocks of two consumer warpgroups "
+                     "take turns issuing their dots; "
                      "wgmma-qk: S = Q K^T on wgmma, P V on mma.sync; "
                      "sync: both on mma.sync)"),
       llvm::cl::init("wgmma")};
@@ -75,6 +77,22 @@ struct GPUPipelineOptions
                      "slice): the register schedule of gpu-decode-gemv "
                      "(off: the generic path)"),
       llvm::cl::init(true)};
+  Option<int64_t> decodePrefetchBytes{
+      *this, "decode-prefetch-bytes",
+      llvm::cl::desc("Decode blocks: weight bytes of a block prefetched "
+                     "into L2 ahead of its loop (0, the default: none)"),
+      llvm::cl::init(0)};
+  Option<int64_t> decodeWeightsAheadMaxBlocks{
+      *this, "decode-weights-ahead-max-blocks",
+      llvm::cl::desc("Decode grids of at most this many blocks: the next "
+                     "iteration's weights in flight across the loop's back "
+                     "edge (inline ld.global.nc; 0: none)"),
+      llvm::cl::init(264)};
+  Option<bool> decodeActivationsAhead{
+      *this, "decode-activations-ahead",
+      llvm::cl::desc("Decode blocks whose weights are ahead: the A "
+                     "fragment's loads an iteration ahead too"),
+      llvm::cl::init(false)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

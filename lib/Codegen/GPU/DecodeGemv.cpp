@@ -11,9 +11,10 @@
 //
 //   - weights: lane l (group g = l / 4, q = l % 4) loads 16 bytes (8
 //     columns c0 + 8 g .. + 7) of the rows k + 2q, k + 2q + 1, k + 2q + 8
-//     and k + 2q + 9 of each k16 step: every load of an iteration is
-//     issued before the first mma, 8 lanes read 128 contiguous bytes of a
-//     row (LLVM leaves them at the top of each iteration: see emit()).
+//     and k + 2q + 9 of each k16 step, 8 lanes reading 128 contiguous
+//     bytes of a row, one loop iteration ahead (by inline ld.global.nc on
+//     grids of few blocks per SM, so that LLVM cannot fold the distance
+//     away: see emit()), optionally prefetched into L2 further ahead;
 //     The 8 columns a lane holds are 8 n8 tiles of one mma.sync
 //     m16n8k16 each: tile j's column n = g is the weight column c0 + 8 g +
 //     j, and the pairs (k + 2q, k + 2q + 1) and (k + 2q + 8, k + 2q + 9) of
@@ -84,6 +85,8 @@ constexpr int64_t kGroupColumns = 64;
 /// The most elements of a statistics row one lane keeps (one warp per row
 /// of 4096 bf16: 16 loads of 16 bytes in flight).
 constexpr int64_t kPrefixPerLane = 128;
+/// The bytes one L2 prefetch brings in (a cache line).
+constexpr int64_t kLineBytes = 128;
 
 bool isWorkgroup(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
@@ -124,6 +127,13 @@ bool innerOffsetIsMultiple(Value view, int64_t elements) {
   if (!subview)
     return true;
   return offsetIsMultiple(subview.getMixedOffsets().back(), elements);
+}
+
+/// An op of the dot loop's body that `GemvEmitter::cloneIndexing` clones:
+/// index arithmetic and views.
+bool isIndexing(Operation *op) {
+  return isa<memref::SubViewOp>(op) ||
+         (isPure(op) && op->getNumRegions() == 0 && !isa<linalg::LinalgOp>(op));
 }
 
 /// How a prologue operand is indexed.
@@ -304,8 +314,35 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
 /// Emits the register schedule of a matched dot loop in place of the loop.
 class GemvEmitter {
 public:
-  GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps)
-      : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps) {}
+  GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps,
+              int64_t prefetchBytes, bool weightsAhead, bool activationsAhead)
+      : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps),
+        ahead(prefetchIterations(info, prefetchBytes)),
+        weightsAhead(weightsAhead), activationsAhead(activationsAhead) {}
+
+  /// The loop iterations whose weights are prefetched into L2 ahead of the
+  /// loads: as many whole iterations of the block's weights as fit in
+  /// `bytes`, at least one (0 where `bytes` is 0).
+  static int64_t prefetchIterations(const DotLoop &info, int64_t bytes) {
+    if (bytes <= 0)
+      return 0;
+    int64_t perIteration = int64_t(info.dots.size()) * info.tileK *
+                           info.tileN * info.element.getIntOrFloatBitWidth() /
+                           8;
+    return std::max<int64_t>(1, bytes / perIteration);
+  }
+
+  /// Whether the L2 prefetch of the first iterations can be issued at
+  /// `point`, a top-level op of the block before the dot loop: every value
+  /// the loop's indexing reads from outside it is defined before `point`.
+  bool canPrefetchAt(Operation *point);
+
+  /// At the builder's insertion point (before the statistics): a warp
+  /// forall whose threads prefetch the weights of the loop's first `ahead`
+  /// iterations into L2, so that the weight stream runs from HBM while the
+  /// block computes its statistics (from x, in L2). Without it each block
+  /// asked HBM for nothing until its statistics were done.
+  void emitPrefetchForall();
 
   /// The statistics stay in a warp forall of their own before this one
   /// (lowerRowPrefix), a barrier between them. Measured on the H100
@@ -327,34 +364,191 @@ private:
     return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector);
   }
 
-  /// The loaded pair (k, k + 1) of `view` at row `row` (null: a column).
-  SmallVector<Value> loadPair(Value view, Value row, Value k) {
+  /// The pair (k, k + 1) of `view` at row `row` (null: a column), as a
+  /// vector of 2; by inline `ld.global.nc.b32` where `opaque` (a load an
+  /// iteration ahead that LLVM must not fold into the iteration's own).
+  Value loadPair(Value view, Value row, Value k, bool opaque) {
     auto type = VectorType::get({2}, cast<MemRefType>(view.getType())
                                          .getElementType());
     SmallVector<Value> indices;
     if (row)
       indices.push_back(row);
     indices.push_back(k);
+    if (opaque) {
+      auto load = LLVM::InlineAsmOp::create(
+          b, loc, b.getI32Type(), ValueRange{globalPointer(view, indices)},
+          "ld.global.nc.b32 $0, [$1];", "=r,l", /*has_side_effects=*/false,
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr());
+      return LLVM::BitcastOp::create(b, loc, type, load.getResult(0));
+    }
     auto load = vector::LoadOp::create(b, loc, type, view, indices);
     load.setAlignment(4);
-    return {vector::ExtractOp::create(b, loc, load, 0),
-            vector::ExtractOp::create(b, loc, load, 1)};
+    return load;
   }
+
+  /// The global address of the element at `indices` of `view`, a view of a
+  /// global array.
+  Value globalPointer(Value view, ValueRange indices);
+  /// 16 bytes of `view` at (row, column) by `ld.global.nc.L1::no_allocate`
+  /// in inline assembly: a load LLVM cannot fold into another (see emit()).
+  Value loadOpaque(Value view, Value row, Value column);
+
+  /// The loop's index arithmetic and views at iteration `iv`.
+  IRMapping cloneIndexing(Value iv);
+  /// Thread `thread` of the block's `prefetch.global.L2` of iteration `iv`'s
+  /// weights: lines thread, thread + threads, ... of each dot's [Tk, Tn]
+  /// view (Tn x 2 bytes a row: whole 128-byte lines).
+  void prefetchIteration(Value iv, Value thread);
+  /// Iterations [lb, min(lb + ahead, ub)) of the loop, by `thread`.
+  void prefetchHead(Value thread);
 
   /// The row-uniform part of the prologue for row `row`, in `mapping`.
   void emitRowPart(Value row, IRMapping &mapping, DenseSet<Operation *> &ops);
-  /// A fragment register: elements (row, k) and (row, k + 1) of A.
-  Value aRegister(int64_t h, Value k);
+  /// The loads of A fragment register h at k, with the views of `mapping`:
+  /// the pair of A, or of each row and column operand of the prologue.
+  SmallVector<Value> loadA(const IRMapping &mapping, int64_t h, Value k,
+                           bool opaque);
+  /// A fragment register: elements (row, k) and (row, k + 1) of A, from
+  /// the pairs of loadA.
+  Value aRegister(int64_t h, Value k, ArrayRef<Value> loaded);
+  /// Whether every pair loadA loads has 16-bit elements (one b32 load).
+  bool pairsAre32Bits();
 
   RewriterBase &b;
   Location loc;
   DotLoop &info;
   int64_t warps;
+  int64_t ahead;
+  bool weightsAhead;
+  bool activationsAhead;
+  bool headPrefetched = false;
   IRMapping loopMapping;
   Value rows[2], valid[2];
   IRMapping rowMappings[2];
   DenseSet<Operation *> rowOps[2];
 };
+
+IRMapping GemvEmitter::cloneIndexing(Value iv) {
+  scf::ForOp loop = info.loop;
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (isIndexing(&op))
+      b.clone(op, mapping);
+  return mapping;
+}
+
+bool GemvEmitter::canPrefetchAt(Operation *point) {
+  if (!ahead)
+    return false;
+  Block *body = info.loop.getBody();
+  for (Operation &op : body->without_terminator()) {
+    if (!isIndexing(&op))
+      continue;
+    for (Value operand : op.getOperands()) {
+      if (operand.getParentBlock() == body)
+        continue;
+      Operation *def = operand.getDefiningOp();
+      Operation *inBlock =
+          def ? point->getBlock()->findAncestorOpInBlock(*def) : nullptr;
+      if (inBlock && !inBlock->isBeforeInBlock(point))
+        return false;
+    }
+  }
+  return true;
+}
+
+Value GemvEmitter::globalPointer(Value view, ValueRange indices) {
+  MLIRContext *ctx = b.getContext();
+  int64_t elementBytes =
+      cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  Value element = meta.getOffset();
+  for (auto [i, index] : llvm::enumerate(indices))
+    element = add(element,
+                  arith::MulIOp::create(b, loc, index, meta.getStrides()[i]));
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), add(base, mul(element, elementBytes)));
+  return LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+      LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                               address));
+}
+
+Value GemvEmitter::loadOpaque(Value view, Value row, Value column) {
+  Type i32 = b.getI32Type();
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                               SmallVector<Type>(4, i32));
+  auto load = LLVM::InlineAsmOp::create(
+      b, loc, type, ValueRange{globalPointer(view, {row, column})},
+      "ld.global.nc.L1::no_allocate.v4.b32 {$0, $1, $2, $3}, [$4];",
+      "=r,=r,=r,=r,l", /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < 4; ++i)
+    words.push_back(LLVM::ExtractValueOp::create(b, loc, load.getResult(0), i));
+  Value packed = vector::FromElementsOp::create(
+      b, loc, VectorType::get({4}, i32), words);
+  return LLVM::BitcastOp::create(b, loc, VectorType::get({8}, info.element),
+                                 packed);
+}
+
+void GemvEmitter::prefetchIteration(Value iv, Value thread) {
+  MLIRContext *ctx = b.getContext();
+  IRMapping mapping = cloneIndexing(iv);
+  int64_t threads = warps * kWarpSize;
+  int64_t elementBytes = info.element.getIntOrFloatBitWidth() / 8;
+  int64_t linesPerRow = info.tileN * elementBytes / kLineBytes;
+  int64_t lines = info.tileK * linesPerRow;
+  for (const Dot &dot : info.dots) {
+    Value view = mapping.lookupOrDefault(dot.weights);
+    for (int64_t p = 0; p * threads < lines; ++p) {
+      OpBuilder::InsertionGuard guard(b);
+      Value line = addc(thread, p * threads);
+      if ((p + 1) * threads > lines) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             line, index(lines));
+        b.setInsertionPointToStart(
+            scf::IfOp::create(b, loc, inside).thenBlock());
+      }
+      Value row = line, column = index(0);
+      if (linesPerRow > 1) {
+        row = arith::DivUIOp::create(b, loc, line, index(linesPerRow));
+        column = mul(arith::RemUIOp::create(b, loc, line, index(linesPerRow)),
+                     kLineBytes / elementBytes);
+      }
+      Value pointer = globalPointer(view, {row, column});
+      NVVM::PrefetchOp::create(
+          b, loc,
+          NVVM::PrefetchCacheLevelAttr::get(ctx, NVVM::PrefetchCacheLevel::L2),
+          /*evictPriority=*/nullptr, pointer, /*predicate=*/Value(),
+          /*tensormap=*/nullptr);
+    }
+  }
+}
+
+void GemvEmitter::prefetchHead(Value thread) {
+  OpBuilder::InsertionGuard guard(b);
+  Value lb = info.loop.getLowerBound(), ub = info.loop.getUpperBound();
+  Value end = arith::MinUIOp::create(b, loc, addc(lb, ahead), ub);
+  auto head = scf::ForOp::create(b, loc, lb, end, index(1));
+  b.setInsertionPoint(head.getBody()->getTerminator());
+  prefetchIteration(head.getInductionVar(), thread);
+}
+
+void GemvEmitter::emitPrefetchForall() {
+  OpBuilder::InsertionGuard guard(b);
+  auto forall = createWarpForall(b, loc, warps);
+  b.setInsertionPoint(forall.getBody()->getTerminator());
+  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+  prefetchHead(add(mul(forall.getInductionVar(0), kWarpSize), lane));
+  headPrefetched = true;
+}
 
 void GemvEmitter::emitRowPart(Value row, IRMapping &mapping,
                               DenseSet<Operation *> &ops) {
@@ -381,24 +575,53 @@ void GemvEmitter::emitRowPart(Value row, IRMapping &mapping,
   }
 }
 
-Value GemvEmitter::aRegister(int64_t h, Value k) {
+SmallVector<Value> GemvEmitter::loadA(const IRMapping &mapping, int64_t h,
+                                      Value k, bool opaque) {
+  if (!info.prologue)
+    return {loadPair(mapping.lookupOrDefault(info.a), rows[h], k, opaque)};
+  SmallVector<Value> loaded;
+  for (OpOperand *input : info.prologue.getDpsInputOperands()) {
+    Access access = info.prologueAccess.lookup(input->get());
+    Value view = mapping.lookupOrDefault(input->get());
+    if (access != Access::RowScalar)
+      loaded.push_back(loadPair(view, access == Access::Row ? rows[h] : nullptr,
+                                k, opaque));
+  }
+  return loaded;
+}
+
+bool GemvEmitter::pairsAre32Bits() {
+  auto is16 = [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementTypeBitWidth() == 16;
+  };
+  if (!info.prologue)
+    return is16(info.a);
+  return llvm::all_of(info.prologue.getDpsInputOperands(), [&](OpOperand *in) {
+    return info.prologueAccess.lookup(in->get()) == Access::RowScalar ||
+           is16(in->get());
+  });
+}
+
+Value GemvEmitter::aRegister(int64_t h, Value k, ArrayRef<Value> loaded) {
   Value row = rows[h];
+  auto elements = [&](Value vector) -> SmallVector<Value> {
+    return {vector::ExtractOp::create(b, loc, vector, 0),
+            vector::ExtractOp::create(b, loc, vector, 1)};
+  };
   SmallVector<Value> pair;
   if (!info.prologue) {
-    pair = loadPair(loopMapping.lookupOrDefault(info.a), row, k);
+    pair = elements(loaded.front());
   } else {
     linalg::GenericOp p = info.prologue;
     Block *body = p.getBlock();
     SmallVector<SmallVector<Value>> inputs;
     for (OpOperand *input : p.getDpsInputOperands()) {
-      Access access = info.prologueAccess.lookup(input->get());
-      Value view = loopMapping.lookupOrDefault(input->get());
-      if (access == Access::Row)
-        inputs.push_back(loadPair(view, row, k));
-      else if (access == Access::Column)
-        inputs.push_back(loadPair(view, nullptr, k));
-      else
+      if (info.prologueAccess.lookup(input->get()) == Access::RowScalar) {
         inputs.push_back({});
+        continue;
+      }
+      inputs.push_back(elements(loaded.front()));
+      loaded = loaded.drop_front();
     }
     for (int64_t e = 0; e < 2; ++e) {
       IRMapping mapping = rowMappings[h];
@@ -471,16 +694,6 @@ void GemvEmitter::emit() {
   // The loop's index arithmetic and views at iteration `iv`, and this
   // lane's weights of that iteration: steps x 4 16-byte loads per dot.
   auto vecType = VectorType::get({8}, info.element);
-  auto cloneIndexing = [&](Value iv) {
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (isa<memref::SubViewOp>(op) ||
-          (isPure(&op) && op.getNumRegions() == 0 &&
-           !isa<linalg::LinalgOp>(op)))
-        b.clone(op, mapping);
-    return mapping;
-  };
   auto loadWeights = [&](const IRMapping &mapping) {
     SmallVector<Value> loaded;
     for (int64_t d = 0; d < dots; ++d) {
@@ -488,6 +701,10 @@ void GemvEmitter::emit() {
       for (int64_t s = 0; s < steps; ++s) {
         Value k0 = add(addc(warpK0, s * kMmaK), q2);
         for (int64_t r : {0, 1, 8, 9}) {
+          if (weightsAhead) {
+            loaded.push_back(loadOpaque(view, addc(k0, r), column));
+            continue;
+          }
           auto load = vector::LoadOp::create(
               b, loc, vecType, view, ValueRange{addc(k0, r), column});
           load.setAlignment(16);
@@ -497,32 +714,77 @@ void GemvEmitter::emit() {
     }
     return loaded;
   };
-  // One iteration of weights ahead, carried by the loop, meant to keep the
-  // next iteration's loads in flight while this one's mma run; the last
+  // One iteration of weights ahead, carried by the loop, keeps the next
+  // iteration's loads in flight while this one's mma run; the last
   // iteration loads its own weights again (clamped index: L2 hits, no
-  // branch). LLVM undoes the distance: it folds the phi of the preheader's
-  // loads and the loop's into one load of the phi of their addresses, at
-  // the top of each iteration (the PTX loads iteration i's weights at the
-  // top of iteration i). What remains is that all 16 loads of an iteration
-  // are issued back to back before its first mma, where with the loads
-  // emitted in the iteration itself ptxas spread them among the mma (5-6
-  // in flight); the measured kernels (docs/performance.md, session 9) are
-  // this form. Keeping the distance (a load LLVM cannot fold, or a
-  // cp.async ring) is the next step.
+  // branch). With vector.load LLVM undoes the distance: it folds the phi
+  // of the preheader's loads and the loop's into one load of the phi of
+  // their addresses, at the top of each iteration. The inline loads of
+  // loadOpaque are not folded (ptxas issues iteration i + 1's among
+  // iteration i's HMMA); where the grid has many blocks per SM their 64
+  // registers cost more than they buy, and the plain loads stay.
+  Value thread = add(mul(warp, kWarpSize), lane);
+  if (ahead && !headPrefetched)
+    prefetchHead(thread);
   Value ub = loop.getUpperBound();
   Value lastIv = arith::SubIOp::create(b, loc, ub, index(1));
+  // The A fragment's loads of an iteration (per k16 step: the registers
+  // (g, k), (g + 8, k), (g, k + 8), (g + 8, k + 8), each one pair per
+  // loaded operand), an iteration ahead like the weights where
+  // `activationsAhead` (they come from L2, one round trip per iteration
+  // otherwise: 21% of the warps' stall samples at RMSNorm M16 on the H200,
+  // docs/performance.md session 10).
+  // One dot only: two dots already carry 128 weight registers (the FFN's
+  // gate/up kernel: 254), and their A pairs on top spill.
+  bool aAhead =
+      activationsAhead && weightsAhead && dots == 1 && pairsAre32Bits();
+  auto loadStepA = [&](const IRMapping &mapping, int64_t s, bool opaque) {
+    SmallVector<Value> loaded;
+    Value k0 = add(addc(warpK0, s * kMmaK), q2);
+    for (int64_t f = 0; f < 4; ++f)
+      loaded.append(loadA(mapping, f % 2, f < 2 ? k0 : addc(k0, 8), opaque));
+    return loaded;
+  };
+  auto loadIterationA = [&](const IRMapping &mapping) {
+    SmallVector<Value> loaded;
+    for (int64_t s = 0; s < steps; ++s)
+      loaded.append(loadStepA(mapping, s, /*opaque=*/true));
+    return loaded;
+  };
   SmallVector<Value> init(dots * kTiles * 4, zero);
   int64_t numAcc = init.size();
-  init.append(loadWeights(cloneIndexing(loop.getLowerBound())));
+  IRMapping first = cloneIndexing(loop.getLowerBound());
+  init.append(loadWeights(first));
+  int64_t numWeights = init.size() - numAcc;
+  if (aAhead)
+    init.append(loadIterationA(first));
   auto kLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), ub,
                                   loop.getStep(), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value iv = kLoop.getInductionVar();
+    // The L2 prefetch `ahead` iterations on (within the loop's own range:
+    // a split's blocks prefetch their own k ranges).
+    if (ahead) {
+      OpBuilder::InsertionGuard prefetchGuard(b);
+      Value target = addc(iv, ahead);
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            target, ub);
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, inRange).thenBlock());
+      prefetchIteration(target, thread);
+    }
     loopMapping = cloneIndexing(iv);
     Value next = arith::MinUIOp::create(b, loc, addc(iv, 1), lastIv);
-    SmallVector<Value> prefetched = loadWeights(cloneIndexing(next));
+    IRMapping nextMapping = cloneIndexing(next);
+    SmallVector<Value> prefetched = loadWeights(nextMapping);
+    SmallVector<Value> aheadA;
+    if (aAhead) {
+      prefetched.append(loadIterationA(nextMapping));
+      llvm::append_range(
+          aheadA, kLoop.getRegionIterArgs().drop_front(numAcc + numWeights));
+    }
     SmallVector<Value> acc(kLoop.getRegionIterArgs().take_front(numAcc));
     SmallVector<SmallVector<Value>> weights;
     for (int64_t d = 0; d < dots; ++d)
@@ -536,9 +798,20 @@ void GemvEmitter::emit() {
     for (int64_t s = 0; s < steps; ++s) {
       Value k0 = add(addc(warpK0, s * kMmaK), q2);
       // A fragment: (g, k), (g + 8, k), (g, k + 8), (g + 8, k + 8).
-      SmallVector<Value> a = {aRegister(0, k0), aRegister(1, k0),
-                              aRegister(0, addc(k0, 8)),
-                              aRegister(1, addc(k0, 8))};
+      SmallVector<Value> a;
+      if (aAhead) {
+        int64_t perRegister = aheadA.size() / (4 * steps);
+        for (int64_t f = 0; f < 4; ++f)
+          a.push_back(aRegister(f % 2, f < 2 ? k0 : addc(k0, 8),
+                                ArrayRef(aheadA).slice(
+                                    (4 * s + f) * perRegister, perRegister)));
+      } else {
+        for (int64_t f = 0; f < 4; ++f) {
+          Value k = f < 2 ? k0 : addc(k0, 8);
+          a.push_back(aRegister(f % 2, k,
+                                loadA(loopMapping, f % 2, k, /*opaque=*/false)));
+        }
+      }
       for (int64_t d = 0; d < dots; ++d) {
         ArrayRef<Value> w = ArrayRef(weights[d]).slice(4 * s, 4);
         for (int64_t j = 0; j < kTiles; ++j) {
@@ -671,11 +944,29 @@ struct GPUDecodeGemv
     for (auto [v, access] : info.prologueAccess)
       if (access == Access::RowScalar && isWorkgroup(v))
         liveOut.insert(v);
+    // The next iteration's weights take 16 registers per k16 step a lane
+    // loads (64 more at RMSNorm M16: 166 instead of 104): fewer blocks fit
+    // on an SM. That pays where the grid has few blocks per SM anyway (M16
+    // N4096, 256 blocks: 0.0311 -> 0.0289 ms on the H100) and costs where
+    // it has many (M128, 512 blocks: 0.079 -> 0.115; docs/performance.md,
+    // session 10).
+    int64_t blocks = 1;
+    for (int64_t bound : grid.getStaticUpperBound())
+      blocks *= ShapedType::isDynamic(bound)
+                    ? std::numeric_limits<int32_t>::max()
+                    : bound;
+    GemvEmitter emitter(rewriter, info, warps, prefetchBytes,
+                        blocks <= weightsAheadMaxBlocks, activationsAhead);
+    Operation *head = prefix.empty() ? dotLoop.getOperation() : prefix.front();
+    if (emitter.canPrefetchAt(head)) {
+      rewriter.setInsertionPoint(head);
+      emitter.emitPrefetchForall();
+    }
     if (!prefix.empty() &&
         failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
                               liveOut, reason)))
       return failure();
-    GemvEmitter(rewriter, info, warps).emit();
+    emitter.emit();
     return success();
   }
 

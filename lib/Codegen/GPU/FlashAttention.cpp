@@ -117,12 +117,15 @@ constexpr int64_t kChunk = 8;
 // wgmma: the rows of one warpgroup's accumulator, and the key tile (the
 // n of S = Q K^T, the k of P V) the TMA schedule takes.
 constexpr int64_t kWarpgroupRows = 64, kWgmmaKeys = 64;
+// The most keys of a tile on the wgmma schedule: S's n (m64n128k16), P V's
+// k; two TMA boxes of 64 rows per 64 columns.
+constexpr int64_t kWgmmaMaxKeys = 128;
 // A TMA box of the attention schedule: 64 rows of 64 16-bit elements (one
 // 128-byte swizzle span), 8 KB; its 8-row groups are 1024 bytes apart.
 constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
 
 /// The dots' instructions (the pass's `mma` option).
-enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap };
+enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap, WgmmaPingPong };
 
 /// A global array whose tiles TMA copies: a function argument of 16-bit
 /// elements, viewed (through at most one collapse_shape) as the source of
@@ -511,6 +514,8 @@ private:
     const TmaArray *tma = nullptr;
     Value barriers;
     int64_t operand = 0;
+    // TMA: the tile's groups of 64 rows (64 or 128 keys).
+    int64_t groups = 1;
   };
   /// The B operands of `loop` that can be prefetched, in the order of their
   /// dots.
@@ -524,19 +529,27 @@ private:
 
   // The wgmma schedule (sm_90a).
   /// The array whose tiles the global view `view` takes, if TMA can copy
-  /// them: a view [1, .., 1, rows <= 64, D] of a collapse of (or of) a
-  /// function argument of 16-bit elements, D a multiple of 64.
-  const TmaArray *tmaArray(Value view);
+  /// them: a view [1, .., 1, rows <= maxRows, D] of a collapse of (or of)
+  /// a function argument of 16-bit elements, D a multiple of 64.
+  const TmaArray *tmaArray(Value view, int64_t maxRows);
+  /// The TMA array (and its descriptor, made once) of the views' source
+  /// `source`, whatever the view.
+  const TmaArray *tmaSource(Value source);
   /// Which dots go to wgmma: S = Q K^T (and P V for MmaKind::Wgmma) when
-  /// the block has 4 warps and every such dot's global operands are TMA
-  /// arrays, read in loops of the block's body; makes the arrays'
-  /// descriptors before the grid.
+  /// the block has 4 or 8 warps (one or two consumer warpgroups of 64 query
+  /// rows) and every such dot's global operands are TMA arrays, read in
+  /// loops of the block's body; makes the arrays' descriptors before the
+  /// grid.
   void planWgmma();
   /// Thread 0 starts the TMA copies of the tile of `view` (a new subview of
   /// `array`) into `buffer` at byte `offset`, completing on barrier `slot`
-  /// of `barriers`.
+  /// of `barriers`: `groups` groups of 64 rows (the warpgroups' rows of Q,
+  /// or a key tile of 128 rows) of D / 64 boxes each, box-major: box b of
+  /// group g at `offset` + (b groups + g) 8 KB, so that the rows of each
+  /// 64 columns are contiguous (one wgmma operand of 128 rows, 8-row groups
+  /// 1024 bytes apart).
   void issueTma(const TmaArray &array, Value view, Value buffer, Value offset,
-                Value barriers, Value slot);
+                Value barriers, Value slot, int64_t groups = 1);
   /// The shared-memory copy of the global A tile `oldA` (Q), made once
   /// where its view is made.
   Value sharedA(Value oldA);
@@ -555,6 +568,25 @@ private:
 
   MmaKind mma = MmaKind::Sync;
   bool qkOnWgmma = false, pvOnWgmma = false;
+  // The wgmma schedule's consumer warpgroups (64 query rows each: 1 or 2;
+  // both read each K and V tile of the ring), and the byte offset of this
+  // thread's warpgroup (thread / 128).
+  int64_t warpgroups = 0;
+  Value warpgroup;
+  // Two consumer warpgroups under MmaKind::WgmmaPingPong
+  // (FlashAttention-3's ping-pong): no block barrier before a dot. The later
+  // warpgroup to be done with a ring slot refills it (`releases`: per slot, one
+  // increment per warpgroup and round, from zero: an odd previous count is the
+  // round's second release); and the warpgroups take turns issuing their wgmmas
+  // (named barriers 1 and 2 of 256 threads, `turnHeld` while this warpgroup may
+  // issue), so that one's softmax runs while the other's dots do.
+  bool pingPong = false, turnHeld = false;
+  Value releases;
+  /// Waits for this warpgroup's turn (bar.sync on its barrier, completed
+  /// by the other's bar.arrive), if not held.
+  void acquireTurn();
+  /// Passes the turn to the other warpgroup, if held.
+  void releaseTurn();
   // Keyed by the views' source.
   DenseMap<Value, TmaArray> tmaArrays;
   // The host ops made for the descriptors (erased if the build fails).
@@ -1367,16 +1399,19 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   }
   Value slotOffset;
   if (onWgmma) {
-    // S = Q K^T: m64 n64 k16 steps over D, K's rows its n (K-major); P V:
-    // m64 nD k16 steps over the 64 keys, V's rows its k ("transposed").
-    if (!prefetched || !prefetched->tma || paddedRows != kWgmmaKeys ||
+    // S = Q K^T: m64 nK k16 steps over D, K's rows its n (K-major); P V:
+    // m64 nD k16 steps over the K keys, V's rows its k ("transposed"); K 64
+    // or 128 keys (one or two groups of 64 rows in the ring's slot).
+    if (!prefetched || !prefetched->tma ||
+        paddedRows != prefetched->groups * kWgmmaKeys ||
         transposed != isWorkgroup(oldA) ||
-        (transposed ? *kBound : *nBound) != kWgmmaKeys ||
+        (transposed ? *kBound : *nBound) != paddedRows ||
         bColumns != prefetched->tma->boxes * kTmaSwizzleElements)
       return fail(op, "not a dot of the wgmma schedule");
     slotOffset = awaitTma(oldB, *prefetched);
     if (aShared)
       waitForRound(rewriter, loc, qBarrier, index(0), 1);
+    acquireTurn();
   } else if (prefetched && prefetched->rows == paddedRows &&
              prefetched->columns == bColumns) {
     // This iteration's tile has landed (only the copies issued after it,
@@ -1456,19 +1491,26 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     if (aShared) {
       acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
     } else {
-      // V MN-major: a k16 step is 16 rows of 128 bytes; the next 64
-      // columns (n) the next box.
+      // V MN-major: a k16 step is 16 rows of 128 bytes (the rows of a box
+      // are contiguous, also past 64 keys); the next 64 columns (n) the
+      // next box.
       for (int64_t step = 0; step < steps; ++step) {
-        Value descB =
-            sharedMatrixDescriptor(rewriter, loc, prefetched->buffer,
-                                   add(slotOffset, step * kStepK * 128),
-                                   kBoxBytes, kSwizzleGroupBytes);
+        Value descB = sharedMatrixDescriptor(
+            rewriter, loc, prefetched->buffer,
+            add(slotOffset, step * kStepK * 128),
+            prefetched->groups * kBoxBytes, kSwizzleGroupBytes);
         acc = wgmmaRegisterA(rewriter, loc, acc,
                              ArrayRef<Value>(aRegisters).slice(4 * step, 4),
                              descB, aType, /*transposeB=*/true);
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // Ping-pong: the turn passes once S = Q K^T is issued (the other
+    // warpgroup's P V and next S then run while this one's softmax does);
+    // it is held from P V to the next S. (Inside a mask's scf.if, after
+    // it.)
+    if (aShared && !needed)
+      releaseTurn();
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   } else {
     // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
@@ -1523,6 +1565,8 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     scf::YieldOp::create(rewriter, loc, acc);
     rewriter.setInsertionPointAfter(needed);
     acc.assign(needed.getResults().begin(), needed.getResults().end());
+    if (onWgmma && aShared)
+      releaseTurn();
   }
   fragments[out].values = std::move(acc);
   return success();
@@ -1920,8 +1964,10 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
     }
     if (!pure)
       continue;
-    if (isWorkgroup(dot.getDpsInputs()[0]) ? pvOnWgmma : qkOnWgmma)
-      p.tma = tmaArray(b);
+    if (isWorkgroup(dot.getDpsInputs()[0]) ? pvOnWgmma : qkOnWgmma) {
+      p.tma = tmaArray(b, kWgmmaMaxKeys);
+      p.groups = llvm::divideCeil(*rows, kWgmmaKeys);
+    }
     p.slice = slice.takeVector();
     llvm::sort(p.slice, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
@@ -1976,11 +2022,35 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
 // The wgmma schedule: Q, K and V by TMA
 //===----------------------------------------------------------------------===//
 
-const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
+const TmaArray *FlashAttentionBuilder::tmaArray(Value view, int64_t maxRows) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
   if (!subview)
     return nullptr;
   Value source = subview.getSource();
+  const TmaArray *array = tmaSource(source);
+  if (!array)
+    return nullptr;
+  // The view: unit strides, [1, .., 1, rows <= maxRows, D] at column 0 (each
+  // view of the array is checked: its descriptor's boxes are 64 rows, and
+  // a tile of more rows is copied as several).
+  int64_t rank = subview.getSourceType().getRank();
+  if (!llvm::all_of(subview.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }) ||
+      rank != subview.getType().getRank())
+    return nullptr;
+  ArrayRef<int64_t> sizes = subview.getStaticSizes();
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (sizes[d] != 1)
+      return nullptr;
+  std::optional<int64_t> rows = constantUpperBound(view, rank - 2);
+  int64_t columns = cast<MemRefType>(array->array.getType()).getShape().back();
+  if (sizes[rank - 1] != columns || !rows || *rows > maxRows ||
+      !isConstantIntValue(subview.getMixedOffsets()[rank - 1], 0))
+    return nullptr;
+  return array;
+}
+
+const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
   auto it = tmaArrays.find(source);
   if (it != tmaArrays.end())
     return it->second.descriptor ? &it->second : nullptr;
@@ -2014,19 +2084,6 @@ const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
     for (int64_t d : ArrayRef<int64_t>(groups[g]).drop_back())
       if (arrayType.getDimSize(d) != 1)
         return nullptr;
-  // The view: unit strides, [1, .., 1, rows, D] at column 0.
-  if (!llvm::all_of(subview.getStaticStrides(),
-                    [](int64_t s) { return s == 1; }) ||
-      subview.getSourceType().getRank() != subview.getType().getRank())
-    return nullptr;
-  ArrayRef<int64_t> sizes = subview.getStaticSizes();
-  for (int64_t d = 0; d < rank - 2; ++d)
-    if (sizes[d] != 1)
-      return nullptr;
-  std::optional<int64_t> rows = constantUpperBound(view, rank - 2);
-  if (sizes[rank - 1] != columns || !rows || *rows > kWgmmaKeys ||
-      !isConstantIntValue(subview.getMixedOffsets()[rank - 1], 0))
-    return nullptr;
   entry.array = array;
   entry.groups = groups;
   entry.box.assign(arrayType.getRank(), 1);
@@ -2043,9 +2100,11 @@ const TmaArray *FlashAttentionBuilder::tmaArray(Value view) {
 }
 
 void FlashAttentionBuilder::planWgmma() {
-  if (mma == MmaKind::Sync || warps * kRowsPerWarp != kWarpgroupRows)
+  if (mma == MmaKind::Sync || (warps * kRowsPerWarp) % kWarpgroupRows ||
+      warps * kRowsPerWarp > 2 * kWarpgroupRows)
     return;
-  bool qk = true, pv = mma == MmaKind::Wgmma || mma == MmaKind::WgmmaOverlap;
+  warpgroups = warps * kRowsPerWarp / kWarpgroupRows;
+  bool qk = true, pv = mma != MmaKind::WgmmaQK;
   bool anyQK = false;
   oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
     if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
@@ -2058,19 +2117,22 @@ void FlashAttentionBuilder::planWgmma() {
                   b.getDefiningOp()->getBlock() == loop.getBody();
     if (!isWorkgroup(a)) {
       anyQK = true;
-      qk &= !isWorkgroup(b) && inLoop && tmaArray(a) && tmaArray(b);
+      qk &= !isWorkgroup(b) && inLoop &&
+            tmaArray(a, warpgroups * kWarpgroupRows) &&
+            tmaArray(b, kWgmmaMaxKeys);
     } else if (pv) {
-      pv &= !isWorkgroup(b) && inLoop && tmaArray(b);
+      pv &= !isWorkgroup(b) && inLoop && tmaArray(b, kWgmmaMaxKeys);
     }
   });
   qkOnWgmma = qk && anyQK;
   // P V on wgmma needs S on it: the TMA ring's barriers serve both.
   pvOnWgmma = qkOnWgmma && pv;
+  pingPong = pvOnWgmma && warpgroups == 2 && mma == MmaKind::WgmmaPingPong;
 }
 
 void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
                                      Value buffer, Value offset, Value barriers,
-                                     Value slot) {
+                                     Value slot, int64_t groups) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
   SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
   auto arrayType = cast<MemRefType>(array.array.getType());
@@ -2092,35 +2154,43 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
     }
   }
   int64_t inner = array.groups.back().back();
+  // The rows' innermost dimension (the only one longer than 1 in their
+  // group): a group of 64 rows past the first starts 64 further along it;
+  // rows past the array's end read as zeros.
+  int64_t rowDim = array.groups[array.groups.size() - 2].back();
   nvgpu::MBarrierArriveExpectTxOp::create(
-      rewriter, loc, barriers, index(array.boxes * kBoxBytes), slot, Value());
+      rewriter, loc, barriers, index(groups * array.boxes * kBoxBytes), slot,
+      Value());
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto boxType = MemRefType::get(array.box, arrayType.getElementType(),
                                  MemRefLayoutAttrInterface(), workgroup);
-  for (int64_t box = 0; box < array.boxes; ++box) {
-    Value destination =
-        memref::ViewOp::create(rewriter, loc, boxType, buffer,
-                               add(offset, box * kBoxBytes), ValueRange{});
-    SmallVector<Value> at = coordinates;
-    at[inner] = add(at[inner], box * kTmaSwizzleElements);
-    // Coordinates are innermost first.
-    std::reverse(at.begin(), at.end());
-    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
-                                  array.descriptor, at, slot, Value(), Value());
-  }
+  for (int64_t group = 0; group < groups; ++group)
+    for (int64_t box = 0; box < array.boxes; ++box) {
+      Value destination = memref::ViewOp::create(
+          rewriter, loc, boxType, buffer,
+          add(offset, (box * groups + group) * kBoxBytes), ValueRange{});
+      SmallVector<Value> at = coordinates;
+      at[inner] = add(at[inner], box * kTmaSwizzleElements);
+      at[rowDim] = add(at[rowDim], group * kWgmmaKeys);
+      // Coordinates are innermost first.
+      std::reverse(at.begin(), at.end());
+      nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
+                                    array.descriptor, at, slot, Value(),
+                                    Value());
+    }
 }
 
 Value FlashAttentionBuilder::sharedA(Value oldA) {
   auto it = sharedTiles.find(oldA);
   if (it != sharedTiles.end())
     return it->second;
-  const TmaArray *array = tmaArray(oldA);
+  const TmaArray *array = tmaArray(oldA, warpgroups * kWarpgroupRows);
   Value a = mapping.lookup(oldA);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointAfter(a.getDefiningOp());
   auto bufferType = MemRefType::get(
-      {array->boxes * kBoxBytes}, rewriter.getI8Type(),
+      {warpgroups * array->boxes * kBoxBytes}, rewriter.getI8Type(),
       MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   Value buffer;
@@ -2132,7 +2202,7 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
   }
   auto issue = scf::IfOp::create(rewriter, loc, leader);
   rewriter.setInsertionPointToStart(issue.thenBlock());
-  issueTma(*array, a, buffer, index(0), qBarrier, index(0));
+  issueTma(*array, a, buffer, index(0), qBarrier, index(0), warpgroups);
   sharedTiles[oldA] = buffer;
   return buffer;
 }
@@ -2142,18 +2212,51 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
                                                   Value slotOffset,
                                                   Type element) {
   // Q and K K-major: a k16 step is 32 bytes along a 128-byte row, the next
-  // 64 columns the next box.
+  // 64 columns the next box (issueTma's layout: Q's box b holds every
+  // warpgroup's rows, each warpgroup reads its own 64; K's box b holds the
+  // tile's 64 or 128 keys, wgmma's n).
   for (int64_t box = 0; box < p.tma->boxes; ++box)
     for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
-      int64_t at = box * kBoxBytes + step * kStepK * 2;
-      Value descA = sharedMatrixDescriptor(rewriter, loc, q, index(at), 16,
-                                           kSwizzleGroupBytes);
+      int64_t at = step * kStepK * 2;
+      Value descA = sharedMatrixDescriptor(
+          rewriter, loc, q,
+          add(mul(warpgroup, kBoxBytes), box * warpgroups * kBoxBytes + at), 16,
+          kSwizzleGroupBytes);
       Value descB = sharedMatrixDescriptor(
-          rewriter, loc, p.buffer, add(slotOffset, at), 16, kSwizzleGroupBytes);
+          rewriter, loc, p.buffer,
+          add(slotOffset, box * p.groups * kBoxBytes + at), 16,
+          kSwizzleGroupBytes);
       acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, element,
                          /*transposeB=*/false);
     }
   return acc;
+}
+
+void FlashAttentionBuilder::acquireTurn() {
+  if (!pingPong || turnHeld)
+    return;
+  Value id = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        add(warpgroup, 1));
+  NVVM::BarrierOp::create(
+      rewriter, loc, TypeRange{}, id,
+      arith::ConstantOp::create(rewriter, loc,
+                                rewriter.getI32IntegerAttr(2 * kWarpSize * 4)),
+      {}, Value());
+  turnHeld = true;
+}
+
+void FlashAttentionBuilder::releaseTurn() {
+  if (!pingPong || !turnHeld)
+    return;
+  // The other warpgroup's barrier: 2 - w.
+  Value id = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getI32Type(),
+      arith::SubIOp::create(rewriter, loc, index(2), warpgroup));
+  NVVM::BarrierArriveOp::create(
+      rewriter, loc, id,
+      arith::ConstantOp::create(rewriter, loc,
+                                rewriter.getI32IntegerAttr(2 * kWarpSize * 4)));
+  turnHeld = false;
 }
 
 Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
@@ -2162,8 +2265,14 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   // slot u % (n + 1). Every warp is past its wgmma of use u - 1 (waited
   // for before its results were read): thread 0 refills that slot with
   // use u + n (the same operand's tile of the next iteration), then all
-  // wait for use u's.
-  gpu::BarrierOp::create(rewriter, loc);
+  // wait for use u's. With two warpgroups, each one's first thread counts
+  // its release of use u - 1's slot instead, and the second to do so
+  // refills it (thread 0 alone at u = 0: slot n was never filled): no
+  // block barrier, so that the warpgroups may drift half an iteration
+  // apart. (wgmma.wait_group in one warp: the warpgroup's wgmma, one
+  // operation, has finished reading the slot; as in gpu-warpgroup-matmul.)
+  if (!pingPong)
+    gpu::BarrierOp::create(rewriter, loc);
   Value iv = mapping.lookup(state.oldLoop.getInductionVar());
   Value iteration = rewriter.createOrFold<arith::DivUIOp>(
       loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
@@ -2173,17 +2282,58 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   Value next = iv;
   for (int64_t i = 0; i < state.ahead; ++i)
     next = arith::AddIOp::create(rewriter, loc, next, state.step);
-  Value more = arith::AndIOp::create(
-      rewriter, loc, leader,
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, next,
-                            state.upperBound));
-  auto refill = scf::IfOp::create(rewriter, loc, more);
+  Value more = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                     next, state.upperBound);
+  Value refills = arith::AndIOp::create(rewriter, loc, leader, more);
+  if (pingPong) {
+    // Thread 0 at u = 0; at u > 0 the first thread of the warpgroup that
+    // releases use u - 1's slot second.
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        use, index(0));
+    Value warpgroupLeader = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        rem(thread, kWarpSize * kWarpgroupRows / kRowsPerWarp), index(0));
+    auto count = scf::IfOp::create(
+        rewriter, loc, TypeRange{rewriter.getI1Type()},
+        arith::AndIOp::create(
+            rewriter, loc, warpgroupLeader,
+            arith::XOrIOp::create(
+                rewriter, loc, first,
+                arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getBoolAttr(true)))),
+        true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(count.thenBlock());
+      Value slot = rem(add(use, slots - 1), slots);
+      Value before = memref::AtomicRMWOp::create(
+          rewriter, loc, arith::AtomicRMWKind::addi,
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getI32IntegerAttr(1)),
+          releases, ValueRange{slot});
+      Value odd = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(
+              rewriter, loc, before,
+              arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getI32IntegerAttr(1))),
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getI32IntegerAttr(0)));
+      scf::YieldOp::create(rewriter, loc, odd);
+      rewriter.setInsertionPointToStart(count.elseBlock());
+      scf::YieldOp::create(
+          rewriter, loc,
+          arith::AndIOp::create(rewriter, loc, leader, first).getResult());
+    }
+    refills = arith::AndIOp::create(rewriter, loc, count.getResult(0), more);
+  }
+  auto refill = scf::IfOp::create(rewriter, loc, refills);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
     Value slot = rem(add(use, state.ahead * state.tmaOperands), slots);
     issueTma(*p.tma, viewAt(oldB, p, state.oldLoop.getInductionVar(), next),
-             p.buffer, mul(slot, state.slotBytes), p.barriers, slot);
+             p.buffer, mul(slot, state.slotBytes), p.barriers, slot, p.groups);
   }
   if (state.pipelinedTile) {
     // The dot reads the next iteration's tile (use u + 1), when there is
@@ -2237,14 +2387,19 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   // The first iteration's tiles of the prefetched operands, one copy group
   // each, in the order of their dots. The barrier first: the buffers may
   // reuse the bytes of an earlier loop's, which a warp may still read.
+  // Ping-pong: the turn passed on before it (else the other warpgroup,
+  // waiting for it at its last iteration's end, never arrives).
   SmallVector<std::pair<Value, Prefetched>> prefetched = findPrefetched(loop);
-  if (!prefetched.empty())
+  if (!prefetched.empty()) {
+    releaseTurn();
     gpu::BarrierOp::create(rewriter, loc);
+  }
   Value ring;
   for (auto &[oldB, p] : prefetched)
     if (p.tma) {
       p.operand = state.tmaOperands++;
-      state.slotBytes = std::max(state.slotBytes, p.tma->boxes * kBoxBytes);
+      state.slotBytes =
+          std::max(state.slotBytes, p.groups * p.tma->boxes * kBoxBytes);
     }
   // The overlap schedule: the loop's S is issued an iteration ahead, its K
   // tile two (a ring of 3 slots).
@@ -2290,7 +2445,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
         issueTma(*p.tma,
                  viewAt(oldB, p, loop.getInductionVar(), state.lowerBound),
                  p.buffer, index(p.operand * state.slotBytes), p.barriers,
-                 index(p.operand));
+                 index(p.operand), p.groups);
       }
       state.prefetched[oldB] = p;
       continue;
@@ -2327,7 +2482,8 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(issue.thenBlock());
       issueTma(*p.tma, viewAt(oldB, p, loop.getInductionVar(), second),
-               p.buffer, index(state.slotBytes), p.barriers, index(1));
+               p.buffer, index(state.slotBytes), p.barriers, index(1),
+               p.groups);
     }
     Value q = sharedA(sDot.getDpsInputs()[0]);
     waitForRound(rewriter, loc, p.barriers, index(0), state.slots());
@@ -2343,6 +2499,9 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
     llvm::append_range(inits, first);
   }
+  // Ping-pong: the turn is held at the start of every iteration (taken
+  // again at its end if its last dot passed it on).
+  acquireTurn();
   auto newLoop = scf::ForOp::create(rewriter, loc, state.lowerBound,
                                     state.upperBound, state.step, inits);
   loops.push_back(state);
@@ -2368,6 +2527,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
                                    newLoop.getRegionIterArgs().end());
     if (failed(interpretBlock(*loop.getBody())))
       return failure();
+    acquireTurn();
     SmallVector<Value> yielded;
     for (Value buffer : carried) {
       llvm::append_range(yielded, fragments[buffer].values);
@@ -2389,7 +2549,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
 }
 
 linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {
-  if (mma != MmaKind::WgmmaOverlap || !qkOnWgmma)
+  if (mma != MmaKind::WgmmaOverlap || !qkOnWgmma || pingPong)
     return {};
   linalg::GenericOp found;
   for (auto dot : loop.getBody()->getOps<linalg::GenericOp>()) {
@@ -2516,9 +2676,13 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
     mapping.map(oldIv, newIv);
   thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   // Every tile is in registers and only K and V are in shared memory:
-  // ptxas is to fit as many blocks as the shared memory allows.
-  thread.getDefiningOp()->setAttr(kOccupancyBySharedMemoryAttrName,
-                                 rewriter.getUnitAttr());
+  // ptxas is to fit as many blocks as the shared memory allows. Not with
+  // two consumer warpgroups: two blocks of 256 threads would leave 128
+  // registers a thread (the one-warpgroup kernel takes 152 to 168), so the
+  // block has the SM's registers to itself.
+  if (warpgroups < 2)
+    thread.getDefiningOp()->setAttr(kOccupancyBySharedMemoryAttrName,
+                                    rewriter.getUnitAttr());
   Value warp = div(thread, kWarpSize);
   lane = rem(thread, kWarpSize);
   quadLane = rem(lane, 4);
@@ -2526,6 +2690,7 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
   columnBase = mul(quadLane, 2);
   leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                  thread, index(0));
+  warpgroup = div(thread, kWarpSize * kWarpgroupRows / kRowsPerWarp);
   if (qkOnWgmma) {
     // The mbarriers of Q's copy and of each loop's TMA ring, initialised by
     // thread 0 and published by the block's barrier before any copy.
@@ -2540,6 +2705,29 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
       return barriers;
     };
     qBarrier = group(1);
+    if (pingPong) {
+      // The ring slots' release counts (the most slots of a loop: its TMA
+      // operands and one), zeroed by thread 0.
+      int64_t most = 1;
+      for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>())
+        most = std::max<int64_t>(
+            most, 1 + llvm::count_if(findPrefetched(loop), [](auto &entry) {
+                    return entry.second.tma;
+                  }));
+      releases = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get({most}, rewriter.getI32Type(),
+                          MemRefLayoutAttrInterface(), workgroup));
+      auto zero = scf::IfOp::create(rewriter, loc, leader);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(zero.thenBlock());
+      for (int64_t slot = 0; slot < most; ++slot)
+        memref::StoreOp::create(
+            rewriter, loc,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getI32IntegerAttr(0)),
+            releases, index(slot));
+    }
     for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>()) {
       // The ring's slots (LoopState::slots): a pipelined loop's one
       // operand runs two iterations ahead.
@@ -2550,12 +2738,34 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
         loopBarriers[loop.getOperation()] = group(ahead * operands + 1);
     }
     gpu::BarrierOp::create(rewriter, loc);
+    if (pingPong) {
+      // Warpgroup 0 takes the first turn: warpgroup 1 passes it on.
+      auto first = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                warpgroup, index(1)));
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(first.thenBlock());
+      turnHeld = true;
+      releaseTurn();
+    }
   }
   if (failed(interpretBlock(*oldGrid.getBody()))) {
     rewriter.eraseOp(grid);
     for (Operation *op : hostOps)
       rewriter.eraseOp(op);
     return failure();
+  }
+  if (turnHeld) {
+    // Warpgroup 0 passes its last turn on: warpgroup 1 takes as many turns
+    // (the same code), the last of them after it.
+    auto last = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              warpgroup, index(0)));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(last.thenBlock());
+    releaseTurn();
   }
   // Descriptors made while planning that no copy uses (hostOps holds each
   // descriptor before its cast).
@@ -2601,10 +2811,12 @@ struct GPUFlashAttention
   void runOnOperation() override {
     if (threads <= 0 || threads % kWarpSize)
       return;
-    if (!llvm::is_contained({"sync", "wgmma-qk", "wgmma", "wgmma-overlap"},
-                            mma.getValue())) {
+    if (!llvm::is_contained(
+            {"sync", "wgmma-qk", "wgmma", "wgmma-overlap", "wgmma-pingpong"},
+            mma.getValue())) {
       getOperation().emitError("gpu-flash-attention: mma must be sync, "
-                               "wgmma-qk, wgmma or wgmma-overlap, not '")
+                               "wgmma-qk, wgmma, wgmma-overlap or "
+                               "wgmma-pingpong, not '")
           << mma.getValue() << "'";
       return signalPassFailure();
     }
@@ -2621,10 +2833,11 @@ struct GPUFlashAttention
         continue;
       // The wgmma schedule where it applies; a block it cannot take runs
       // on mma.sync.
-      MmaKind kind = mma == "wgmma"           ? MmaKind::Wgmma
-                     : mma == "wgmma-overlap" ? MmaKind::WgmmaOverlap
-                     : mma == "wgmma-qk"      ? MmaKind::WgmmaQK
-                                              : MmaKind::Sync;
+      MmaKind kind = mma == "wgmma"            ? MmaKind::Wgmma
+                     : mma == "wgmma-overlap"  ? MmaKind::WgmmaOverlap
+                     : mma == "wgmma-pingpong" ? MmaKind::WgmmaPingPong
+                     : mma == "wgmma-qk"       ? MmaKind::WgmmaQK
+                                               : MmaKind::Sync;
       FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
                                     kind);
       if (succeeded(builder.build())) {

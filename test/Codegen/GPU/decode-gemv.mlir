@@ -1,5 +1,8 @@
 // RUN: bb-opt %s --gpu-decode-gemv | FileCheck %s
 // RUN: bb-opt %s --gpu-decode-gemv=print-refusals 2>&1 >/dev/null | FileCheck %s --check-prefix=REFUSED
+// RUN: bb-opt %s --gpu-decode-gemv=weights-ahead-max-blocks=0 | FileCheck %s --check-prefix=PLAIN
+// RUN: bb-opt %s --gpu-decode-gemv=prefetch-bytes=65536 | FileCheck %s --check-prefix=PREFETCH
+// RUN: bb-opt %s --gpu-decode-gemv=activations-ahead | FileCheck %s --check-prefix=AHEADA
 
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -12,9 +15,13 @@
 // A plain decode GEMV: 4 rows of x against 64 columns of W per block, k
 // tiles of 256 (16 k16 steps: 4 per warp). Each warp keeps 8 n8
 // accumulators (32 f32) and one iteration of weights (4 steps x 4 rows of
-// 16 bytes) ahead in the loop's iter_args; the A fragment comes from 4-byte
-// loads of x, rows past 4 zeroed; after the loop the 4 warps add their sums
-// into the block's accumulator tile in turn.
+// 16 bytes) ahead in the loop's iter_args, loaded by inline
+// `ld.global.nc.L1::no_allocate` (a grid of 4 blocks: at most
+// weights-ahead-max-blocks), which LLVM cannot fold into one load at the
+// top of each iteration as it folds vector.load (the PLAIN form, with
+// weights-ahead-max-blocks=0); the A fragment comes from 4-byte loads of x,
+// rows past 4 zeroed; after the loop the 4 warps add their sums into the
+// block's accumulator tile in turn.
 // CHECK-LABEL: func.func @gemv
 // CHECK: scf.forall (%{{.*}}, %[[BX:.*]]) in (1, 4)
 // CHECK:   %[[ACC:.*]] = memref.alloc() {{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>
@@ -22,11 +29,12 @@
 // CHECK:   scf.forall (%[[WARP:.*]]) in (4)
 // CHECK:     gpu.lane_id
 // The first iteration's weights, before the loop.
-// CHECK-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// CHECK-NOT: nvvm.prefetch
+// CHECK-COUNT-16: llvm.inline_asm asm_dialect = att "ld.global.nc.L1::no_allocate.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l" %{{.*}} : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK:     %[[LOOP:.*]]:48 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(
 // The next iteration's weights (clamped to the last), then the mma.
 // CHECK:       arith.minui
-// CHECK-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// CHECK-COUNT-16: llvm.inline_asm {{.*}}"ld.global.nc.L1::no_allocate.v4.b32
 // CHECK:       vector.load %{{.*}} {alignment = 4 : i64} : memref<4x256xbf16, strided<[1024, 1], offset: ?>>, vector<2xbf16>
 // CHECK:       arith.select
 // CHECK:       nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
@@ -46,6 +54,49 @@
 // CHECK-NOT: linalg.generic {{.*}}"reduction"
 // CHECK:   linalg.generic
 // CHECK:   memref.copy
+// PLAIN-LABEL: func.func @gemv
+// PLAIN-NOT: llvm.inline_asm
+// PLAIN-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// PLAIN:     scf.for
+// PLAIN:       arith.minui
+// PLAIN-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+// PLAIN-LABEL: func.func @rmsnorm_gemv
+// With activations-ahead, the A fragment's pairs of x and gamma (4 k16
+// steps x 4 registers x 2 operands) are loaded by inline ld.global.nc.b32
+// an iteration ahead too, carried in the loop as 32 vector<2xbf16>; the
+// loop computes x * rstd * gamma from the carried pairs.
+// AHEADA-LABEL: func.func @rmsnorm_gemv
+// AHEADA: math.rsqrt
+// AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEADA-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
+// AHEADA: scf.for {{.*}} -> (f32, {{.*}}, vector<8xbf16>, {{.*}}, vector<2xbf16>, {{.*}}vector<2xbf16>) {
+// AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEADA-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
+// AHEADA-NOT: vector.load {{.*}} vector<2xbf16>
+// AHEADA: arith.truncf
+// AHEADA: nvvm.mma.sync
+// AHEADA: scf.yield
+// With prefetch-bytes, a warp forall of its own first: each thread
+// prefetches lines t and t + 128 of the first iterations' [256, 64] weight
+// views (128 bytes a row: one line) into L2; in the loop, a guarded
+// prefetch of the iteration that many ahead (64 KB: two 32 KB iterations).
+// PREFETCH-LABEL: func.func @gemv
+// PREFETCH: scf.forall (%{{.*}}, %{{.*}}) in (1, 4)
+// PREFETCH:   scf.forall (%{{.*}}) in (4)
+// PREFETCH:     %[[END:.*]] = arith.minui %{{.*}}, %c4
+// PREFETCH:     scf.for %{{.*}} = %c0 to %[[END]]
+// PREFETCH:       memref.extract_strided_metadata
+// PREFETCH:       nvvm.prefetch level = L2, %{{.*}} : !llvm.ptr<1>
+// PREFETCH:       nvvm.prefetch level = L2, %{{.*}} : !llvm.ptr<1>
+// PREFETCH-NOT:   nvvm.prefetch
+// PREFETCH:   } {mapping = [#gpu.warp<linear_dim_0>]}
+// PREFETCH:   scf.forall (%{{.*}}) in (4)
+// PREFETCH:     scf.for
+// PREFETCH:       %[[AHEAD:.*]] = arith.addi %{{.*}}, %c2
+// PREFETCH:       %[[IN:.*]] = arith.cmpi ult, %[[AHEAD]], %c4
+// PREFETCH:       scf.if %[[IN]] {
+// PREFETCH-COUNT-2: nvvm.prefetch level = L2
+// PREFETCH:       nvvm.mma.sync
 func.func @gemv(%x: memref<4x1024xbf16>, %w: memref<1024x256xbf16>, %out: memref<4x256xbf16>) {
   %c256 = arith.constant 256 : index
   %c1 = arith.constant 1 : index

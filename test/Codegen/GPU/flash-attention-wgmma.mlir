@@ -87,7 +87,7 @@
 // OVERLAP: scf.for
 // OVERLAP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16
 
-// BAD: error: gpu-flash-attention: mma must be sync, wgmma-qk, wgmma or wgmma-overlap, not 'tensor'
+// BAD: error: gpu-flash-attention: mma must be sync, wgmma-qk, wgmma, wgmma-overlap or wgmma-pingpong, not 'tensor'
 
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>

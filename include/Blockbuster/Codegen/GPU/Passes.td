@@ -176,18 +176,22 @@ def GPUFlashAttention
        `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
 
     With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
-    warps whose Q, K and V are views `[1, .., 1, rows, D]` (D a multiple
-    of 64) of function arguments takes the wgmma schedule instead: one
-    TMA descriptor per array before the grid, Q copied once into shared
-    memory, K and V through one TMA ring per reduce loop (a slot per
-    operand and one more, an mbarrier per slot, a block barrier before
-    each refill), S = Q K^T as wgmma m64n64k16 from shared memory and
-    P V as wgmma m64nDk16 with P's registers as A (the accumulators in the
-    same registers as above), P's division by a row's sum as a product
-    with the row's reciprocal. `mma=wgmma-qk` puts S alone on wgmma;
-    `mma=wgmma-overlap` also issues the S of a loop whose only dot it is
-    an iteration ahead. A block the wgmma schedule refuses is rebuilt on
-    mma.sync.
+    or 8 warps (one or two consumer warpgroups of 64 query rows) whose Q,
+    K and V are views `[1, .., 1, rows, D]` (D a multiple of 64, at most
+    64 or 128 key rows) of function arguments takes the wgmma schedule
+    instead: one TMA descriptor per array before the grid, Q copied once
+    into shared memory, K and V through one TMA ring per reduce loop (a
+    slot per operand and one more, an mbarrier per slot, a block barrier
+    before each refill), S = Q K^T as wgmma m64n64k16 or m64n128k16 from
+    shared memory and P V as wgmma m64nDk16 with P's registers as A (the
+    accumulators in the same registers as above), P's division by a row's
+    sum as a product with the row's reciprocal. `mma=wgmma-qk` puts S
+    alone on wgmma; `mma=wgmma-overlap` also issues the S of a loop whose
+    only dot it is an iteration ahead; `mma=wgmma-pingpong` has the two
+    warpgroups of an 8-warp block take turns issuing their dots (named
+    barriers 1 and 2) and the later one to release a ring slot refill it,
+    with no block barrier before a dot. A block the wgmma schedule
+    refuses is rebuilt on mma.sync.
 
     Columns past a partial key tile's end are left out of reductions and
     contribute zero to P V. The program's own ops run on the registers, so
@@ -205,7 +209,9 @@ def GPUFlashAttention
            "wgmma (both dots on wgmma, P V with P from registers and V by "
            "TMA; sm_90a), wgmma-overlap (wgmma, and a loop whose only dot "
            "is S = Q K^T issues it an iteration ahead: its wgmma runs while "
-           "the softmax reads the previous S)">,
+           "the softmax reads the previous S), wgmma-pingpong (wgmma; a "
+           "block of two consumer warpgroups takes turns issuing the dots, "
+           "without a block barrier before each)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
@@ -420,8 +426,11 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
     against static [Tk, Tn] views B of global weights (Tn a multiple of 64,
     Tk of 16 x the warps sharing a column group), each added into an f32
     accumulator tile, keeps the loop in registers: each lane loads 16 bytes
-    of four weight rows per k16 step, all of an iteration's loads before the
-    first use, and feeds them as the B fragments of 8 n8 tiles of
+    of four weight rows per k16 step, an iteration ahead (inline
+    `ld.global.nc`, which LLVM cannot fold to the top of the iteration, on
+    grids of at most `weights-ahead-max-blocks` blocks), optionally
+    prefetched into L2 further ahead (`prefetch-bytes`), and feeds them as
+    the B fragments of 8 n8 tiles of
     `mma.sync` m16n8k16 (no shared memory), the A fragment from 4-byte
     loads through the prologue; after the loop the warps of a column group
     add their accumulators into the tile in warp order. The tiled row
@@ -434,6 +443,21 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "Threads per block (where the grid does not say)">,
     Option<"printRefusals", "print-refusals", "bool", /*default=*/"false",
            "A remark on each block grid not taken, with the reason">,
+    Option<"prefetchBytes", "prefetch-bytes", "int64_t",
+           /*default=*/"0",
+           "Weight bytes of a block prefetched into L2 ahead of its loop "
+           "(whole iterations, at least one; 0: no prefetch)">,
+    Option<"weightsAheadMaxBlocks", "weights-ahead-max-blocks", "int64_t",
+           /*default=*/"264",
+           "On grids of at most this many blocks (default: two per SM of "
+           "the H100's 132; 0: none), the next iteration's weights by loads "
+           "LLVM cannot fold (inline ld.global.nc), in flight across the "
+           "loop's back edge">,
+    Option<"activationsAhead", "activations-ahead", "bool",
+           /*default=*/"false",
+           "Where the weights are ahead, the A fragment's loads (x and the "
+           "norm's vectors) an iteration ahead too (inline ld.global.nc; "
+           "not yet measured on a GPU)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

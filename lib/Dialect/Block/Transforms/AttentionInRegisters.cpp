@@ -94,8 +94,15 @@ static int64_t getBlockExtent(const BlockSizes &sizes, StringAttr axis) {
                    : std::min(size, sizes.getExtent(axis));
 }
 
+int64_t AttentionInRegisters::headExtent(const BlockSizes &sizes) const {
+  int64_t head = 1;
+  for (StringAttr axis : headAxes)
+    head *= getBlockExtent(sizes, axis);
+  return head;
+}
+
 bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
-                                int64_t registers) const {
+                                int64_t registers, int64_t maxKeys) const {
   for (StringAttr axis : batchAxes)
     if (getBlockExtent(sizes, axis) != 1)
       return false;
@@ -103,14 +110,14 @@ bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
       std::min(kAttentionRowsPerWarp * warps, sizes.getExtent(queryAxis)))
     return false;
   // Per thread, 16 rows over 32 lanes: S and O in f32, Q in 16 bits.
-  int64_t keys = getBlockExtent(sizes, keyAxis), columns = 1, head = 1;
-  if (keys > kAttentionMaxKeys)
+  int64_t keys = getBlockExtent(sizes, keyAxis), columns = 1;
+  if (keys > maxKeys)
     return false;
+  if (registers < 0)
+    return true;
   for (StringAttr axis : valueAxes)
     columns *= getBlockExtent(sizes, axis);
-  for (StringAttr axis : headAxes)
-    head *= getBlockExtent(sizes, axis);
-  int64_t perThread = kAttentionRowsPerWarp * (keys + columns + head / 2) /
-                      32;
+  int64_t perThread =
+      kAttentionRowsPerWarp * (keys + columns + headExtent(sizes) / 2) / 32;
   return perThread <= registers;
 }

@@ -28,6 +28,18 @@ constexpr int64_t kAttentionRowsPerWarp = 16;
 /// The most keys per block: 128 keys at D = 64 spill (ptxas, 200 keys),
 /// 64 do not at D = 64 or 128 (test/Integration/gpu-flash-attention.test).
 constexpr int64_t kAttentionMaxKeys = 64;
+/// The most keys per block on wgmma (sm_90a), chosen for a head of at
+/// least kAttentionWideKeysHead or given with --block-sizes: S = Q K^T as
+/// m64n128k16. The chosen ones when S, O and Q fit
+/// kAttentionWideKeysRegisters registers per thread: a block of one
+/// warpgroup then runs two to an SM with up to 255 registers each (B4 H32
+/// S2048 D128: 198 registers, no spill); at D = 128 it was measured
+/// 1.06-1.12x faster than 64 keys for the single pass and 0.99-1.07x for
+/// the exact form; at D = 64 (minctasm 4: 128 registers, small spills)
+/// the exact form was 0.96-1.02x.
+constexpr int64_t kAttentionWgmmaKeys = 128;
+constexpr int64_t kAttentionWideKeysHead = 128;
+constexpr int64_t kAttentionWideKeysRegisters = 160;
 /// The fewest: one k16 step of P V.
 constexpr int64_t kAttentionMinKeys = 16;
 
@@ -48,8 +60,12 @@ struct AttentionInRegisters {
   /// thread: one (batch, head) per block, 16 query rows per warp (fewer
   /// would leave warps idle: each warp computes 16 rows whatever the
   /// block holds, so the block has min(16 x warps, queries) rows), at
-  /// most kAttentionMaxKeys keys.
-  bool fits(const BlockSizes &sizes, int64_t warps, int64_t registers) const;
+  /// most `maxKeys` keys (registers < 0: not estimated, for keys the user
+  /// gave; ptxas's report says whether they spill).
+  bool fits(const BlockSizes &sizes, int64_t warps, int64_t registers,
+            int64_t maxKeys = kAttentionMaxKeys) const;
+  /// The elements of the head axes (Q K^T's contraction) in one block.
+  int64_t headExtent(const BlockSizes &sizes) const;
 };
 
 /// The attention axes of top-level map `kernel` of `program`, if it is

@@ -222,17 +222,32 @@ struct BlockSelectPass
       if (tiled.contains(axis.getValue()))
         fixed[axis.getValue()] = size;
     };
+    // The most keys and the registers for S, O and Q of an attention
+    // kernel at `sizes`: given keys up to 128, unchecked; on wgmma with a
+    // head of 128 or more, 128 within 160 registers; else 64 within the
+    // target's state registers.
+    auto keyBudget = [&](const AttentionInRegisters &kernel,
+                         const BlockSizes &sizes) {
+      if (explicitSizes.count(kernel.keyAxis.getValue()))
+        return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys, -1};
+      if (wgmmaAttention && kernel.headExtent(sizes) >= kAttentionWideKeysHead)
+        return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys,
+                                           kAttentionWideKeysRegisters};
+      return std::pair<int64_t, int64_t>{kAttentionMaxKeys,
+                                         targetDesc.stateRegistersPerThread};
+    };
     for (const AttentionInRegisters &kernel : attention) {
       for (StringAttr axis : kernel.batchAxes)
         bind(axis, 1);
       bind(kernel.queryAxis, kAttentionRowsPerWarp * warps);
       if (fixed.count(kernel.keyAxis.getValue()))
         continue;
-      for (int64_t keys = kAttentionMaxKeys; keys >= kAttentionMinKeys;
+      for (int64_t keys = kAttentionWgmmaKeys; keys >= kAttentionMinKeys;
            keys /= 2) {
         bind(kernel.keyAxis, keys);
-        if (kernel.fits(BlockSizes(program, fixed, targetDesc.maxBlockSize),
-                        warps, targetDesc.stateRegistersPerThread))
+        BlockSizes sizes(program, fixed, targetDesc.maxBlockSize);
+        auto [maxKeys, registers] = keyBudget(kernel, sizes);
+        if (kernel.fits(sizes, warps, registers, maxKeys))
           break;
       }
     }
@@ -251,8 +266,8 @@ struct BlockSelectPass
                         int64_t common) -> std::optional<double> {
       BlockSizes blockSizes(program, sizes, common);
       for (const AttentionInRegisters &kernel : attention) {
-        if (!kernel.fits(blockSizes, warps,
-                         targetDesc.stateRegistersPerThread)) {
+        auto [maxKeys, registers] = keyBudget(kernel, blockSizes);
+        if (!kernel.fits(blockSizes, warps, registers, maxKeys)) {
           why = "attention blocks are not one (batch, head) and " +
                 std::to_string(kAttentionRowsPerWarp * warps) +
                 " query rows with S, O and Q within " +

@@ -103,7 +103,14 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     head axes 1, 16 x threads / 32 queries (64 at 128 threads; fewer
     would idle warps), and 64 keys, or fewer where S, O and Q would take
     more than the target's 128 state registers per thread (none fits: the
-    cost model sizes it like any kernel). Sizes in `block-sizes` for its
+    cost model sizes it like any kernel). With `wgmma-attention` (the GPU
+    pipeline on sm_90a with a wgmma `attention-mma`) and a head of 128 or
+    more: 128 keys where S, O and Q take at most 160 registers per thread
+    (S = Q K^T as wgmma m64n128k16, two blocks per SM with up to 255
+    registers each: at D = 128 measured 1.06-1.12x faster for the single
+    pass and 0.99-1.07x for the exact form, at D = 64 not faster;
+    docs/performance.md). Keys given in `block-sizes` may be up to 128
+    and are not checked against registers. Sizes in `block-sizes` for its
     queries or batch axes win (then the cost model chooses). Among snapshots, a candidate that has such a kernel
     wins over those that do not: the estimate charges neither the generic
     path's shared-memory round trip and barrier per tile op nor the
@@ -140,7 +147,10 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
            "block's tiles into more than the estimate">,
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block of the GPU lowering: an attention kernel "
-           "in registers takes at most 16 query rows per warp of them">
+           "in registers takes at most 16 query rows per warp of them">,
+    Option<"wgmmaAttention", "wgmma-attention", "bool", /*default=*/"false",
+           "The GPU lowering runs attention blocks in registers on wgmma "
+           "(sm_90a): with a head of 128 or more, 128 keys per block">
   ];
 }
 
