@@ -587,6 +587,9 @@ private:
   void acquireTurn();
   /// Passes the turn to the other warpgroup, if held.
   void releaseTurn();
+  /// Passes a held turn on in warpgroup `which` only (the block's first
+  /// and last turns).
+  void releaseTurnIn(int64_t which);
   // Keyed by the views' source.
   DenseMap<Value, TmaArray> tmaArrays;
   // The host ops made for the descriptors (erased if the build fails).
@@ -2245,6 +2248,16 @@ void FlashAttentionBuilder::acquireTurn() {
   turnHeld = true;
 }
 
+void FlashAttentionBuilder::releaseTurnIn(int64_t which) {
+  auto only = scf::IfOp::create(
+      rewriter, loc,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                            warpgroup, index(which)));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(only.thenBlock());
+  releaseTurn();
+}
+
 void FlashAttentionBuilder::releaseTurn() {
   if (!pingPong || !turnHeld)
     return;
@@ -2740,14 +2753,8 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
     gpu::BarrierOp::create(rewriter, loc);
     if (pingPong) {
       // Warpgroup 0 takes the first turn: warpgroup 1 passes it on.
-      auto first = scf::IfOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                warpgroup, index(1)));
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(first.thenBlock());
       turnHeld = true;
-      releaseTurn();
+      releaseTurnIn(1);
     }
   }
   if (failed(interpretBlock(*oldGrid.getBody()))) {
@@ -2759,13 +2766,7 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
   if (turnHeld) {
     // Warpgroup 0 passes its last turn on: warpgroup 1 takes as many turns
     // (the same code), the last of them after it.
-    auto last = scf::IfOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                              warpgroup, index(0)));
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(last.thenBlock());
-    releaseTurn();
+    releaseTurnIn(0);
   }
   // Descriptors made while planning that no copy uses (hostOps holds each
   // descriptor before its cast).
