@@ -205,6 +205,12 @@ getComparedPositions(Operation *root) {
   if (!compare)
     return std::nullopt;
   if (auto sub = compare.getLhs().getDefiningOp<SubOp>()) {
+    // a - b against 0 orders a and b only as a signed number: unsigned,
+    // a - b <= 0 holds for a == b alone.
+    using P = ComparePredicate;
+    if (!llvm::is_contained({P::eq, P::ne, P::lt, P::le, P::gt, P::ge},
+                            compare.getPredicate()))
+      return std::nullopt;
     ConstantOp zero = getScalarConstant(compare.getRhs());
     auto value = zero ? dyn_cast<IntegerAttr>(zero.getValue()) : IntegerAttr();
     Value a = getPosition(sub.getLhs()), b = getPosition(sub.getRhs());

@@ -15,6 +15,7 @@
 // RUN: bb-run %t --entry widened_dot --check --reference %s --block-sizes=M=4,N=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry all_minus_infinity --check --reference %s --block-sizes=M=4,N=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry additive_causal_mask --check --reference %s --block-sizes=M=4,N=4 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry unsigned_difference --check --reference %s --block-sizes=M=4,N=4 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
 // S = q (k * s)^T with q and k widened from bf16, k transposed: the
@@ -141,4 +142,28 @@ block.program @additive_causal_mask axes(M = 8 tiled, N = 8 tiled)
     block.yield %r : !block.tile<[M, N], f32>
   }
   block.return %O : !block.array<8x8xf32>
+}
+
+// -----
+
+// Unsigned, `j - i <= 0` holds only where j == i: not `j <= i`. The
+// comparison of the difference stays.
+
+// CHECK-LABEL: block.program @unsigned_difference
+// CHECK:         %[[D:.*]] = block.sub
+// CHECK:         block.compare ule %[[D]]
+block.program @unsigned_difference axes(M = 8 tiled, N = 8 tiled)
+    () -> !block.array<8x8xi1> {
+  %O = block.map [M, N] -> !block.array<8x8xi1> {
+    %i = block.iota M : !block.tile<[M], index>
+    %j = block.iota N : !block.tile<[N], index>
+    %i64 = block.cast %i : !block.tile<[M], index> to !block.tile<[M], i64>
+    %j64 = block.cast %j : !block.tile<[N], index> to !block.tile<[N], i64>
+    %d = block.sub %j64, %i64 : !block.tile<[N], i64>, !block.tile<[M], i64>
+    %zero = block.constant [] 0 : i64
+    %le = block.compare ule %d, %zero : !block.tile<[N, M], i64>, !block.tile<[], i64>
+    %r = block.broadcast %le : !block.tile<[N, M], i1> to !block.tile<[M, N], i1>
+    block.yield %r : !block.tile<[M, N], i1>
+  }
+  block.return %O : !block.array<8x8xi1>
 }
