@@ -122,6 +122,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.decodePrefetchBytes = options.decodePrefetchBytes;
   gpu.decodeWeightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
   gpu.decodeActivationsAhead = options.decodeActivationsAhead;
+  gpu.decodeActivationVectors = options.decodeActivationVectors;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

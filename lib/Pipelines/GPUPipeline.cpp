@@ -102,6 +102,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     gemv.prefetchBytes = options.decodePrefetchBytes;
     gemv.weightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
     gemv.activationsAhead = options.decodeActivationsAhead;
+    gemv.activationVectors = options.decodeActivationVectors;
     pm.addPass(createGPUDecodeGemv(gemv));
   }
   GPUContractionsToMMAOptions mma;

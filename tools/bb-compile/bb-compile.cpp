@@ -172,6 +172,12 @@ static cl::opt<bool> decodeActivationsAhead(
              "(x and the norm's vectors) an iteration ahead too (not yet "
              "measured on a GPU)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> decodeActivationVectors(
+    "decode-activation-vectors", cl::init(true),
+    cl::desc("Decode blocks: k ordered within a warp's k16 steps so that a "
+             "lane's A elements are contiguous, loaded by 16-byte vectors "
+             "(=false: 4-byte pairs)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -223,6 +229,7 @@ int main(int argc, char **argv) {
   options.decodePrefetchBytes = decodePrefetchBytes;
   options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
   options.decodeActivationsAhead = decodeActivationsAhead;
+  options.decodeActivationVectors = decodeActivationVectors;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;

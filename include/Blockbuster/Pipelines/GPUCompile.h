@@ -62,6 +62,8 @@ struct GPUCompileOptions {
   int64_t decodeWeightsAheadMaxBlocks = 264;
   /// blockbuster-gpu-pipeline's decode-activations-ahead.
   bool decodeActivationsAhead = false;
+  /// blockbuster-gpu-pipeline's decode-activation-vectors.
+  bool decodeActivationVectors = true;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

@@ -93,6 +93,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("Decode blocks whose weights are ahead: the A "
                      "fragment's loads an iteration ahead too"),
       llvm::cl::init(false)};
+  Option<bool> decodeActivationVectors{
+      *this, "decode-activation-vectors",
+      llvm::cl::desc("Decode blocks: k ordered within a warp's k16 steps so "
+                     "that a lane's A elements are contiguous, loaded by "
+                     "16-byte vectors (off: 4-byte pairs)"),
+      llvm::cl::init(true)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

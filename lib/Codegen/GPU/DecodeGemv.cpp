@@ -315,10 +315,12 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
 class GemvEmitter {
 public:
   GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps,
-              int64_t prefetchBytes, bool weightsAhead, bool activationsAhead)
+              int64_t prefetchBytes, bool weightsAhead, bool activationsAhead,
+              bool activationVectors)
       : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps),
         ahead(prefetchIterations(info, prefetchBytes)),
-        weightsAhead(weightsAhead), activationsAhead(activationsAhead) {}
+        weightsAhead(weightsAhead), activationsAhead(activationsAhead),
+        activationVectors(activationVectors) {}
 
   /// The loop iterations whose weights are prefetched into L2 ahead of the
   /// loads: as many whole iterations of the block's weights as fit in
@@ -391,9 +393,11 @@ private:
   /// The global address of the element at `indices` of `view`, a view of a
   /// global array.
   Value globalPointer(Value view, ValueRange indices);
-  /// 16 bytes of `view` at (row, column) by `ld.global.nc.L1::no_allocate`
-  /// in inline assembly: a load LLVM cannot fold into another (see emit()).
-  Value loadOpaque(Value view, Value row, Value column);
+  /// `words` 4-byte words (2 or 4) of `view` at `indices` by inline
+  /// `ld.global.nc` (`.L1::no_allocate` where `noAllocate`: the weights,
+  /// read once): a load LLVM cannot fold into another (see emit()).
+  Value loadOpaque(Value view, ValueRange indices, int64_t words,
+                   bool noAllocate);
 
   /// The loop's index arithmetic and views at iteration `iv`.
   IRMapping cloneIndexing(Value iv);
@@ -416,6 +420,22 @@ private:
   /// Whether every pair loadA loads has 16-bit elements (one b32 load).
   bool pairsAre32Bits();
 
+  /// The operands of the A fragment's loads, in loadA's order: A, or the
+  /// prologue's row and column operands.
+  SmallVector<Value> pairOperands();
+  /// Whether `operand` of pairOperands() has rows (A, or a row operand).
+  bool hasRows(Value operand);
+  /// Whether every operand of pairOperands() has rows of whole, aligned
+  /// `elements`-element vectors.
+  bool pairOperandsAligned(int64_t elements);
+  /// Where the k order is permuted: this lane's `perLane` contiguous
+  /// elements of the iteration from each operand of pairOperands() (rows g
+  /// and g + 8 of a row operand), in `chunk`-element vectors from `laneK`.
+  SmallVector<Value> loadChunks(const IRMapping &mapping, bool opaque);
+  /// The pairs loadA would load for A fragment register h at position `p`
+  /// of this lane's contiguous elements, from the vectors of loadChunks.
+  SmallVector<Value> pairsAt(ArrayRef<Value> chunks, int64_t h, int64_t p);
+
   RewriterBase &b;
   Location loc;
   DotLoop &info;
@@ -423,7 +443,12 @@ private:
   int64_t ahead;
   bool weightsAhead;
   bool activationsAhead;
+  bool activationVectors;
   bool headPrefetched = false;
+  /// Where the k order is permuted (activationVectors): lane q's first k
+  /// of the iteration, its elements per operand row and their vectors'.
+  Value laneK;
+  int64_t perLane = 0, chunk = 0;
   IRMapping loopMapping;
   Value rows[2], valid[2];
   IRMapping rowMappings[2];
@@ -478,24 +503,38 @@ Value GemvEmitter::globalPointer(Value view, ValueRange indices) {
                                address));
 }
 
-Value GemvEmitter::loadOpaque(Value view, Value row, Value column) {
+Value GemvEmitter::loadOpaque(Value view, ValueRange indices, int64_t words,
+                              bool noAllocate) {
   Type i32 = b.getI32Type();
   auto type = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                               SmallVector<Type>(4, i32));
+                                               SmallVector<Type>(words, i32));
+  std::string outputs, constraints;
+  for (int64_t i = 0; i < words; ++i) {
+    outputs += (i ? ", $" : "$") + std::to_string(i);
+    constraints += "=r,";
+  }
+  std::string asmString = std::string("ld.global.nc.") +
+                          (noAllocate ? "L1::no_allocate." : "") + "v" +
+                          std::to_string(words) + ".b32 {" + outputs +
+                          "}, [$" + std::to_string(words) + "];";
   auto load = LLVM::InlineAsmOp::create(
-      b, loc, type, ValueRange{globalPointer(view, {row, column})},
-      "ld.global.nc.L1::no_allocate.v4.b32 {$0, $1, $2, $3}, [$4];",
-      "=r,=r,=r,=r,l", /*has_side_effects=*/false, /*is_align_stack=*/false,
+      b, loc, type, ValueRange{globalPointer(view, indices)}, asmString,
+      constraints + "l", /*has_side_effects=*/false, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       /*operand_attrs=*/ArrayAttr());
-  SmallVector<Value> words;
-  for (int64_t i = 0; i < 4; ++i)
-    words.push_back(LLVM::ExtractValueOp::create(b, loc, load.getResult(0), i));
+  SmallVector<Value> loaded;
+  for (int64_t i = 0; i < words; ++i)
+    loaded.push_back(
+        LLVM::ExtractValueOp::create(b, loc, load.getResult(0), i));
   Value packed = vector::FromElementsOp::create(
-      b, loc, VectorType::get({4}, i32), words);
-  return LLVM::BitcastOp::create(b, loc, VectorType::get({8}, info.element),
-                                 packed);
+      b, loc, VectorType::get({words}, i32), loaded);
+  Type element = cast<MemRefType>(view.getType()).getElementType();
+  return LLVM::BitcastOp::create(
+      b, loc,
+      VectorType::get({words * 32 / element.getIntOrFloatBitWidth()},
+                      element),
+      packed);
 }
 
 void GemvEmitter::prefetchIteration(Value iv, Value thread) {
@@ -602,6 +641,68 @@ bool GemvEmitter::pairsAre32Bits() {
   });
 }
 
+SmallVector<Value> GemvEmitter::pairOperands() {
+  if (!info.prologue)
+    return {info.a};
+  SmallVector<Value> operands;
+  for (OpOperand *input : info.prologue.getDpsInputOperands())
+    if (info.prologueAccess.lookup(input->get()) != Access::RowScalar)
+      operands.push_back(input->get());
+  return operands;
+}
+
+bool GemvEmitter::hasRows(Value operand) {
+  return !info.prologue ||
+         info.prologueAccess.lookup(operand) == Access::Row;
+}
+
+bool GemvEmitter::pairOperandsAligned(int64_t elements) {
+  return llvm::all_of(pairOperands(), [&](Value v) {
+    return isRowAligned(v, elements) && innerOffsetIsMultiple(v, elements);
+  });
+}
+
+SmallVector<Value> GemvEmitter::loadChunks(const IRMapping &mapping,
+                                           bool opaque) {
+  SmallVector<Value> chunks;
+  int64_t bits = info.element.getIntOrFloatBitWidth();
+  auto vecType = VectorType::get({chunk}, info.element);
+  for (Value operand : pairOperands()) {
+    Value view = mapping.lookupOrDefault(operand);
+    for (int64_t h = 0; h < (hasRows(operand) ? 2 : 1); ++h) {
+      for (int64_t c = 0; c < perLane; c += chunk) {
+        SmallVector<Value> indices;
+        if (hasRows(operand))
+          indices.push_back(rows[h]);
+        indices.push_back(addc(laneK, c));
+        if (opaque) {
+          chunks.push_back(loadOpaque(view, indices, chunk * bits / 32,
+                                      /*noAllocate=*/false));
+          continue;
+        }
+        auto load = vector::LoadOp::create(b, loc, vecType, view, indices);
+        load.setAlignment(chunk * bits / 8);
+        chunks.push_back(load);
+      }
+    }
+  }
+  return chunks;
+}
+
+SmallVector<Value> GemvEmitter::pairsAt(ArrayRef<Value> chunks, int64_t h,
+                                        int64_t p) {
+  SmallVector<Value> pairs;
+  int64_t perRow = perLane / chunk;
+  for (Value operand : pairOperands()) {
+    int64_t row = hasRows(operand) ? h : 0;
+    pairs.push_back(vector::ExtractStridedSliceOp::create(
+        b, loc, chunks[row * perRow + p / chunk], ArrayRef<int64_t>{p % chunk},
+        ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1}));
+    chunks = chunks.drop_front((hasRows(operand) ? 2 : 1) * perRow);
+  }
+  return pairs;
+}
+
 Value GemvEmitter::aRegister(int64_t h, Value k, ArrayRef<Value> loaded) {
   Value row = rows[h];
   auto elements = [&](Value vector) -> SmallVector<Value> {
@@ -673,6 +774,29 @@ void GemvEmitter::emit() {
   Value column = add(mul(group, kGroupColumns), mul(g, 8));
   Value warpK0 = mul(warpK, steps * kMmaK);
   Value q2 = mul(q, 2);
+  // The k order of a warp's k16 steps. mma.sync's k is a sum's index: any
+  // order taken alike by A and B gives the same sum (up to the f32
+  // rounding inside the mma). Lane q supplies the fragment's k slots
+  // (2q, 2q + 1, 2q + 8, 2q + 9) of each step; in the permuted order they
+  // are the elements 4 (q steps + s) + 0..3 of the warp's k range, so that
+  // the lane's A elements of the iteration are 4 x steps contiguous ones,
+  // loaded by 16-byte vectors (2 per row at steps = 4: six loads of x and
+  // gamma instead of 24 of 4 bytes at RMSNorm M16, the profile's largest
+  // stall of session 10). Its weight rows move alike: per load instruction
+  // 8 lanes still read 128 contiguous bytes of a row.
+  perLane = 4 * steps;
+  chunk = perLane % 8 == 0 ? 8 : 4;
+  bool permuted =
+      activationVectors && pairsAre32Bits() && pairOperandsAligned(chunk);
+  if (permuted)
+    laneK = add(warpK0, mul(q, perLane));
+  // The k of slot r of k16 step s.
+  auto kAt = [&](int64_t s, int64_t r) {
+    if (permuted)
+      return addc(laneK, 4 * s + r);
+    constexpr int64_t kSlots[] = {0, 1, 8, 9};
+    return addc(add(addc(warpK0, s * kMmaK), q2), kSlots[r]);
+  };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = addc(g, 8 * h);
     if (8 * h + 7 < info.rows) {
@@ -699,14 +823,15 @@ void GemvEmitter::emit() {
     for (int64_t d = 0; d < dots; ++d) {
       Value view = mapping.lookupOrDefault(info.dots[d].weights);
       for (int64_t s = 0; s < steps; ++s) {
-        Value k0 = add(addc(warpK0, s * kMmaK), q2);
-        for (int64_t r : {0, 1, 8, 9}) {
+        for (int64_t r = 0; r < 4; ++r) {
+          Value k = kAt(s, r);
           if (weightsAhead) {
-            loaded.push_back(loadOpaque(view, addc(k0, r), column));
+            loaded.push_back(loadOpaque(view, {k, column}, /*words=*/4,
+                                        /*noAllocate=*/true));
             continue;
           }
-          auto load = vector::LoadOp::create(
-              b, loc, vecType, view, ValueRange{addc(k0, r), column});
+          auto load = vector::LoadOp::create(b, loc, vecType, view,
+                                             ValueRange{k, column});
           load.setAlignment(16);
           loaded.push_back(load);
         }
@@ -740,12 +865,13 @@ void GemvEmitter::emit() {
       activationsAhead && weightsAhead && dots == 1 && pairsAre32Bits();
   auto loadStepA = [&](const IRMapping &mapping, int64_t s, bool opaque) {
     SmallVector<Value> loaded;
-    Value k0 = add(addc(warpK0, s * kMmaK), q2);
     for (int64_t f = 0; f < 4; ++f)
-      loaded.append(loadA(mapping, f % 2, f < 2 ? k0 : addc(k0, 8), opaque));
+      loaded.append(loadA(mapping, f % 2, kAt(s, f < 2 ? 0 : 2), opaque));
     return loaded;
   };
   auto loadIterationA = [&](const IRMapping &mapping) {
+    if (permuted)
+      return loadChunks(mapping, /*opaque=*/true);
     SmallVector<Value> loaded;
     for (int64_t s = 0; s < steps; ++s)
       loaded.append(loadStepA(mapping, s, /*opaque=*/true));
@@ -785,6 +911,10 @@ void GemvEmitter::emit() {
       llvm::append_range(
           aheadA, kLoop.getRegionIterArgs().drop_front(numAcc + numWeights));
     }
+    // Permuted and not ahead: this iteration's vectors, at its top.
+    SmallVector<Value> chunks;
+    if (permuted && !aAhead)
+      chunks = loadChunks(loopMapping, /*opaque=*/false);
     SmallVector<Value> acc(kLoop.getRegionIterArgs().take_front(numAcc));
     SmallVector<SmallVector<Value>> weights;
     for (int64_t d = 0; d < dots; ++d)
@@ -796,21 +926,22 @@ void GemvEmitter::emit() {
     NVVM::MMATypes ptxType =
         info.element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     for (int64_t s = 0; s < steps; ++s) {
-      Value k0 = add(addc(warpK0, s * kMmaK), q2);
-      // A fragment: (g, k), (g + 8, k), (g, k + 8), (g + 8, k + 8).
+      // A fragment: (g, slot 0), (g + 8, slot 0), (g, slot 2), (g + 8,
+      // slot 2), a pair each.
       SmallVector<Value> a;
-      if (aAhead) {
-        int64_t perRegister = aheadA.size() / (4 * steps);
-        for (int64_t f = 0; f < 4; ++f)
-          a.push_back(aRegister(f % 2, f < 2 ? k0 : addc(k0, 8),
-                                ArrayRef(aheadA).slice(
-                                    (4 * s + f) * perRegister, perRegister)));
-      } else {
-        for (int64_t f = 0; f < 4; ++f) {
-          Value k = f < 2 ? k0 : addc(k0, 8);
-          a.push_back(aRegister(f % 2, k,
-                                loadA(loopMapping, f % 2, k, /*opaque=*/false)));
-        }
+      for (int64_t f = 0; f < 4; ++f) {
+        int64_t h = f % 2, slot = f < 2 ? 0 : 2;
+        Value k = kAt(s, slot);
+        SmallVector<Value> pairs;
+        if (permuted)
+          pairs = pairsAt(aAhead ? aheadA : chunks, h, 4 * s + slot);
+        else if (aAhead)
+          pairs = llvm::to_vector(ArrayRef(aheadA).slice(
+              (4 * s + f) * aheadA.size() / (4 * steps),
+              aheadA.size() / (4 * steps)));
+        else
+          pairs = loadA(loopMapping, h, k, /*opaque=*/false);
+        a.push_back(aRegister(h, k, pairs));
       }
       for (int64_t d = 0; d < dots; ++d) {
         ArrayRef<Value> w = ArrayRef(weights[d]).slice(4 * s, 4);
@@ -956,7 +1087,8 @@ struct GPUDecodeGemv
                     ? std::numeric_limits<int32_t>::max()
                     : bound;
     GemvEmitter emitter(rewriter, info, warps, prefetchBytes,
-                        blocks <= weightsAheadMaxBlocks, activationsAhead);
+                        blocks <= weightsAheadMaxBlocks, activationsAhead,
+                        activationVectors);
     Operation *head = prefix.empty() ? dotLoop.getOperation() : prefix.front();
     if (emitter.canPrefetchAt(head)) {
       rewriter.setInsertionPoint(head);

@@ -458,6 +458,12 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "Where the weights are ahead, the A fragment's loads (x and the "
            "norm's vectors) an iteration ahead too (inline ld.global.nc; "
            "not yet measured on a GPU)">,
+    Option<"activationVectors", "activation-vectors", "bool",
+           /*default=*/"true",
+           "The k16 steps of a warp's iteration take k in an order (the "
+           "same for A and B: a sum's order) that makes each lane's A "
+           "elements contiguous, loaded by 16-byte vectors (off: 4-byte "
+           "pairs per step)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
