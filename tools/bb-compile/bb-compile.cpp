@@ -178,6 +178,12 @@ static cl::opt<bool> decodeActivationVectors(
              "lane's A elements are contiguous, loaded by 16-byte vectors "
              "(=false: 4-byte pairs)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> decodeWeightsBeforeStatistics(
+    "decode-weights-before-statistics", cl::init(false),
+    cl::desc("Decode blocks of one dot whose weights are ahead: the first "
+             "iteration's loads issued before the norm's statistics, in the "
+             "same warps"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -230,6 +236,7 @@ int main(int argc, char **argv) {
   options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
   options.decodeActivationsAhead = decodeActivationsAhead;
   options.decodeActivationVectors = decodeActivationVectors;
+  options.decodeWeightsBeforeStatistics = decodeWeightsBeforeStatistics;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;

@@ -64,6 +64,8 @@ struct GPUCompileOptions {
   bool decodeActivationsAhead = false;
   /// blockbuster-gpu-pipeline's decode-activation-vectors.
   bool decodeActivationVectors = true;
+  /// blockbuster-gpu-pipeline's decode-weights-before-statistics.
+  bool decodeWeightsBeforeStatistics = false;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

@@ -99,6 +99,12 @@ struct GPUPipelineOptions
                      "that a lane's A elements are contiguous, loaded by "
                      "16-byte vectors (off: 4-byte pairs)"),
       llvm::cl::init(true)};
+  Option<bool> decodeWeightsBeforeStatistics{
+      *this, "decode-weights-before-statistics",
+      llvm::cl::desc("Decode blocks of one dot whose weights are ahead: the "
+                     "first iteration's loads issued before the norm's "
+                     "statistics, in the same warps"),
+      llvm::cl::init(false)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

@@ -347,13 +347,17 @@ public:
   void emitPrefetchForall();
 
   /// The statistics stay in a warp forall of their own before this one
-  /// (lowerRowPrefix), a barrier between them. Measured on the H100
-  /// (docs/performance.md, session 9), both alternatives were slower: the
-  /// first iteration's weights issued before the statistics (64 more
-  /// registers live across them, 2 blocks per SM instead of 4: M3 1.3-1.8x,
-  /// M128 1.5x), and the statistics emitted inside this forall after a
-  /// barrier (RMSNorm M16 0.0309 -> 0.0349 ms).
-  void emit();
+  /// (lowerRowPrefix), a barrier between them, unless `statistics` is that
+  /// forall: then its body moves into this forall after the first
+  /// iteration's loads, so that they are in flight from HBM while the
+  /// statistics read x (from L2), and a barrier follows it. Measured on the
+  /// H100 in session 9, before the weights were ahead, both that order (64
+  /// more registers live across the statistics, 2 blocks per SM instead of
+  /// 4: M3 1.3-1.8x, M128 1.5x slower, M16 no faster) and the statistics
+  /// inside this forall after a barrier (RMSNorm M16 0.0309 -> 0.0349 ms)
+  /// were slower; where the weights are ahead the registers are spent
+  /// already (docs/performance.md, session 11).
+  void emit(scf::ForallOp statistics);
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -752,7 +756,7 @@ Value GemvEmitter::aRegister(int64_t h, Value k, ArrayRef<Value> loaded) {
   return arith::SelectOp::create(b, loc, valid[h], packed, zero);
 }
 
-void GemvEmitter::emit() {
+void GemvEmitter::emit(scf::ForallOp statistics) {
   MLIRContext *ctx = b.getContext();
   scf::ForOp loop = info.loop;
   int64_t groups = info.tileN / kGroupColumns;
@@ -773,7 +777,6 @@ void GemvEmitter::emit() {
   // This lane's 8 weight columns and the k offset of its warp's steps.
   Value column = add(mul(group, kGroupColumns), mul(g, 8));
   Value warpK0 = mul(warpK, steps * kMmaK);
-  Value q2 = mul(q, 2);
   // The k order of a warp's k16 steps. mma.sync's k is a sum's index: any
   // order taken alike by A and B gives the same sum (up to the f32
   // rounding inside the mma). Lane q supplies the fragment's k slots
@@ -783,11 +786,13 @@ void GemvEmitter::emit() {
   // loaded by 16-byte vectors (2 per row at steps = 4: six loads of x and
   // gamma instead of 24 of 4 bytes at RMSNorm M16, the profile's largest
   // stall of session 10). Its weight rows move alike: per load instruction
-  // 8 lanes still read 128 contiguous bytes of a row.
+  // 8 lanes still read 128 contiguous bytes of a row. One dot only: with
+  // two (the FFN's gate/up kernel, 254 registers) the iteration's vectors
+  // live beside 128 weight registers and spill (40 bytes).
   perLane = 4 * steps;
   chunk = perLane % 8 == 0 ? 8 : 4;
-  bool permuted =
-      activationVectors && pairsAre32Bits() && pairOperandsAligned(chunk);
+  bool permuted = activationVectors && dots == 1 && pairsAre32Bits() &&
+                  pairOperandsAligned(chunk);
   if (permuted)
     laneK = add(warpK0, mul(q, perLane));
   // The k of slot r of k16 step s.
@@ -795,7 +800,7 @@ void GemvEmitter::emit() {
     if (permuted)
       return addc(laneK, 4 * s + r);
     constexpr int64_t kSlots[] = {0, 1, 8, 9};
-    return addc(add(addc(warpK0, s * kMmaK), q2), kSlots[r]);
+    return addc(add(addc(warpK0, s * kMmaK), mul(q, 2)), kSlots[r]);
   };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = addc(g, 8 * h);
@@ -809,7 +814,7 @@ void GemvEmitter::emit() {
     rows[h] = arith::SelectOp::create(b, loc, valid[h], row,
                                       index(info.rows - 1));
   }
-  if (info.prologue)
+  if (info.prologue && !statistics)
     for (int64_t h = 0; h < 2; ++h)
       emitRowPart(rows[h], rowMappings[h], rowOps[h]);
 
@@ -884,6 +889,20 @@ void GemvEmitter::emit() {
   int64_t numWeights = init.size() - numAcc;
   if (aAhead)
     init.append(loadIterationA(first));
+  if (statistics) {
+    // The statistics' warps are this forall's (one warp forall of as many
+    // warps): its body, then the barrier that ended it, then the row part
+    // of the prologue, which reads them.
+    Block *stats = statistics.getBody();
+    b.eraseOp(stats->getTerminator());
+    b.inlineBlockBefore(stats, b.getInsertionBlock(), b.getInsertionPoint(),
+                        ValueRange{warp});
+    b.eraseOp(statistics);
+    gpu::BarrierOp::create(b, loc);
+    if (info.prologue)
+      for (int64_t h = 0; h < 2; ++h)
+        emitRowPart(rows[h], rowMappings[h], rowOps[h]);
+  }
   auto kLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), ub,
                                   loop.getStep(), init);
   {
@@ -1094,11 +1113,34 @@ struct GPUDecodeGemv
       rewriter.setInsertionPoint(head);
       emitter.emitPrefetchForall();
     }
+    DenseSet<Operation *> before;
+    for (auto forall : body->getOps<scf::ForallOp>())
+      before.insert(forall);
     if (!prefix.empty() &&
         failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
                               liveOut, reason)))
       return failure();
-    emitter.emit();
+    // The statistics' forall, where the first iteration's weights are to be
+    // issued before them and their warps are the GEMV's (fewer, as at M3,
+    // would need a guard around a body that may hold barriers). Where the
+    // weights are ahead only: elsewhere the registers live across the
+    // statistics cost blocks per SM. One dot only: two dots' first weights
+    // take 128 registers (the FFN's gate/up kernel is at 254 already).
+    scf::ForallOp statistics;
+    SmallVector<scf::ForallOp> made;
+    for (auto forall : body->getOps<scf::ForallOp>())
+      if (!before.contains(forall))
+        made.push_back(forall);
+    if (weightsBeforeStatistics && blocks <= weightsAheadMaxBlocks &&
+        info.dots.size() == 1 && made.size() == 1) {
+      std::optional<int64_t> count =
+          getConstantIntValue(made[0].getMixedUpperBound().front());
+      if (made[0].getRank() == 1 && count && *count == warps &&
+          made[0].getMapping() &&
+          isa<gpu::GPUWarpMappingAttr>(made[0].getMapping()->getValue()[0]))
+        statistics = made[0];
+    }
+    emitter.emit(statistics);
     return success();
   }
 

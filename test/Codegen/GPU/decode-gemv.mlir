@@ -3,6 +3,9 @@
 // RUN: bb-opt %s --gpu-decode-gemv=weights-ahead-max-blocks=0 | FileCheck %s --check-prefix=PLAIN
 // RUN: bb-opt %s --gpu-decode-gemv=prefetch-bytes=65536 | FileCheck %s --check-prefix=PREFETCH
 // RUN: bb-opt %s --gpu-decode-gemv=activations-ahead | FileCheck %s --check-prefix=AHEADA
+// RUN: bb-opt %s --gpu-decode-gemv="activations-ahead activation-vectors=false" | FileCheck %s --check-prefix=AHEADP
+// RUN: bb-opt %s --gpu-decode-gemv=activation-vectors=false | FileCheck %s --check-prefix=PAIRS
+// RUN: bb-opt %s --gpu-decode-gemv=weights-before-statistics | FileCheck %s --check-prefix=WBS
 
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -19,15 +22,22 @@
 // `ld.global.nc.L1::no_allocate` (a grid of 4 blocks: at most
 // weights-ahead-max-blocks), which LLVM cannot fold into one load at the
 // top of each iteration as it folds vector.load (the PLAIN form, with
-// weights-ahead-max-blocks=0); the A fragment comes from 4-byte loads of x,
-// rows past 4 zeroed; after the loop the 4 warps add their sums into the
-// block's accumulator tile in turn.
+// weights-ahead-max-blocks=0); the k order of each warp's 4 steps is
+// permuted (alike for x and W) so that lane q's x elements are 16
+// contiguous ones, two 16-byte loads per row (rows g and g + 8, the latter
+// past 4 and zeroed), its weight rows k = 16 q + 4 s + r; with
+// activation-vectors=false (PAIRS) the A fragment comes from 4-byte loads
+// of x; after the loop the 4 warps add their sums into the block's
+// accumulator tile in turn.
 // CHECK-LABEL: func.func @gemv
 // CHECK: scf.forall (%{{.*}}, %[[BX:.*]]) in (1, 4)
 // CHECK:   %[[ACC:.*]] = memref.alloc() {{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>
 // CHECK:   linalg.fill {{.*}} outs(%[[ACC]]
 // CHECK:   scf.forall (%[[WARP:.*]]) in (4)
-// CHECK:     gpu.lane_id
+// CHECK:     %[[LANE:.*]] = gpu.lane_id
+// CHECK:     %[[Q:.*]] = arith.remui %[[LANE]], %{{.*}}
+// CHECK:     %[[QK:.*]] = arith.muli %[[Q]], %c16
+// CHECK:     %[[LANEK:.*]] = arith.addi %{{.*}}, %[[QK]]
 // The first iteration's weights, before the loop.
 // CHECK-NOT: nvvm.prefetch
 // CHECK-COUNT-16: llvm.inline_asm asm_dialect = att "ld.global.nc.L1::no_allocate.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l" %{{.*}} : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
@@ -35,7 +45,10 @@
 // The next iteration's weights (clamped to the last), then the mma.
 // CHECK:       arith.minui
 // CHECK-COUNT-16: llvm.inline_asm {{.*}}"ld.global.nc.L1::no_allocate.v4.b32
-// CHECK:       vector.load %{{.*}} {alignment = 4 : i64} : memref<4x256xbf16, strided<[1024, 1], offset: ?>>, vector<2xbf16>
+// CHECK:       vector.load %{{.*}}[%{{.*}}, %[[LANEK]]] {alignment = 16 : i64} : memref<4x256xbf16, strided<[1024, 1], offset: ?>>, vector<8xbf16>
+// CHECK-COUNT-3: vector.load %{{.*}} {alignment = 16 : i64} : memref<4x256xbf16, strided<[1024, 1], offset: ?>>, vector<8xbf16>
+// CHECK-NOT:   vector<2xbf16>
+// CHECK:       vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [2], strides = [1]} : vector<8xbf16> to vector<2xbf16>
 // CHECK:       arith.select
 // CHECK:       nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 // CHECK-COUNT-31: nvvm.mma.sync
@@ -54,6 +67,11 @@
 // CHECK-NOT: linalg.generic {{.*}}"reduction"
 // CHECK:   linalg.generic
 // CHECK:   memref.copy
+// PAIRS-LABEL: func.func @gemv
+// PAIRS:       scf.for
+// PAIRS-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// PAIRS:       vector.load %{{.*}} {alignment = 4 : i64} : memref<4x256xbf16, strided<[1024, 1], offset: ?>>, vector<2xbf16>
+// PAIRS:       nvvm.mma.sync
 // PLAIN-LABEL: func.func @gemv
 // PLAIN-NOT: llvm.inline_asm
 // PLAIN-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
@@ -61,21 +79,35 @@
 // PLAIN:       arith.minui
 // PLAIN-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
 // PLAIN-LABEL: func.func @rmsnorm_gemv
-// With activations-ahead, the A fragment's pairs of x and gamma (4 k16
-// steps x 4 registers x 2 operands) are loaded by inline ld.global.nc.b32
-// an iteration ahead too, carried in the loop as 32 vector<2xbf16>; the
-// loop computes x * rstd * gamma from the carried pairs.
+// With activations-ahead, the lane's x and gamma vectors of the next
+// iteration (rows g and g + 8 of x and gamma, two 16-byte vectors each)
+// are loaded by inline ld.global.nc.v4.b32 an iteration ahead too, carried
+// in the loop beside the weights; the loop computes x * rstd * gamma from
+// the carried vectors. With activation-vectors=false (AHEADP, session 10's
+// form) they are the A fragment's pairs (4 k16 steps x 4 registers x 2
+// operands), 32 inline ld.global.nc.b32 carried as vector<2xbf16>.
 // AHEADA-LABEL: func.func @rmsnorm_gemv
 // AHEADA: math.rsqrt
 // AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
-// AHEADA-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
-// AHEADA: scf.for {{.*}} -> (f32, {{.*}}, vector<8xbf16>, {{.*}}, vector<2xbf16>, {{.*}}vector<2xbf16>) {
+// AHEADA-COUNT-6: "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];"
+// AHEADA: scf.for {{.*}} -> (f32, {{.*}}, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>) {
 // AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
-// AHEADA-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
+// AHEADA-COUNT-6: "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];"
 // AHEADA-NOT: vector.load {{.*}} vector<2xbf16>
 // AHEADA: arith.truncf
 // AHEADA: nvvm.mma.sync
 // AHEADA: scf.yield
+// AHEADP-LABEL: func.func @rmsnorm_gemv
+// AHEADP: math.rsqrt
+// AHEADP-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEADP-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
+// AHEADP: scf.for {{.*}} -> (f32, {{.*}}, vector<8xbf16>, {{.*}}, vector<2xbf16>, {{.*}}vector<2xbf16>) {
+// AHEADP-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEADP-COUNT-32: "ld.global.nc.b32 $0, [$1];", "=r,l"
+// AHEADP-NOT: vector.load {{.*}} vector<2xbf16>
+// AHEADP: arith.truncf
+// AHEADP: nvvm.mma.sync
+// AHEADP: scf.yield
 // With prefetch-bytes, a warp forall of its own first: each thread
 // prefetches lines t and t + 128 of the first iterations' [256, 64] weight
 // views (128 bytes a row: one line) into L2; in the loop, a guarded
@@ -162,9 +194,25 @@ func.func @gemv(%x: memref<4x1024xbf16>, %w: memref<1024x256xbf16>, %out: memref
 // CHECK:   math.rsqrt
 // CHECK-NOT: math.rsqrt
 // CHECK:   scf.for
-// CHECK:     vector.load %{{.*}} {alignment = 4 : i64} : memref<256xbf16, strided<[1], offset: ?>>, vector<2xbf16>
+// CHECK:     vector.load %{{.*}} {alignment = 16 : i64} : memref<256xbf16, strided<[1], offset: ?>>, vector<8xbf16>
 // CHECK:     arith.truncf
 // CHECK:     nvvm.mma.sync
+// With weights-before-statistics the first iteration's weights are issued
+// first, then the statistics run in the GEMV's warps, a barrier after them,
+// then the row part of the prologue and the loop: one warp forall.
+// WBS-LABEL: func.func @rmsnorm_gemv
+// WBS:       scf.forall (%{{.*}}) in (4)
+// WBS-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// WBS:         vector.load %{{.*}} : memref<4x512xbf16, strided<[512, 1]>>, vector<8xbf16>
+// WBS:         gpu.shuffle xor
+// WBS:         memref.store %{{.*}}, %[[SS:.*]][%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
+// WBS:         gpu.barrier
+// WBS-NEXT:    memref.load %[[SS]]
+// WBS:         math.rsqrt
+// WBS:         scf.for
+// WBS:       } {mapping = [#gpu.warp<linear_dim_0>]}
+// WBS-NOT:   scf.forall (%{{.*}}) in (4)
+// WBS-LABEL: func.func @too_many_rows
 func.func @rmsnorm_gemv(%x: memref<4x512xbf16>, %g: memref<512xbf16>, %w: memref<512x64xbf16>, %out: memref<4x64xbf16>) {
   %eps = arith.constant 9.99999997E-7 : f32
   %n = arith.constant 5.120000e+02 : f32

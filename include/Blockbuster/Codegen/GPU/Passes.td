@@ -464,6 +464,12 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "same for A and B: a sum's order) that makes each lane's A "
            "elements contiguous, loaded by 16-byte vectors (off: 4-byte "
            "pairs per step)">,
+    Option<"weightsBeforeStatistics", "weights-before-statistics", "bool",
+           /*default=*/"false",
+           "In blocks of one dot whose weights are ahead, the first "
+           "iteration's loads (and the activations' where they are ahead) "
+           "issued before the row statistics, which then run in the GEMV's "
+           "warps, a barrier after them">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
