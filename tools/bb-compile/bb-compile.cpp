@@ -167,10 +167,10 @@ static cl::opt<int64_t> decodeWeightsAheadMaxBlocks(
              "to the top of each iteration)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> decodeActivationsAhead(
-    "decode-activations-ahead", cl::init(false),
-    cl::desc("Decode blocks whose weights are ahead: the A fragment's loads "
-             "(x and the norm's vectors) an iteration ahead too (not yet "
-             "measured on a GPU)"),
+    "decode-activations-ahead", cl::init(true),
+    cl::desc("Decode blocks of one dot whose weights are ahead: the A "
+             "fragment's loads (x and the norm's vectors) an iteration ahead "
+             "too (=false: at the top of each iteration)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> decodeActivationVectors(
     "decode-activation-vectors", cl::init(true),

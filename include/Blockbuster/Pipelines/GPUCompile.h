@@ -61,7 +61,7 @@ struct GPUCompileOptions {
   /// blockbuster-gpu-pipeline's decode-weights-ahead-max-blocks.
   int64_t decodeWeightsAheadMaxBlocks = 264;
   /// blockbuster-gpu-pipeline's decode-activations-ahead.
-  bool decodeActivationsAhead = false;
+  bool decodeActivationsAhead = true;
   /// blockbuster-gpu-pipeline's decode-activation-vectors.
   bool decodeActivationVectors = true;
   /// blockbuster-gpu-pipeline's decode-weights-before-statistics.

@@ -92,7 +92,7 @@ struct GPUPipelineOptions
       *this, "decode-activations-ahead",
       llvm::cl::desc("Decode blocks whose weights are ahead: the A "
                      "fragment's loads an iteration ahead too"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<bool> decodeActivationVectors{
       *this, "decode-activation-vectors",
       llvm::cl::desc("Decode blocks: k ordered within a warp's k16 steps so "

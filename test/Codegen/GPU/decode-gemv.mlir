@@ -1,10 +1,10 @@
-// RUN: bb-opt %s --gpu-decode-gemv | FileCheck %s
+// RUN: bb-opt %s --gpu-decode-gemv=activations-ahead=false | FileCheck %s
 // RUN: bb-opt %s --gpu-decode-gemv=print-refusals 2>&1 >/dev/null | FileCheck %s --check-prefix=REFUSED
 // RUN: bb-opt %s --gpu-decode-gemv=weights-ahead-max-blocks=0 | FileCheck %s --check-prefix=PLAIN
 // RUN: bb-opt %s --gpu-decode-gemv=prefetch-bytes=65536 | FileCheck %s --check-prefix=PREFETCH
-// RUN: bb-opt %s --gpu-decode-gemv=activations-ahead | FileCheck %s --check-prefix=AHEADA
-// RUN: bb-opt %s --gpu-decode-gemv="activations-ahead activation-vectors=false" | FileCheck %s --check-prefix=AHEADP
-// RUN: bb-opt %s --gpu-decode-gemv=activation-vectors=false | FileCheck %s --check-prefix=PAIRS
+// RUN: bb-opt %s --gpu-decode-gemv | FileCheck %s --check-prefix=AHEADA
+// RUN: bb-opt %s --gpu-decode-gemv=activation-vectors=false | FileCheck %s --check-prefix=AHEADP
+// RUN: bb-opt %s --gpu-decode-gemv="activation-vectors=false activations-ahead=false" | FileCheck %s --check-prefix=PAIRS
 // RUN: bb-opt %s --gpu-decode-gemv=weights-before-statistics | FileCheck %s --check-prefix=WBS
 
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -15,6 +15,8 @@
 #col = affine_map<(d0, d1) -> (d1)>
 #v = affine_map<(d0) -> (d0)>
 
+// (The prefix CHECK runs with activations-ahead=false; the default, the
+// activations an iteration ahead too, is AHEADA below.)
 // A plain decode GEMV: 4 rows of x against 64 columns of W per block, k
 // tiles of 256 (16 k16 steps: 4 per warp). Each warp keeps 8 n8
 // accumulators (32 f32) and one iteration of weights (4 steps x 4 rows of
@@ -79,7 +81,7 @@
 // PLAIN:       arith.minui
 // PLAIN-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x64xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
 // PLAIN-LABEL: func.func @rmsnorm_gemv
-// With activations-ahead, the lane's x and gamma vectors of the next
+// By default (activations-ahead), the lane's x and gamma vectors of the next
 // iteration (rows g and g + 8 of x and gamma, two 16-byte vectors each)
 // are loaded by inline ld.global.nc.v4.b32 an iteration ahead too, carried
 // in the loop beside the weights; the loop computes x * rstd * gamma from

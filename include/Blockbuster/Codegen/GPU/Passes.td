@@ -454,10 +454,10 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "LLVM cannot fold (inline ld.global.nc), in flight across the "
            "loop's back edge">,
     Option<"activationsAhead", "activations-ahead", "bool",
-           /*default=*/"false",
-           "Where the weights are ahead, the A fragment's loads (x and the "
-           "norm's vectors) an iteration ahead too (inline ld.global.nc; "
-           "not yet measured on a GPU)">,
+           /*default=*/"true",
+           "Where the weights are ahead and the block has one dot, the A "
+           "fragment's loads (x and the norm's vectors) an iteration ahead "
+           "too (inline ld.global.nc)">,
     Option<"activationVectors", "activation-vectors", "bool",
            /*default=*/"true",
            "The k16 steps of a warp's iteration take k in an order (the "
