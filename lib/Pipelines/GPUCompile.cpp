@@ -123,6 +123,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.decodeWeightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
   gpu.decodeActivationsAhead = options.decodeActivationsAhead;
   gpu.decodeActivationVectors = options.decodeActivationVectors;
+  gpu.decodeWeightsAheadIterations = options.decodeWeightsAheadIterations;
   gpu.decodeWeightsBeforeStatistics = options.decodeWeightsBeforeStatistics;
   buildGPUPipeline(back, gpu);
   return back.run(module);

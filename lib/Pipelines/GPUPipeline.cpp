@@ -103,6 +103,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     gemv.weightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;
     gemv.activationsAhead = options.decodeActivationsAhead;
     gemv.activationVectors = options.decodeActivationVectors;
+    gemv.weightsAheadIterations = options.decodeWeightsAheadIterations;
     gemv.weightsBeforeStatistics = options.decodeWeightsBeforeStatistics;
     pm.addPass(createGPUDecodeGemv(gemv));
   }

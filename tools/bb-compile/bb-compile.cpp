@@ -172,6 +172,12 @@ static cl::opt<bool> decodeActivationsAhead(
              "fragment's loads (x and the norm's vectors) an iteration ahead "
              "too (=false: at the top of each iteration)"),
     cl::cat(bbCompileCategory));
+static cl::opt<int64_t> decodeWeightsAheadIterations(
+    "decode-weights-ahead-iterations", cl::init(1),
+    cl::desc("Decode grids whose weights are ahead: how many loop "
+             "iterations ahead (each costs 16 registers per k16 step a lane "
+             "loads)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> decodeActivationVectors(
     "decode-activation-vectors", cl::init(true),
     cl::desc("Decode blocks: k ordered within a warp's k16 steps so that a "
@@ -236,6 +242,7 @@ int main(int argc, char **argv) {
   options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
   options.decodeActivationsAhead = decodeActivationsAhead;
   options.decodeActivationVectors = decodeActivationVectors;
+  options.decodeWeightsAheadIterations = decodeWeightsAheadIterations;
   options.decodeWeightsBeforeStatistics = decodeWeightsBeforeStatistics;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;

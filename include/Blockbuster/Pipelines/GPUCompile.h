@@ -60,6 +60,8 @@ struct GPUCompileOptions {
   int64_t decodePrefetchBytes = 0;
   /// blockbuster-gpu-pipeline's decode-weights-ahead-max-blocks.
   int64_t decodeWeightsAheadMaxBlocks = 264;
+  /// blockbuster-gpu-pipeline's decode-weights-ahead-iterations.
+  int64_t decodeWeightsAheadIterations = 1;
   /// blockbuster-gpu-pipeline's decode-activations-ahead.
   bool decodeActivationsAhead = true;
   /// blockbuster-gpu-pipeline's decode-activation-vectors.

@@ -88,6 +88,11 @@ struct GPUPipelineOptions
                      "iteration's weights in flight across the loop's back "
                      "edge (inline ld.global.nc; 0: none)"),
       llvm::cl::init(264)};
+  Option<int64_t> decodeWeightsAheadIterations{
+      *this, "decode-weights-ahead-iterations",
+      llvm::cl::desc("Decode grids whose weights are ahead: how many loop "
+                     "iterations ahead"),
+      llvm::cl::init(1)};
   Option<bool> decodeActivationsAhead{
       *this, "decode-activations-ahead",
       llvm::cl::desc("Decode blocks whose weights are ahead: the A "

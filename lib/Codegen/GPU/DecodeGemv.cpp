@@ -315,11 +315,14 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
 class GemvEmitter {
 public:
   GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps,
-              int64_t prefetchBytes, bool weightsAhead, bool activationsAhead,
+              int64_t prefetchBytes, bool weightsAhead,
+              int64_t weightsDistance, bool activationsAhead,
               bool activationVectors)
       : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps),
         ahead(prefetchIterations(info, prefetchBytes)),
-        weightsAhead(weightsAhead), activationsAhead(activationsAhead),
+        weightsAhead(weightsAhead),
+        weightsDistance(std::max<int64_t>(1, weightsDistance)),
+        activationsAhead(activationsAhead),
         activationVectors(activationVectors) {}
 
   /// The loop iterations whose weights are prefetched into L2 ahead of the
@@ -435,7 +438,18 @@ private:
   /// Where the k order is permuted: this lane's `perLane` contiguous
   /// elements of the iteration from each operand of pairOperands() (rows g
   /// and g + 8 of a row operand), in `chunk`-element vectors from `laneK`.
-  SmallVector<Value> loadChunks(const IRMapping &mapping, bool opaque);
+  /// Where `exists` (i1) is given and false, every lane reads the same
+  /// words (see `lanesOrZero`).
+  SmallVector<Value> loadChunks(const IRMapping &mapping, bool opaque,
+                                Value exists = {});
+  /// `v`, or 0 where `exists` is given and false: the lane-dependent part
+  /// of the indices of a load past the loop's end, so that the warp's
+  /// lanes read one sector (the words are not used). Not a predicated
+  /// load: the registers it may leave unwritten keep their old values
+  /// live (RMSNorm M16: 166 -> 249 registers).
+  Value lanesOrZero(Value v, Value exists) {
+    return exists ? arith::SelectOp::create(b, loc, exists, v, index(0)) : v;
+  }
   /// The pairs loadA would load for A fragment register h at position `p`
   /// of this lane's contiguous elements, from the vectors of loadChunks.
   SmallVector<Value> pairsAt(ArrayRef<Value> chunks, int64_t h, int64_t p);
@@ -446,11 +460,13 @@ private:
   int64_t warps;
   int64_t ahead;
   bool weightsAhead;
+  int64_t weightsDistance;
   bool activationsAhead;
   bool activationVectors;
   bool headPrefetched = false;
-  /// Where the k order is permuted (activationVectors): lane q's first k
-  /// of the iteration, its elements per operand row and their vectors'.
+  /// Lane q's first k of the iteration (slot 0 of step 0); where the k
+  /// order is permuted (activationVectors), its elements per operand row
+  /// and their vectors'.
   Value laneK;
   int64_t perLane = 0, chunk = 0;
   IRMapping loopMapping;
@@ -523,7 +539,8 @@ Value GemvEmitter::loadOpaque(Value view, ValueRange indices, int64_t words,
                           "}, [$" + std::to_string(words) + "];";
   auto load = LLVM::InlineAsmOp::create(
       b, loc, type, ValueRange{globalPointer(view, indices)}, asmString,
-      constraints + "l", /*has_side_effects=*/false, /*is_align_stack=*/false,
+      constraints + "l",
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       /*operand_attrs=*/ArrayAttr());
@@ -667,8 +684,11 @@ bool GemvEmitter::pairOperandsAligned(int64_t elements) {
 }
 
 SmallVector<Value> GemvEmitter::loadChunks(const IRMapping &mapping,
-                                           bool opaque) {
+                                           bool opaque, Value exists) {
   SmallVector<Value> chunks;
+  Value k0 = lanesOrZero(laneK, exists);
+  Value rowOf[2] = {lanesOrZero(rows[0], exists),
+                    lanesOrZero(rows[1], exists)};
   int64_t bits = info.element.getIntOrFloatBitWidth();
   auto vecType = VectorType::get({chunk}, info.element);
   for (Value operand : pairOperands()) {
@@ -677,8 +697,8 @@ SmallVector<Value> GemvEmitter::loadChunks(const IRMapping &mapping,
       for (int64_t c = 0; c < perLane; c += chunk) {
         SmallVector<Value> indices;
         if (hasRows(operand))
-          indices.push_back(rows[h]);
-        indices.push_back(addc(laneK, c));
+          indices.push_back(rowOf[h]);
+        indices.push_back(addc(k0, c));
         if (opaque) {
           chunks.push_back(loadOpaque(view, indices, chunk * bits / 32,
                                       /*noAllocate=*/false));
@@ -793,14 +813,16 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
   chunk = perLane % 8 == 0 ? 8 : 4;
   bool permuted = activationVectors && dots == 1 && pairsAre32Bits() &&
                   pairOperandsAligned(chunk);
-  if (permuted)
-    laneK = add(warpK0, mul(q, perLane));
-  // The k of slot r of k16 step s.
-  auto kAt = [&](int64_t s, int64_t r) {
+  // The lane's first k of the iteration: slot 0 of step 0.
+  laneK = add(warpK0, mul(q, permuted ? perLane : 2));
+  // The k of slot r of k16 step s, from `base` (laneK, or 0 for a load
+  // past the loop's end: lanesOrZero).
+  auto kAt = [&](int64_t s, int64_t r, Value base = {}) {
+    base = base ? base : laneK;
     if (permuted)
-      return addc(laneK, 4 * s + r);
+      return addc(base, 4 * s + r);
     constexpr int64_t kSlots[] = {0, 1, 8, 9};
-    return addc(add(addc(warpK0, s * kMmaK), mul(q, 2)), kSlots[r]);
+    return addc(base, s * kMmaK + kSlots[r]);
   };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = addc(g, 8 * h);
@@ -823,20 +845,22 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
   // The loop's index arithmetic and views at iteration `iv`, and this
   // lane's weights of that iteration: steps x 4 16-byte loads per dot.
   auto vecType = VectorType::get({8}, info.element);
-  auto loadWeights = [&](const IRMapping &mapping) {
+  auto loadWeights = [&](const IRMapping &mapping, Value exists) {
     SmallVector<Value> loaded;
+    Value kBase = lanesOrZero(laneK, exists);
+    Value columnOf = lanesOrZero(column, exists);
     for (int64_t d = 0; d < dots; ++d) {
       Value view = mapping.lookupOrDefault(info.dots[d].weights);
       for (int64_t s = 0; s < steps; ++s) {
         for (int64_t r = 0; r < 4; ++r) {
-          Value k = kAt(s, r);
+          Value k = kAt(s, r, kBase);
           if (weightsAhead) {
-            loaded.push_back(loadOpaque(view, {k, column}, /*words=*/4,
+            loaded.push_back(loadOpaque(view, {k, columnOf}, /*words=*/4,
                                         /*noAllocate=*/true));
             continue;
           }
           auto load = vector::LoadOp::create(b, loc, vecType, view,
-                                             ValueRange{k, column});
+                                             ValueRange{k, columnOf});
           load.setAlignment(16);
           loaded.push_back(load);
         }
@@ -844,15 +868,21 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
     }
     return loaded;
   };
-  // One iteration of weights ahead, carried by the loop, keeps the next
-  // iteration's loads in flight while this one's mma run; the last
-  // iteration loads its own weights again (clamped index: L2 hits, no
-  // branch). With vector.load LLVM undoes the distance: it folds the phi
-  // of the preheader's loads and the loop's into one load of the phi of
-  // their addresses, at the top of each iteration. The inline loads of
-  // loadOpaque are not folded (ptxas issues iteration i + 1's among
-  // iteration i's HMMA); where the grid has many blocks per SM their 64
-  // registers cost more than they buy, and the plain loads stay.
+  // `distance` iterations of weights ahead, carried by the loop, keep the
+  // next iterations' loads in flight while this one's mma run. ptxas
+  // issues iteration i + 1's loads among iteration i's last HMMA, as their
+  // registers free: at a distance of 1 they are in flight only between
+  // there and the next iteration's first HMMA; at 2, iteration i + 1's are
+  // in flight through all of iteration i. Loads past the loop's end read
+  // one sector a warp (session 10 reloaded the last iteration's weights at
+  // a clamped index instead: a quarter more L2 traffic at 4 iterations a
+  // block). With vector.load LLVM undoes the distance: it folds the phi of
+  // the preheader's loads and the loop's into one load of the phi of their
+  // addresses, at the top of each iteration. The inline loads of
+  // loadOpaque are not folded; where the grid has many blocks per SM their
+  // 64 registers per iteration cost more than they buy, and the plain
+  // loads stay.
+  int64_t distance = weightsAhead ? weightsDistance : 1;
   Value thread = add(mul(warp, kWarpSize), lane);
   if (ahead && !headPrefetched)
     prefetchHead(thread);
@@ -874,9 +904,9 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
       loaded.append(loadA(mapping, f % 2, kAt(s, f < 2 ? 0 : 2), opaque));
     return loaded;
   };
-  auto loadIterationA = [&](const IRMapping &mapping) {
+  auto loadIterationA = [&](const IRMapping &mapping, Value exists = {}) {
     if (permuted)
-      return loadChunks(mapping, /*opaque=*/true);
+      return loadChunks(mapping, /*opaque=*/true, exists);
     SmallVector<Value> loaded;
     for (int64_t s = 0; s < steps; ++s)
       loaded.append(loadStepA(mapping, s, /*opaque=*/true));
@@ -884,9 +914,24 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
   };
   SmallVector<Value> init(dots * kTiles * 4, zero);
   int64_t numAcc = init.size();
-  IRMapping first = cloneIndexing(loop.getLowerBound());
-  init.append(loadWeights(first));
-  int64_t numWeights = init.size() - numAcc;
+  // The loop's iteration `iv + offset` (clamped to the last), whether it
+  // exists (null where `offset` is 0: the loop runs at least once), and its
+  // index arithmetic and views.
+  auto iterationAt = [&](Value iv, int64_t offset) {
+    Value at = arith::MinUIOp::create(b, loc, addc(iv, offset), lastIv);
+    Value exists = offset ? arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::ult,
+                                                  addc(iv, offset), ub)
+                          : Value();
+    return std::make_pair(exists, cloneIndexing(at));
+  };
+  Value lb = loop.getLowerBound();
+  IRMapping first = cloneIndexing(lb);
+  for (int64_t j = 0; j < distance; ++j) {
+    auto [exists, mapping] = iterationAt(lb, j);
+    init.append(loadWeights(mapping, exists));
+  }
+  int64_t numWeights = (init.size() - numAcc) / distance;
   if (aAhead)
     init.append(loadIterationA(first));
   if (statistics) {
@@ -921,14 +966,22 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
       prefetchIteration(target, thread);
     }
     loopMapping = cloneIndexing(iv);
-    Value next = arith::MinUIOp::create(b, loc, addc(iv, 1), lastIv);
-    IRMapping nextMapping = cloneIndexing(next);
-    SmallVector<Value> prefetched = loadWeights(nextMapping);
+    // The weights of iterations i + 1 .. i + distance - 1, carried on,
+    // and of i + distance, loaded here.
+    SmallVector<Value> prefetched(
+        kLoop.getRegionIterArgs()
+            .slice(numAcc + numWeights, (distance - 1) * numWeights));
+    auto [farExists, farMapping] = iterationAt(iv, distance);
+    // (The plain loads keep session 9's clamped index: LLVM folds them to
+    // the top of the iteration anyway.)
+    prefetched.append(
+        loadWeights(farMapping, weightsAhead ? farExists : Value()));
     SmallVector<Value> aheadA;
     if (aAhead) {
-      prefetched.append(loadIterationA(nextMapping));
-      llvm::append_range(
-          aheadA, kLoop.getRegionIterArgs().drop_front(numAcc + numWeights));
+      auto [nextExists, nextMapping] = iterationAt(iv, 1);
+      prefetched.append(loadIterationA(nextMapping, nextExists));
+      llvm::append_range(aheadA, kLoop.getRegionIterArgs().drop_front(
+                                     numAcc + distance * numWeights));
     }
     // Permuted and not ahead: this iteration's vectors, at its top.
     SmallVector<Value> chunks;
@@ -1106,8 +1159,8 @@ struct GPUDecodeGemv
                     ? std::numeric_limits<int32_t>::max()
                     : bound;
     GemvEmitter emitter(rewriter, info, warps, prefetchBytes,
-                        blocks <= weightsAheadMaxBlocks, activationsAhead,
-                        activationVectors);
+                        blocks <= weightsAheadMaxBlocks, weightsAheadIterations,
+                        activationsAhead, activationVectors);
     Operation *head = prefix.empty() ? dotLoop.getOperation() : prefix.front();
     if (emitter.canPrefetchAt(head)) {
       rewriter.setInsertionPoint(head);

@@ -453,6 +453,10 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "the H100's 132; 0: none), the next iteration's weights by loads "
            "LLVM cannot fold (inline ld.global.nc), in flight across the "
            "loop's back edge">,
+    Option<"weightsAheadIterations", "weights-ahead-iterations", "int64_t",
+           /*default=*/"1",
+           "Where the weights are ahead, how many loop iterations ahead "
+           "(each costs 16 registers per k16 step a lane loads)">,
     Option<"activationsAhead", "activations-ahead", "bool",
            /*default=*/"true",
            "Where the weights are ahead and the block has one dot, the A "
