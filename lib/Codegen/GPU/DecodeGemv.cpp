@@ -929,7 +929,7 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
   IRMapping first = cloneIndexing(lb);
   for (int64_t j = 0; j < distance; ++j) {
     auto [exists, mapping] = iterationAt(lb, j);
-    init.append(loadWeights(mapping, exists));
+    init.append(loadWeights(mapping, dots == 1 ? exists : Value()));
   }
   int64_t numWeights = (init.size() - numAcc) / distance;
   if (aAhead)
@@ -973,9 +973,10 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
             .slice(numAcc + numWeights, (distance - 1) * numWeights));
     auto [farExists, farMapping] = iterationAt(iv, distance);
     // (The plain loads keep session 9's clamped index: LLVM folds them to
-    // the top of the iteration anyway.)
-    prefetched.append(
-        loadWeights(farMapping, weightsAhead ? farExists : Value()));
+    // the top of the iteration anyway; so do two dots', whose selects
+    // spilled at 255 registers in the FFN's gate/up kernel.)
+    prefetched.append(loadWeights(
+        farMapping, weightsAhead && dots == 1 ? farExists : Value()));
     SmallVector<Value> aheadA;
     if (aAhead) {
       auto [nextExists, nextMapping] = iterationAt(iv, 1);
