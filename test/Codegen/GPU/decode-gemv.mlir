@@ -6,6 +6,7 @@
 // RUN: bb-opt %s --gpu-decode-gemv=activation-vectors=false | FileCheck %s --check-prefix=AHEADP
 // RUN: bb-opt %s --gpu-decode-gemv="activation-vectors=false activations-ahead=false" | FileCheck %s --check-prefix=PAIRS
 // RUN: bb-opt %s --gpu-decode-gemv=weights-before-statistics | FileCheck %s --check-prefix=WBS
+// RUN: bb-opt %s --gpu-decode-gemv=weights-ahead-iterations=2 | FileCheck %s --check-prefix=AHEAD2
 
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -93,12 +94,27 @@
 // AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
 // AHEADA-COUNT-6: "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];"
 // AHEADA: scf.for {{.*}} -> (f32, {{.*}}, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>) {
+// The next iteration's loads, where it does not exist (the last
+// iteration), at lane-uniform indices (one sector a warp).
+// AHEADA: %[[NEXT:.*]] = arith.cmpi ult, %{{.*}}, %c2 : index
+// AHEADA: arith.select %[[NEXT]], %{{.*}}, %c0{{.*}} : index
+// AHEADA: arith.select %[[NEXT]], %{{.*}}, %c0{{.*}} : index
 // AHEADA-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
 // AHEADA-COUNT-6: "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];"
 // AHEADA-NOT: vector.load {{.*}} vector<2xbf16>
 // AHEADA: arith.truncf
 // AHEADA: nvvm.mma.sync
 // AHEADA: scf.yield
+// With weights-ahead-iterations=2, two iterations' weights before the loop
+// (32 loads), 32 weight vectors carried, 16 loads in the loop.
+// AHEAD2-LABEL: func.func @rmsnorm_gemv
+// AHEAD2-COUNT-32: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEAD2-NOT: nvvm.mma.sync
+// AHEAD2: scf.for {{.*}} -> (f32, {{.*}}) {
+// AHEAD2-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEAD2-NOT: "ld.global.nc.L1::no_allocate.v4.b32
+// AHEAD2: nvvm.mma.sync
+// AHEAD2: scf.yield
 // AHEADP-LABEL: func.func @rmsnorm_gemv
 // AHEADP: math.rsqrt
 // AHEADP-COUNT-16: "ld.global.nc.L1::no_allocate.v4.b32

@@ -431,9 +431,12 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
     grids of at most `weights-ahead-max-blocks` blocks), optionally
     prefetched into L2 further ahead (`prefetch-bytes`), and feeds them as
     the B fragments of 8 n8 tiles of
-    `mma.sync` m16n8k16 (no shared memory), the A fragment from 4-byte
-    loads through the prologue; after the loop the warps of a column group
-    add their accumulators into the tile in warp order. The tiled row
+    `mma.sync` m16n8k16 (no shared memory), the A fragment through the
+    prologue from 16-byte loads of its operands (the k order of a warp's
+    k16 steps permuted alike for A and B so that a lane's elements are
+    contiguous, `activation-vectors`), an iteration ahead too where the
+    weights are (`activations-ahead`); after the loop the warps of a column
+    group add their accumulators into the tile in warp order. The tiled row
     reductions before the loop (a norm's statistics) take the row-kernel
     schedule. Anything else keeps the generic path; `print-refusals` says
     why (a remark on each block grid not taken).
