@@ -50,7 +50,10 @@
 //    keeps whole, and compares constant column offsets with a threshold
 //    per row on a tile that crosses the diagonal;
 //  - f32 `math.exp`: ex2.approx of the argument times log2(e), a constant
-//    factor of the argument (the softmax scale) folded into one fma;
+//    factor of the argument (the softmax scale) folded into one fma; a tile
+//    that an op of its own scales by positive constants (matchScale) keeps
+//    its unscaled registers, which its row max folds (then scaled: the
+//    scale is monotone) and the exps' fma reads, as FlashAttention does;
 //  - an `scf.for` (a reduce over key tiles): the buffers it updates that
 //    live across iterations become loop-carried registers;
 //  - a `memref.copy` of a tile to a global array: two adjacent columns per
@@ -884,7 +887,6 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
     return mapping.lookup(result);
   return local.lookupOrDefault(result);
 }
-
 
 Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
   Type f32 = rewriter.getF32Type();
