@@ -779,6 +779,18 @@ private:
   DenseMap<Value, ScaledTile> scaledTiles;
   /// F(raw), the program's value of a scaled tile's register.
   Value applyScale(const ScaledTile &scaled, Value raw);
+  /// The body arguments of `op`'s inputs read elementwise that are scaled
+  /// tiles, with their tiles.
+  SmallVector<std::pair<BlockArgument, ScaledTile>>
+  scaledInputsOf(linalg::GenericOp op, ArrayRef<Access> accesses) {
+    SmallVector<std::pair<BlockArgument, ScaledTile>> inputs;
+    for (auto [i, access] : llvm::enumerate(accesses))
+      if (access == Access::Elementwise)
+        if (auto it = scaledTiles.find(op.getDpsInputOperand(i)->get());
+            it != scaledTiles.end())
+          inputs.emplace_back(op.getBody()->getArgument(i), it->second);
+    return inputs;
+  }
   // While a body is cloned: ops whose result is their non-constant operand
   // (the scale of a tile made scaled), and the arguments that are a scaled
   // tile's register: the raw value and the factor.
@@ -1144,12 +1156,8 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
 
   int64_t registers = outShape.isTile ? outShape.columns / kTileN * 4 : 2;
   // The inputs that are scaled tiles: their raw registers feed exp2's fma.
-  SmallVector<std::pair<BlockArgument, ScaledTile>> scaledInputs;
-  for (auto [i, access] : llvm::enumerate(accesses))
-    if (access == Access::Elementwise)
-      if (auto it = scaledTiles.find(op.getDpsInputOperand(i)->get());
-          it != scaledTiles.end())
-        scaledInputs.emplace_back(body->getArgument(i), it->second);
+  SmallVector<std::pair<BlockArgument, ScaledTile>> scaledInputs =
+      scaledInputsOf(op, accesses);
   // A tile scaled by the program's constants (matchScale): computed
   // unscaled, F applied after (where anything reads it).
   std::optional<ScaleForm> scale;
@@ -1346,12 +1354,8 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
   // is the tile's element) folds its raw registers and scales the result,
   // F(max s) = max F(s) as F is monotone (a product by positive constants,
   // then + 0); in other bodies their raw registers feed exp2's fma.
-  SmallVector<std::pair<BlockArgument, ScaledTile>> scaledInputs;
-  for (auto [i, access] : llvm::enumerate(accesses))
-    if (access == Access::Elementwise)
-      if (auto it = scaledTiles.find(op.getDpsInputOperand(i)->get());
-          it != scaledTiles.end())
-        scaledInputs.emplace_back(body->getArgument(i), it->second);
+  SmallVector<std::pair<BlockArgument, ScaledTile>> scaledInputs =
+      scaledInputsOf(op, accesses);
   std::optional<ScaledTile> extremumOf;
   if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
           arith::MinNumFOp>(combiner) &&
