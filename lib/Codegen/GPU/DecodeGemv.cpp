@@ -22,11 +22,13 @@
 //     two loads packed per register: PRMT), with no shared memory and no
 //     shuffle;
 //   - activations: the A fragment (rows g and g + 8, the same k pairs) from
-//     4-byte loads of the activation rows (L2/L1-resident: M x K x 2 bytes),
-//     through the program's own prologue (a norm's `x * rstd * gamma`,
-//     rounded as the program rounds), its row-uniform part (rsqrt of the
-//     statistics) once per lane and row before the loop; rows past R are
-//     zero;
+//     loads of the activation rows (L2/L1-resident: M x K x 2 bytes): with
+//     one dot, the k order of the warp's steps permuted alike for A and B
+//     so that a lane's elements are contiguous, 16-byte vectors an
+//     iteration ahead; else 4-byte pairs; through the program's own
+//     prologue (a norm's `x * rstd * gamma`, rounded as the program
+//     rounds), its row-uniform part (rsqrt of the statistics) once per lane
+//     and row before the loop; rows past R are zero;
 //   - accumulators: mma's f32 registers across the whole loop. Lane l's
 //     register 2h + e of tile j is row g + 8h, column c0 + 8 (2q + e) + j:
 //     8 consecutive columns per (h, e), added into the block's accumulator
@@ -315,9 +317,8 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
 class GemvEmitter {
 public:
   GemvEmitter(RewriterBase &rewriter, DotLoop &info, int64_t warps,
-              int64_t prefetchBytes, bool weightsAhead,
-              int64_t weightsDistance, bool activationsAhead,
-              bool activationVectors)
+              int64_t prefetchBytes, bool weightsAhead, int64_t weightsDistance,
+              bool activationsAhead, bool activationVectors)
       : b(rewriter), loc(info.loop.getLoc()), info(info), warps(warps),
         ahead(prefetchIterations(info, prefetchBytes)),
         weightsAhead(weightsAhead),
@@ -359,7 +360,8 @@ public:
   /// 4: M3 1.3-1.8x, M128 1.5x slower, M16 no faster) and the statistics
   /// inside this forall after a barrier (RMSNorm M16 0.0309 -> 0.0349 ms)
   /// were slower; where the weights are ahead the registers are spent
-  /// already (docs/performance.md, session 11).
+  /// already, yet it measured 0.96-1.02x (the x reads and the weights
+  /// share the L2-to-SM path; docs/performance.md, session 11): an option.
   void emit(scf::ForallOp statistics);
 
 private:
@@ -535,8 +537,8 @@ Value GemvEmitter::loadOpaque(Value view, ValueRange indices, int64_t words,
   }
   std::string asmString = std::string("ld.global.nc.") +
                           (noAllocate ? "L1::no_allocate." : "") + "v" +
-                          std::to_string(words) + ".b32 {" + outputs +
-                          "}, [$" + std::to_string(words) + "];";
+                          std::to_string(words) + ".b32 {" + outputs + "}, [$" +
+                          std::to_string(words) + "];";
   auto load = LLVM::InlineAsmOp::create(
       b, loc, type, ValueRange{globalPointer(view, indices)}, asmString,
       constraints + "l",
@@ -553,8 +555,7 @@ Value GemvEmitter::loadOpaque(Value view, ValueRange indices, int64_t words,
   Type element = cast<MemRefType>(view.getType()).getElementType();
   return LLVM::BitcastOp::create(
       b, loc,
-      VectorType::get({words * 32 / element.getIntOrFloatBitWidth()},
-                      element),
+      VectorType::get({words * 32 / element.getIntOrFloatBitWidth()}, element),
       packed);
 }
 
@@ -673,8 +674,7 @@ SmallVector<Value> GemvEmitter::pairOperands() {
 }
 
 bool GemvEmitter::hasRows(Value operand) {
-  return !info.prologue ||
-         info.prologueAccess.lookup(operand) == Access::Row;
+  return !info.prologue || info.prologueAccess.lookup(operand) == Access::Row;
 }
 
 bool GemvEmitter::pairOperandsAligned(int64_t elements) {
@@ -687,8 +687,7 @@ SmallVector<Value> GemvEmitter::loadChunks(const IRMapping &mapping,
                                            bool opaque, Value exists) {
   SmallVector<Value> chunks;
   Value k0 = lanesOrZero(laneK, exists);
-  Value rowOf[2] = {lanesOrZero(rows[0], exists),
-                    lanesOrZero(rows[1], exists)};
+  Value rowOf[2] = {lanesOrZero(rows[0], exists), lanesOrZero(rows[1], exists)};
   int64_t bits = info.element.getIntOrFloatBitWidth();
   auto vecType = VectorType::get({chunk}, info.element);
   for (Value operand : pairOperands()) {
@@ -873,7 +872,9 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
   // issues iteration i + 1's loads among iteration i's last HMMA, as their
   // registers free: at a distance of 1 they are in flight only between
   // there and the next iteration's first HMMA; at 2, iteration i + 1's are
-  // in flight through all of iteration i. Loads past the loop's end read
+  // in flight through all of iteration i, but the 64 more registers spill
+  // (RMSNorm M16: 255 and a 16-byte spill in the loop, 0.90x on the H100).
+  // Loads past the loop's end read
   // one sector a warp (session 10 reloaded the last iteration's weights at
   // a clamped index instead: a quarter more L2 traffic at 4 iterations a
   // block). With vector.load LLVM undoes the distance: it folds the phi of
@@ -919,10 +920,10 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
   // index arithmetic and views.
   auto iterationAt = [&](Value iv, int64_t offset) {
     Value at = arith::MinUIOp::create(b, loc, addc(iv, offset), lastIv);
-    Value exists = offset ? arith::CmpIOp::create(b, loc,
-                                                  arith::CmpIPredicate::ult,
-                                                  addc(iv, offset), ub)
-                          : Value();
+    Value exists =
+        offset ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       addc(iv, offset), ub)
+               : Value();
     return std::make_pair(exists, cloneIndexing(at));
   };
   Value lb = loop.getLowerBound();
@@ -968,9 +969,8 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
     loopMapping = cloneIndexing(iv);
     // The weights of iterations i + 1 .. i + distance - 1, carried on,
     // and of i + distance, loaded here.
-    SmallVector<Value> prefetched(
-        kLoop.getRegionIterArgs()
-            .slice(numAcc + numWeights, (distance - 1) * numWeights));
+    SmallVector<Value> prefetched(kLoop.getRegionIterArgs().slice(
+        numAcc + numWeights, (distance - 1) * numWeights));
     auto [farExists, farMapping] = iterationAt(iv, distance);
     // (The plain loads keep session 9's clamped index: LLVM folds them to
     // the top of the iteration anyway; so do two dots', whose selects
@@ -1009,9 +1009,9 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
         if (permuted)
           pairs = pairsAt(aAhead ? aheadA : chunks, h, 4 * s + slot);
         else if (aAhead)
-          pairs = llvm::to_vector(ArrayRef(aheadA).slice(
-              (4 * s + f) * aheadA.size() / (4 * steps),
-              aheadA.size() / (4 * steps)));
+          pairs = llvm::to_vector(
+              ArrayRef(aheadA).slice((4 * s + f) * aheadA.size() / (4 * steps),
+                                     aheadA.size() / (4 * steps)));
         else
           pairs = loadA(loopMapping, h, k, /*opaque=*/false);
         a.push_back(aRegister(h, k, pairs));
