@@ -21,6 +21,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -467,74 +468,24 @@ void WarpgroupPrologueLowering::emitRow(Value row, ValueRange rowValues) {
 SmallVector<Value> WarpgroupPrologueLowering::initialSums() {
   Value zero = arith::ConstantOp::create(rewriter, loc,
                                          rewriter.getF32FloatAttr(0.0f));
-  return SmallVector<Value>(kStatisticsPerMma * (tileRows / kRowsPerMma),
-                            zero);
-}
-
-void WarpgroupPrologueLowering::accumulateSquares(
-    Value fragment, MutableArrayRef<Value> sums) {
-  // The warp's 16 rows x k16 of X as mma.m16n8k16's A (the ldmatrix
-  // registers are that fragment: R0 rows g, k 2t, 2t + 1; R1 rows g + 8;
-  // R2 and R3 the same at k + 8; g = lane / 4, t = lane % 4). B's fragment
-  // (k 2t, 2t + 1 and k + 8 of column g) is then R0, R2 for X's rows 0-7
-  // as columns and R1, R3 for rows 8-15: two mmas give the Gram blocks
-  // X X^T[:, 0:8] and [:, 8:16], whose diagonals are the rows' sums of
-  // squares (products of two bf16 exact, f32 accumulation), for no
-  // register moves and 2 tensor-core instructions instead of 64 ALU
-  // instructions per k16 and warp (widen, fma: measured 42 us slower on
-  // the M8192 GEMM kernel, docs/performance.md).
-  Type i32 = rewriter.getI32Type();
-  SmallVector<Value, 4> a;
-  for (int64_t j = 0; j < 4; ++j)
-    a.push_back(LLVM::BitcastOp::create(
-        rewriter, loc, i32,
-        vector::ExtractOp::create(rewriter, loc, fragment,
-                                  ArrayRef<int64_t>{j})));
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      rewriter.getContext(), SmallVector<Type>(4, rewriter.getF32Type()));
-  for (int64_t half = 0; half < 2; ++half) {
-    MutableArrayRef<Value> acc = sums.slice(4 * half, 4);
-    auto mma = NVVM::MmaOp::create(
-        rewriter, loc, accType, a, ValueRange{a[half], a[2 + half]},
-        SmallVector<Value>(acc.begin(), acc.end()),
-        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                      NVVM::MMATypes::bf16},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
-    for (int64_t i = 0; i < 4; ++i)
-      acc[i] = LLVM::ExtractValueOp::create(rewriter, loc, mma, i);
-  }
+  return SmallVector<Value>(statisticRows.size(), zero);
 }
 
 void WarpgroupPrologueLowering::emitStatisticRows(ValueRange sums) {
-  assert(statistics && sums.size() == initialSums().size() &&
-         "the sums of accumulateSquares");
+  assert(statistics && sums.size() == statisticRows.size() &&
+         "one sum per row of the thread");
   rows.clear();
-  // Row g's sum is X X^T[g, g], in the first Gram block's element (g, 2t +
-  // e) with 2t + e = g: lane 4 g + g / 2, register e = g % 2; row g + 8's
-  // in the second's element (g + 8, g), register 2 + e of the same lane.
-  // Each lane selects by its own g and reads the holder of its quad's.
-  Type i32 = rewriter.getI32Type();
-  Value group = arith::DivUIOp::create(rewriter, loc, lane, index(4));
-  Value odd = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::ne,
-      arith::RemUIOp::create(rewriter, loc, group, index(2)), index(0));
-  Value holder = arith::IndexCastOp::create(
-      rewriter, loc, i32,
-      arith::AddIOp::create(
-          rewriter, loc, arith::MulIOp::create(rewriter, loc, group, index(4)),
-          arith::DivUIOp::create(rewriter, loc, group, index(2))));
-  Value width = arith::ConstantIntOp::create(rewriter, loc, i32, 32);
-  for (auto [r, row] : llvm::enumerate(statisticRows)) {
-    // Row r of the thread: m = r / 2, the second Gram block for r odd.
-    ValueRange acc = sums.slice(kStatisticsPerMma * (r / 2) + 4 * (r % 2), 4);
-    Value mine = arith::SelectOp::create(rewriter, loc, odd,
-                                         acc[2 * (r % 2) + 1],
-                                         acc[2 * (r % 2)]);
-    Value total = gpu::ShuffleOp::create(rewriter, loc, mine, holder, width,
-                                         gpu::ShuffleMode::IDX)
-                      .getShuffleResult();
+  for (auto [row, sum] : llvm::zip_equal(statisticRows, sums)) {
+    // Lanes 4 q to 4 q + 3 hold the row's columns between them (2 (l % 4)
+    // onwards of each 8): two butterfly steps give each its row's sum.
+    Value total = sum;
+    for (int32_t offset : {1, 2}) {
+      Value other =
+          gpu::ShuffleOp::create(rewriter, loc, total, offset, 32,
+                                 gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+      total = arith::AddFOp::create(rewriter, loc, total, other);
+    }
     emitRow(row, ValueRange{total});
   }
 }
@@ -762,12 +713,25 @@ WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
           rewriter, loc, VectorType::get({4, 2}, element), slot,
           ValueRange{row, column}, rewriter.getBoolAttr(false),
           rewriter.getI32IntegerAttr(4));
-      if (statistics)
-        accumulateSquares(fragment, MutableArrayRef<Value>(*sums).slice(
-                                        kStatisticsPerMma * m,
-                                        kStatisticsPerMma));
       // Register j: rows + 8 (j % 2), columns + 8 (j / 2).
       for (int64_t j = 0; j < 4; ++j) {
+        if (statistics) {
+          // The squares of the raw pair, widened with one integer op each
+          // (a bf16 is the upper half of its f32) and added in f32.
+          Value sum = (*sums)[2 * m + j % 2];
+          Value word = LLVM::BitcastOp::create(
+              rewriter, loc, i32,
+              vector::ExtractOp::create(rewriter, loc, fragment,
+                                        ArrayRef<int64_t>{j}));
+          for (int64_t e = 0; e < 2; ++e) {
+            Value x = widenHalf(word, e);
+            // One fma: the product is exact, so it rounds as the add
+            // after the multiply does (mul.rn and add.rn, which ptxas
+            // does not contract, would take two instructions).
+            sum = math::FmaOp::create(rewriter, loc, x, x, sum);
+          }
+          (*sums)[2 * m + j % 2] = sum;
+        }
         if (!columnPairs.empty()) {
           // round(x * gamma) as one 16-bit pair multiply (exact: see
           // matchRowFactor); zeros past K.

@@ -28,10 +28,10 @@
 //
 // With that row factor in the accumulator, a row input that is the sum of
 // squares of the raw rows (RMSNorm's statistics, PrologueStatistics.h) is
-// needed only after the mainloop (`statistics`): each warp adds the squares
-// of the raw elements of its A fragments as they pass, on the tensor cores
-// (the diagonal of X X^T, two mma.sync per k16 of the fragment with
-// itself), and the row factor comes from those sums after the mainloop
+// needed only after the mainloop (`statistics`): each thread adds the
+// squares of the raw elements of its A fragments in f32 as they pass
+// (`emitFragments`), the four lanes of a quad hold the row's columns
+// between them (two shuffles), and the row factor comes from those sums
 // (`emitStatisticRows`).
 //
 //===----------------------------------------------------------------------===//
@@ -127,8 +127,8 @@ public:
   /// `statistics`: the thread's sums of squares before the first step,
   /// one f32 zero per row of the thread (as rowScales orders them).
   llvm::SmallVector<mlir::Value> initialSums();
-  /// `statistics`, after the mainloop: each row's sum of squares from the
-  /// lane of its quad that holds it (one shuffle), the row part of the body
+  /// `statistics`, after the mainloop: each row's sum over the four lanes
+  /// of its quad (the row's whole sum of squares), the row part of the body
   /// on it, and the row factors (rowScales).
   void emitStatisticRows(mlir::ValueRange sums);
   /// In the mainloop, once k step `step` has landed in `slot` (a view of
@@ -144,9 +144,8 @@ public:
   /// in wgmma's A fragment layout (WarpgroupRegisterMma.h). Columns past K are
   /// zeros. The column inputs are loaded first, so that their latency
   /// overlaps the wait for the slot, which `waitForSlot` emits. With
-  /// `statistics`, `sums` (as initialSums) get the squares of the step's
-  /// raw elements added (accumulateSquares; zeros past K and M: TMA fills
-  /// them).
+  /// `statistics`, `sums` (as initialSums) become the sums with the squares
+  /// of the step's raw elements added (zeros past K and M: TMA fills them).
   llvm::SmallVector<mlir::Value>
   emitFragments(mlir::Value slot, mlir::Value step,
                 llvm::function_ref<void()> waitForSlot,
@@ -202,15 +201,6 @@ private:
   /// Element `e` of the bf16 pair `word` (an i32) as f32: shifted up (0)
   /// or masked (1), one integer op.
   mlir::Value widenHalf(mlir::Value word, int64_t e);
-  /// `statistics`: adds the squares of the raw ldmatrix `fragment` (the
-  /// warp's 16 rows of one m64 and one k16) to the 8 f32 `sums` of that
-  /// m64: the accumulators of two mma.sync m16n8k16 of the fragment with
-  /// itself, whose diagonals are the rows' sums.
-  void accumulateSquares(mlir::Value fragment,
-                         llvm::MutableArrayRef<mlir::Value> sums);
-  // The sums of accumulateSquares per m64 of the warpgroup: two mma
-  // accumulators of 4 f32.
-  static constexpr int64_t kStatisticsPerMma = 8;
   /// `factor->pairColumn`'s values at the `pairs` column pairs from global
   /// column `first` on (pair q at first + 8 q and + 1): one 4-byte load
   /// each where K is a multiple of the step, else clamped loads, with

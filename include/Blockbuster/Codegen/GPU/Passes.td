@@ -389,14 +389,15 @@ def GPUWarpgroupMatmul
            "Register-A prologues whose row factor the accumulator takes and "
            "whose only row input is the sum of squares of the raw rows, "
            "accumulated by a k loop of the block before the mainloop "
-           "(RMSNorm's statistics): the mainloop accumulates the squares of "
-           "its A fragments instead (the diagonal of X X^T, two mma.sync "
-           "per k16 and warp), and the loop goes (off: the loop stays)">,
+           "(RMSNorm's statistics): the mainloop adds the squares of its A "
+           "fragments instead, a quad's shuffles total them after it, and "
+           "the loop goes (off: the loop stays)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
