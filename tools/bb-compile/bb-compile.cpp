@@ -128,11 +128,12 @@ static cl::opt<bool> wgmmaPrologueRowScale(
              "op's body as written)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueStatistics(
-    "wgmma-prologue-statistics", cl::init(true),
+    "wgmma-prologue-statistics", cl::init(false),
     cl::desc("sm_90a GEMM blocks with a register-A prologue whose row "
              "factor the accumulator takes: RMSNorm's sum of squares "
              "accumulated from the A fragments in the mainloop instead of a "
-             "kernel of its own (=false: the statistics kernel stays)"),
+             "kernel of its own (measured slower on the H100: off by "
+             "default, the statistics kernel stays)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueAhead(
     "wgmma-prologue-ahead", cl::init(true),

@@ -49,7 +49,7 @@ struct GPUCompileOptions {
   bool wgmmaFragmentEpilogue = true;
   bool wgmmaPrologueRegisters = true;
   bool wgmmaPrologueRowScale = true;
-  bool wgmmaPrologueStatistics = true;
+  bool wgmmaPrologueStatistics = false;
   bool wgmmaPrologueAhead = true;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.

@@ -52,19 +52,24 @@ bool equivalent(Value a, Value b, const DenseMap<Value, Value> &equal,
                       });
 }
 
-bool equivalent(OpFoldResult a, OpFoldResult b,
-                const DenseMap<Value, Value> &equal) {
-  std::optional<int64_t> x = getConstantIntValue(a), y = getConstantIntValue(b);
-  if (x || y)
-    return x == y;
-  return equivalent(cast<Value>(a), cast<Value>(b), equal);
+} // namespace
+
+bool blockbuster::equivalentIndex(OpFoldResult a, OpFoldResult b,
+                                  const DenseMap<Value, Value> &equal) {
+  std::optional<int64_t> c = getConstantIntValue(a), d = getConstantIntValue(b);
+  if (c || d)
+    return c == d;
+  auto x = dyn_cast<Value>(a), y = dyn_cast<Value>(b);
+  return x && y && equivalent(x, y, equal);
 }
+
+namespace {
 
 bool equivalent(ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b,
                 const DenseMap<Value, Value> &equal) {
   return a.size() == b.size() &&
          llvm::all_of(llvm::zip_equal(a, b), [&](auto pair) {
-           return equivalent(std::get<0>(pair), std::get<1>(pair), equal);
+           return equivalentIndex(std::get<0>(pair), std::get<1>(pair), equal);
          });
 }
 

@@ -22,6 +22,13 @@
 
 namespace blockbuster {
 
+/// Whether the index `a` computes what `b` does: equal constants, the same
+/// value, one that `equal` maps to `b`, or the same pure op (name,
+/// attributes) of operands equivalent in turn (the index arithmetic of two
+/// loops or grids over the same steps).
+bool equivalentIndex(mlir::OpFoldResult a, mlir::OpFoldResult b,
+                     const llvm::DenseMap<mlir::Value, mlir::Value> &equal);
+
 /// A k loop that accumulates the sum of squares of a tile of X's rows into
 /// a rank-1 f32 tile `tile` of the block, zero-filled by `fill` before it:
 /// each iteration views X[m0 : m0 + rows, k : k + step], zero-fills an f32

@@ -147,29 +147,10 @@ FailureOr<SinkableStatistics> matchSinkable(linalg::GenericOp dot,
   for (Value iv : gemm.getInductionVars()) {
     OpFoldResult kernelOffset = kernelView.getMixedOffsets()[0],
                  gemmOffset = s.gemmView.getMixedOffsets()[0];
-    IRMapping candidate;
-    candidate.map(kernelRow, iv);
-    auto same = [&](OpFoldResult x, OpFoldResult y) {
-      if (std::optional<int64_t> c = getConstantIntValue(x))
-        return c == getConstantIntValue(y);
-      auto xv = dyn_cast<Value>(x), yv = dyn_cast<Value>(y);
-      if (!xv || !yv)
-        return false;
-      if (xv == kernelRow)
-        return yv == iv;
-      Operation *xo = xv.getDefiningOp(), *yo = yv.getDefiningOp();
-      return xo && yo && xo->getName() == yo->getName() &&
-             xo->getAttrDictionary() == yo->getAttrDictionary() &&
-             isPure(xo) && xo->getNumOperands() == yo->getNumOperands() &&
-             llvm::all_of(llvm::zip_equal(xo->getOperands(),
-                                          yo->getOperands()),
-                          [&](auto pair) {
-                            Value p = std::get<0>(pair), q = std::get<1>(pair);
-                            return p == q || (p == kernelRow && q == iv);
-                          });
-    };
-    if (same(kernelOffset, gemmOffset) &&
-        same(kernelView.getMixedSizes()[0], s.gemmView.getMixedSizes()[0])) {
+    DenseMap<Value, Value> equal = {{kernelRow, iv}};
+    if (equivalentIndex(kernelOffset, gemmOffset, equal) &&
+        equivalentIndex(kernelView.getMixedSizes()[0],
+                        s.gemmView.getMixedSizes()[0], equal)) {
       s.gemmRow = iv;
       break;
     }
