@@ -336,7 +336,16 @@ def GPUWarpgroupMatmul
     (`x * gamma` as one bf16x2 multiply per register, exact for two 16-bit
     values), and each accumulator row is multiplied by its factor after
     the mainloop (a rounding before rstd instead of after it; the error
-    against fp32 is unchanged, docs/GPUPipeline.md).
+    against fp32 is unchanged, docs/GPUPipeline.md). With
+    `prologue-statistics` (the default), where that row factor comes from
+    the prologue's only row input and that input is the sum of squares of
+    the raw rows, accumulated by a k loop of the block before the mainloop
+    over the same tiles (what gpu-sink-prologue-statistics makes of
+    RMSNorm's statistics kernel), the loop goes: each thread adds the
+    squares of its ldmatrix pairs in f32 (widened by a shift or a mask,
+    one fma each) into two sums the mainloop carries, and after it two
+    butterfly shuffles per row total the quad's sums, from which the row
+    factor follows.
 
     Two dots of one such computed A tile in one k loop, each into an
     accumulator of its own, 128 x 128 tiles with B tiles of two arrays at
