@@ -8,6 +8,11 @@ inputs (bb-run's seeded stream, python/blockbuster/seeded.py).
 Criterion: elementwise |gpu - cpu| <= atol + rtol * |cpu| with rtol 1e-4
 (2e-2 for f16/bf16) and atol = rtol * max|cpu| plus the 6 significant digits
 bb-run prints (5e-6 relative); outputs poisoned with NaN first; NaN fails.
+An output outside that tolerance still passes, as with bb-run --f64-oracle,
+when expected.txt has the f64 oracle's values (prepare-gpu-difftest.sh) and
+its largest and RMS errors against them are at most twice the CPU result's
+(plus atol, atol/10): an ill-conditioned output, which the GPU computes as
+closely as the CPU does (its line says so). NaN never passes.
 One line per program, a summary last; exit 1 on any failure. Needs NumPy and
 a CUDA device, no MLIR.
 
@@ -40,21 +45,41 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 CONTEXT_LOST = 3
 
 
-def expected_outputs(path):
+def expected_outputs(path, kind="output"):
+    """The arrays of bb-run --print's sections KIND #N: "output" (the
+    expected values) or "oracle" (--print-f64-oracle's, computed in f64)."""
     import numpy as np
     outputs, values = [], None
     for line in open(path):
-        m = re.match(r"output #\d+ \(([0-9x]*)x?(\w+)\):", line)
+        m = re.match(r"(\w+) #\d+ \(([0-9x]*)x?(\w+)\):", line)
         if m:
-            values = []
-            shape = [int(d) for d in m.group(1).split("x") if d] if m.group(1) else []
-            outputs.append((shape, m.group(2), values))
+            values = None
+            if m.group(1) == kind:
+                values = []
+                shape = [int(d) for d in m.group(2).split("x") if d] if m.group(2) else []
+                outputs.append((shape, m.group(3), values))
             continue
         # "  [i, j] v v v ..." rows; a 0-d output is one bare value.
         m = re.match(r"\s*(?:\[[0-9, ]*\])?\s*(\S.*)", line)
         if m and values is not None:
             values.extend(float(v) for v in m.group(1).split())
     return [(shape, dtype, np.array(vals, dtype=np.float64)) for shape, dtype, vals in outputs]
+
+
+def closer_than_reference(got, ref, exact, atol):
+    """bb-run --f64-oracle's rule for an output that fails the tolerance:
+    against the f64 result, its largest and RMS errors are at most twice
+    the f32 reference's (plus atol, atol/10). Where the output is
+    ill-conditioned, any two f32 evaluation orders differ by more than the
+    tolerance; what can be asked is to be about as close to the exact
+    result as the reference is."""
+    import numpy as np
+    test_err, ref_err = np.abs(got - exact), np.abs(ref - exact)
+    if np.isnan(test_err).any() or np.isnan(ref_err).any():
+        return False
+    rms = lambda e: float(np.sqrt(np.mean(e * e))) if e.size else 0.0
+    return (float(test_err.max()) <= 2 * float(ref_err.max()) + atol and
+            rms(test_err) <= 2 * rms(ref_err) + atol / 10)
 
 
 def check_program(path):
@@ -68,7 +93,9 @@ def check_program(path):
         outs = prog.run_numpy(*inputs, poison=True, sync_each=True)
     finally:
         prog.close()
-    expected = expected_outputs(os.path.join(path, "expected.txt"))
+    expected_path = os.path.join(path, "expected.txt")
+    expected = expected_outputs(expected_path)
+    oracle = expected_outputs(expected_path, "oracle")
     notes = []
     ok = len(outs) == len(expected)
     if not ok:
@@ -86,10 +113,16 @@ def check_program(path):
             continue
         bad = ~(np.abs(got - ref) <= tol)
         if bad.any():
-            ok = False
-            notes.append("output %d: %d of %d elements off (max err %.3g, nan %d)" % (
+            summary = "output %d: %d of %d elements off (max err %.3g, nan %d)" % (
                 k, int(bad.sum()), ref.size, float(np.nanmax(np.abs(got - ref))),
-                int(np.isnan(got).sum())))
+                int(np.isnan(got).sum()))
+            exact = oracle[k][2] if k < len(oracle) else None
+            if (exact is not None and exact.size == got.size and
+                    closer_than_reference(got, ref, exact, rtol * scale)):
+                notes.append(summary + ", as close to the f64 oracle as the reference")
+                continue
+            ok = False
+            notes.append(summary)
     return ok, notes
 
 

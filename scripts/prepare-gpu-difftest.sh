@@ -4,7 +4,9 @@
 # for every .mlir file of the directory PROGRAMS, writes OUT/NAME/ = the PTX
 # artifact (bb-compile, fused) + program.mlir + expected.txt, the outputs of
 # upstream MLIR's CPU lowering of the Linalg program on bb-run's seeded
-# inputs (seed 1). A program bb-compile refuses is listed in OUT/refused.txt
+# inputs (seed 1), and the same program's outputs computed in f64 (bb-run
+# --print-f64-oracle: gpu-difftest.py judges an ill-conditioned output
+# against them). A program bb-compile refuses is listed in OUT/refused.txt
 # with its diagnostic.
 #
 #   scripts/prepare-gpu-difftest.sh OUT [SEED=7] [COUNT=100] [START=0]
@@ -27,7 +29,8 @@ prepare() {
     echo "$1: $(grep -a -m1 -o 'error: .*' "$dir/compile.log")" >> "$out/refused.txt"
     rm -rf "$dir"; return
   fi
-  "$bin/bb-run" "$dir/program.mlir" --print --seed 1 > "$dir/expected.txt" || rm -rf "$dir"
+  "$bin/bb-run" "$dir/program.mlir" --print --print-f64-oracle --seed 1 \
+    > "$dir/expected.txt" || rm -rf "$dir"
 }
 
 if [ -d "$seed" ]; then

@@ -247,6 +247,14 @@ static int reportAndCheck(MLIRContext &context, const RunOptions &options,
   if (options.printOutputs)
     for (auto [index, output] : llvm::enumerate(outputs))
       printArray(llvm::outs(), "output #" + std::to_string(index), output);
+  F64Oracle oracle(context, ref ? *ref : test, options.seed);
+  if (options.printF64Oracle) {
+    const SmallVector<HostArray> *exact = oracle.getOutputs();
+    if (!exact)
+      return 1;
+    for (auto [index, output] : llvm::enumerate(*exact))
+      printArray(llvm::outs(), "oracle #" + std::to_string(index), output);
+  }
   if (!ref)
     return 0;
 
@@ -257,7 +265,6 @@ static int reportAndCheck(MLIRContext &context, const RunOptions &options,
   if (options.printOutputs)
     for (auto [index, output] : llvm::enumerate(refOutputs))
       printArray(llvm::outs(), "reference #" + std::to_string(index), output);
-  F64Oracle oracle(context, *ref, options.seed);
   return checkOutputs(options, outputs, refOutputs, hasNarrowFloats(test),
                       ref->entry, ref->filename, oracle);
 }

@@ -6,6 +6,7 @@
 //   bb-run FILE --entry NAME [--block-sizes A=64,B=32] [--seed N] [--print]
 //   bb-run FILE --entry NAME --check [--reference REF] [--rtol R] [--atol A]
 //          [--f64-oracle]
+//   bb-run FILE --print --print-f64-oracle     (Linalg FILE)
 //   bb-run --device=cuda ARTIFACT_DIR [--check --reference REF] [--print]
 //
 //===----------------------------------------------------------------------===//
@@ -102,6 +103,12 @@ static cl::opt<bool> f64Oracle(
              "f64; it passes when its largest and RMS errors there are at "
              "most twice the f32 reference's (plus atol, atol/10)"),
     cl::cat(category));
+static cl::opt<bool> printF64Oracle(
+    "print-f64-oracle",
+    cl::desc("Also print the outputs of the Linalg program (the reference "
+             "with --check) computed with every f32 value in f64, as "
+             "'oracle #N' (scripts/prepare-gpu-difftest.sh)"),
+    cl::cat(category));
 static cl::opt<bool> injectNaN(
     "inject-nan",
     cl::desc("Test the checker: after the run, set the last element of the "
@@ -137,6 +144,7 @@ int main(int argc, char **argv) {
   options.noFuse = noFuse;
   options.printOutputs = printOutputs;
   options.f64Oracle = f64Oracle;
+  options.printF64Oracle = printF64Oracle;
   options.injectError = injectError;
   options.injectNaN = injectNaN;
 

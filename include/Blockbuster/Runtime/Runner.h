@@ -48,6 +48,10 @@ struct RunOptions {
   /// Judge an output that fails the tolerance again against the reference
   /// computed in f64.
   bool f64Oracle = false;
+  /// Also print the outputs of the Linalg program (the reference with
+  /// `check`) computed with every f32 value in f64, as "oracle #N": what
+  /// the GPU difftest judges an ill-conditioned output against.
+  bool printF64Oracle = false;
   /// Test the checker: spoil the first output of the program under test.
   bool injectError = false;
   bool injectNaN = false;

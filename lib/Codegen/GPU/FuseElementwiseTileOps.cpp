@@ -44,21 +44,41 @@ bool isWideningCast(linalg::GenericOp producer) {
          yield.getValues().front() == ext.getResult();
 }
 
-/// Upstream's condition (the producer has no other use), and: a consumer
-/// with reduction loops either reads each element of the fused operand
-/// once, or the producer is a widening cast. Otherwise the producer's work
-/// would be repeated along the consumer's loops its map leaves out (every
-/// column of a dot's result), inside the reduction.
+/// True if `producer`'s body reads the value of one of its inits (it
+/// accumulates into its output, as the combine of a reduce's partial into
+/// its state does). Upstream's fusion keeps such a result as an output of
+/// the fused op (linalg::getPreservedProducerResults).
+bool readsItsInits(linalg::GenericOp producer) {
+  return llvm::any_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
+    return producer.payloadUsesValueFromOperand(&init);
+  });
+}
+
+/// Upstream's condition (the producer has no other use), and, where the
+/// consumer's map of the fused operand leaves out some of its loops (it
+/// broadcasts the operand, or reduces over those loops):
+/// - the producer does not read its inits. Its kept result would be written
+///   at every point of the loops the map leaves out, each time from the
+///   value the previous point wrote: in one thread the accumulation repeats,
+///   across threads (gpu-distribute-to-threads splits those loops) it is a
+///   race on the element (bb-difftest seed 9797, program 289: a LayerNorm's
+///   variance combined into its reduce state, fused into the normalisation
+///   of every column);
+/// - a consumer with reduction loops only takes a widening cast. Otherwise
+///   the producer's work would be repeated along the loops its map leaves
+///   out (every column of a dot's result), inside the reduction.
 bool fusionKeepsWork(OpOperand *fusedOperand) {
   Operation *producer = fusedOperand->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
-  if (!consumer || consumer.getNumReductionLoops() == 0)
-    return true;
-  if (consumer.getMatchingIndexingMap(fusedOperand).isPermutation())
+  if (!consumer || consumer.getMatchingIndexingMap(fusedOperand).isPermutation())
     return true;
   auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (generic && readsItsInits(generic))
+    return false;
+  if (consumer.getNumReductionLoops() == 0)
+    return true;
   return generic && isWideningCast(generic);
 }
 

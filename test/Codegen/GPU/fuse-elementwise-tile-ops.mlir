@@ -141,3 +141,48 @@ func.func @centred_square_fuses_into_row_sum(
   } -> tensor<16xf32>
   return %s : tensor<16xf32>
 }
+
+// -----
+
+#ij = affine_map<(i, j) -> (i, j)>
+#ikj = affine_map<(i, k, j) -> (i, k, j)>
+#ij_k = affine_map<(i, k, j) -> (i, j)>
+
+// A producer that reads its init (a reduce's state plus the last partial)
+// does not fuse into a consumer that broadcasts it: upstream keeps its
+// result as an output of the fused op, which every k would then read and
+// write (bb-difftest seed 9797, program 289: a race between the threads of
+// the k loop on the GPU).
+// CHECK-LABEL: func.func @accumulating_producer_stays_out_of_broadcast
+// CHECK:       %[[STATE:.*]] = linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel"]
+// CHECK:         arith.addf
+// CHECK:       linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:    ins(%{{.*}}, %[[STATE]] : tensor<8x65x5xf32>, tensor<8x5xf32>)
+// CHECK-SAME:    outs(%{{.*}} : tensor<8x65x5xf32>)
+// CHECK:         math.rsqrt
+func.func @accumulating_producer_stays_out_of_broadcast(
+    %x: tensor<8x65x5xf32>, %partial: tensor<8x5xf32>,
+    %state: tensor<8x5xf32>) -> tensor<8x65x5xf32> {
+  %eps = arith.constant 1.0e-5 : f32
+  %sum = linalg.generic {indexing_maps = [#ij, #ij],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%partial : tensor<8x5xf32>) outs(%state : tensor<8x5xf32>) {
+  ^bb0(%p: f32, %s: f32):
+    %a = arith.addf %s, %p : f32
+    linalg.yield %a : f32
+  } -> tensor<8x5xf32>
+  %e = tensor.empty() : tensor<8x65x5xf32>
+  %y = linalg.generic {indexing_maps = [#ikj, #ij_k, #ikj],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %sum : tensor<8x65x5xf32>, tensor<8x5xf32>)
+      outs(%e : tensor<8x65x5xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %a = arith.addf %s, %eps : f32
+    %r = math.rsqrt %a : f32
+    %n = arith.mulf %v, %r : f32
+    linalg.yield %n : f32
+  } -> tensor<8x65x5xf32>
+  return %y : tensor<8x65x5xf32>
+}
