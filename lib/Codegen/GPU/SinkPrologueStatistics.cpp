@@ -19,6 +19,13 @@
 // two consumer warpgroups (register A), the prologue's only row input the
 // statistics, used in the row factor alone, and nothing else reading them.
 //
+// Measured on the H100 it does not pay (docs/performance.md, session 11):
+// the GEMM kernel's consumer warps are bound by the instructions they
+// issue per k step, and the sums add 64 per step and warp (42 us on the
+// M8192 GEMM kernel against the statistics kernel's 30.5 us). So the GPU
+// pipeline runs this pass only with `wgmma-prologue-statistics`, off by
+// default.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"

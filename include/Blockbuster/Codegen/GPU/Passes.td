@@ -244,7 +244,9 @@ def GPUSinkPrologueStatistics
     its mainloop, so that X is read once. The GPU pipeline runs it on
     sm_90a with `wgmma-prologue-statistics` (and register A with the row
     factor in the accumulator), before gpu-row-kernels, which would lower
-    the kernel.
+    the kernel; that option is off by default: on the H100 the sums cost
+    the GEMM kernel more than the statistics kernel takes
+    (docs/performance.md, session 11).
   }];
   let dependentDialects = [
     "::mlir::memref::MemRefDialect",
