@@ -68,6 +68,8 @@ static LogicalResult compileOnce(ModuleOp module,
   if (localMemoryBytes)
     select += " local-memory-bytes=" + std::to_string(localMemoryBytes);
   select += " threads=" + std::to_string(options.threads);
+  if (!options.decodeGemv)
+    select += " decode-gemv=false";
   // gpu-flash-attention's wgmma schedule takes key tiles of 128.
   if (options.chip == "sm_90a" && options.attentionMma != "sync" &&
       options.attentionMma != "wgmma-qk")

@@ -116,6 +116,8 @@ blockbuster::block::withoutSerialWork(const TargetDescription &target) {
   judged.iterationSeconds = 0;
   judged.threadElementSeconds = 0;
   judged.threadFmaSeconds = 0;
+  judged.decodeGemvIterationSeconds = 0;
+  judged.decodeGemvThreadElementSeconds = 0;
   return judged;
 }
 
@@ -174,9 +176,15 @@ KernelEstimate blockbuster::block::estimateKernel(
     elements += (trips / splits - trips) * kernel.splitIterationThreadElements;
     fmas += (trips / splits - trips) * kernel.splitIterationThreadFmas;
   }
+  double iterationSeconds = kernel.decodeGemv
+                                ? target.decodeGemvIterationSeconds
+                                : target.iterationSeconds;
+  double elementSeconds = kernel.decodeGemv
+                              ? target.decodeGemvThreadElementSeconds
+                              : target.threadElementSeconds;
   estimate.latencySeconds =
-      estimate.waves * (iterations * target.iterationSeconds +
-                        elements * target.threadElementSeconds +
+      estimate.waves * (iterations * iterationSeconds +
+                        elements * elementSeconds +
                         fmas * target.threadFmaSeconds);
   return finish(estimate, target);
 }

@@ -25,6 +25,7 @@
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/Analysis/CostModel.h"
+#include "Blockbuster/Dialect/Block/Analysis/DecodeGemv.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -561,6 +562,7 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
     kernel.sharedBytesPeak = counter.countPeakBytes(body, Storage::Shared);
     countSplitCandidate(map, sizes, kernel);
     countSerialWork(map, sizes, counter, kernel);
+    kernel.decodeGemv = runsDecodeGemv(map, sizes);
 
     report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
     report.flops += kernel.flops;
@@ -662,6 +664,7 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("serial_thread_elements",
                          kernel.serialThreadElements);
           json.attribute("serial_thread_fmas", kernel.serialThreadFmas);
+          json.attribute("decode_gemv", kernel.decodeGemv);
           if (!target)
             return;
           KernelEstimate estimate = estimateKernel(kernel, *target,

@@ -78,6 +78,8 @@ static constexpr TargetDescription kTargets[] = {
      /*iterationSeconds=*/1.4e-6,
      /*threadElementSeconds=*/1.4e-7,
      /*threadFmaSeconds=*/2.0e-9,
+     /*decodeGemvIterationSeconds=*/2.8e-7,
+     /*decodeGemvThreadElementSeconds=*/2.8e-8,
      /*splitMaxBlocks=*/1056},
     {/*name=*/"h200",
      /*summary=*/"NVIDIA H200 (sm_90): 132 SMs, 228 KB shared memory and 64K "
@@ -103,6 +105,8 @@ static constexpr TargetDescription kTargets[] = {
      /*iterationSeconds=*/1.4e-6,
      /*threadElementSeconds=*/1.4e-7,
      /*threadFmaSeconds=*/2.0e-9,
+     /*decodeGemvIterationSeconds=*/2.8e-7,
+     /*decodeGemvThreadElementSeconds=*/2.8e-8,
      /*splitMaxBlocks=*/1056},
     {/*name=*/"cpu",
      /*summary=*/"host CPU: one core, 2 MB of L2 cache",
@@ -127,6 +131,8 @@ static constexpr TargetDescription kTargets[] = {
      /*iterationSeconds=*/0,
      /*threadElementSeconds=*/0,
      /*threadFmaSeconds=*/0,
+     /*decodeGemvIterationSeconds=*/0,
+     /*decodeGemvThreadElementSeconds=*/0,
      /*splitMaxBlocks=*/0},
 };
 

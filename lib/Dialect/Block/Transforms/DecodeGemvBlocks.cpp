@@ -7,12 +7,15 @@
 // row block (block-select's choice at M16, 4 rows: four times the weight
 // traffic, 0.054 ms against 0.031 with all 16 rows on the H100,
 // docs/performance.md "Session 9: decode GEMV"), and a block of more than
-// 64 columns leaves fewer blocks for the SMs. The cost model does not know
-// that schedule; this pass writes its blocks into the axis table before
-// block-select, as block-warpgroup-gemm-blocks does for the wgmma GEMM.
+// 64 columns leaves fewer blocks for the SMs. The cost model knows the
+// schedule's serial work (Analysis/DecodeGemv.h) only at those blocks, which
+// block-select's descent need not reach from its starts; this pass writes
+// them into the axis table before block-select, as
+// block-warpgroup-gemm-blocks does for the wgmma GEMM.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Blockbuster/Dialect/Block/Analysis/DecodeGemv.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
 #include "AxisTable.h"
@@ -32,11 +35,6 @@ using namespace blockbuster::block;
 
 namespace {
 
-/// The rows of one mma.sync tile, and the most rows a decode kernel has
-/// (beyond, block-select's blocks and the GEMM schedules apply).
-constexpr int64_t kTileRows = 16, kMaxDecodeRows = 128;
-/// The columns one warp streams per k16 step (8 lanes x 16 bytes).
-constexpr int64_t kBlockN = 64;
 /// gpu-decode-gemv takes only whole tiles (a partial edge tile keeps the
 /// generic path, slower with these blocks than with block-select's): k
 /// must be a multiple of every k block block-select takes for decode
@@ -44,32 +42,6 @@ constexpr int64_t kBlockN = 64;
 /// binding it (256) made convertAndSelect prefer 3- and 4-kernel forms of
 /// norm + matmul at M16.
 constexpr int64_t kMaxBlockK = 256;
-
-/// The axes (m, n, k) of a dot of `map` that is a decode GEMV: A [m, k] of
-/// 16-bit elements with m a grid axis of the map, B a load of a rank-2
-/// 16-bit argument or intermediate array along [k, n], n a grid axis.
-std::optional<std::array<StringRef, 3>> matchGemvDot(MapOp map, DotOp dot) {
-  auto load = dot.getRhs().getDefiningOp<LoadOp>();
-  auto lhsType = dyn_cast<TileType>(dot.getLhs().getType());
-  if (!load || !lhsType ||
-      !(lhsType.getElementType().isBF16() || lhsType.getElementType().isF16()))
-    return std::nullopt;
-  auto array = cast<ArrayType>(load.getSource().getType());
-  if (array.getRank() != 2 || array.getElementType() != lhsType.getElementType())
-    return std::nullopt;
-  SmallVector<StringRef> a = tileAxes(dot.getLhs());
-  SmallVector<StringRef> b = tileAxes(dot.getRhs());
-  if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
-    return std::nullopt;
-  auto isGridAxis = [&](StringRef name) {
-    return llvm::any_of(map.getAxes(), [&](Attribute axis) {
-      return cast<StringAttr>(axis).getValue() == name;
-    });
-  };
-  if (!isGridAxis(a[0]) || !isGridAxis(b[1]))
-    return std::nullopt;
-  return std::array<StringRef, 3>{a[0], b[1], a[1]};
-}
 
 struct BlockDecodeGemvBlocks
     : blockbuster::block::impl::BlockDecodeGemvBlocksBase<
@@ -106,14 +78,14 @@ struct BlockDecodeGemvBlocks
         AxisAttr rows = byName.lookup(m), columns = byName.lookup(n),
                  depth = byName.lookup(k);
         if (!open(m) || !open(n) ||
-            rows.getExtent() > kMaxDecodeRows ||
-            (rows.getExtent() > kTileRows &&
-             rows.getExtent() % kTileRows != 0) ||
-            columns.getExtent() % kBlockN != 0 ||
+            rows.getExtent() > kDecodeGemvMaxRows ||
+            (rows.getExtent() > kDecodeGemvTileRows &&
+             rows.getExtent() % kDecodeGemvTileRows != 0) ||
+            columns.getExtent() % kDecodeGemvBlockColumns != 0 ||
             depth.getExtent() % kMaxBlockK != 0)
           return;
-        bind(m, std::min(rows.getExtent(), kTileRows));
-        bind(n, kBlockN);
+        bind(m, std::min(rows.getExtent(), kDecodeGemvTileRows));
+        bind(n, kDecodeGemvBlockColumns);
       });
       if (conflict || sizes.empty()) {
         LLVM_DEBUG(llvm::dbgs() << "no decode GEMV blocks for "

@@ -96,6 +96,9 @@ struct KernelReport {
   int64_t serialThreadFmas = 0;
   int64_t splitIterationThreadElements = 0;
   int64_t splitIterationThreadFmas = 0;
+  /// gpu-decode-gemv's schedule runs the kernel (runsDecodeGemv): its serial
+  /// work costs the target's decodeGemv... rates, not the generic lowering's.
+  bool decodeGemv = false;
 };
 
 /// Figures of a whole program.

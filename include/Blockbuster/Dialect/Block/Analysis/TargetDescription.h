@@ -80,6 +80,12 @@ struct TargetDescription {
   double iterationSeconds;
   double threadElementSeconds;
   double threadFmaSeconds;
+  /// The same two rates for a kernel gpu-decode-gemv runs (weights streamed
+  /// into registers, the statistics in warp reductions; KernelReport::
+  /// decodeGemv): fitted to that schedule's kernels (docs/FusionReport.md,
+  /// "Serial work").
+  double decodeGemvIterationSeconds;
+  double decodeGemvThreadElementSeconds;
   /// The most blocks a grid smaller than the processors may have once
   /// gpu-split-reductions splits its reduce loop across blocks
   /// (SplitFactor.h; bb-compile --split-max-blocks); 0: no split.

@@ -150,7 +150,11 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
            "in registers takes at most 16 query rows per warp of them">,
     Option<"wgmmaAttention", "wgmma-attention", "bool", /*default=*/"false",
            "The GPU lowering runs attention blocks in registers on wgmma "
-           "(sm_90a): with a head of 128 or more, 128 keys per block">
+           "(sm_90a): with a head of 128 or more, 128 keys per block">,
+    Option<"decodeGemv", "decode-gemv", "bool", /*default=*/"true",
+           "The GPU lowering runs gpu-decode-gemv: a decode kernel with its "
+           "blocks costs that schedule's serial work (false: the generic "
+           "lowering's, as bb-compile --decode-gemv=false lowers it)">
   ];
 }
 
