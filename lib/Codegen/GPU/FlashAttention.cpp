@@ -50,7 +50,10 @@
 //    keeps whole, and compares constant column offsets with a threshold
 //    per row on a tile that crosses the diagonal;
 //  - f32 `math.exp`: ex2.approx of the argument times log2(e), a constant
-//    factor of the argument (the softmax scale) folded into one fma;
+//    factor of the argument (the softmax scale) folded into one fma; a tile
+//    that an op of its own scales by positive constants (matchScale) keeps
+//    its unscaled registers, which its row max folds (then scaled: the
+//    scale is monotone) and the exps' fma reads, as FlashAttention does;
 //  - an `scf.for` (a reduce over key tiles): the buffers it updates that
 //    live across iterations become loop-carried registers;
 //  - a `memref.copy` of a tile to a global array: two adjacent columns per
@@ -92,6 +95,7 @@
 #include "llvm/Support/Debug.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #define DEBUG_TYPE "gpu-flash-attention"
@@ -175,6 +179,103 @@ LogicalResult fail(Operation *op, const Twine &reason) {
   LLVM_DEBUG(llvm::dbgs() << "no flash attention: " << reason << ": " << *op
                           << "\n");
   return failure();
+}
+
+/// `c` if `value` is an f32 constant.
+static std::optional<float> f32Constant(Value value) {
+  FloatAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) || !attr.getType().isF32())
+    return std::nullopt;
+  return float(attr.getValueAsDouble());
+}
+
+/// How an elementwise op scales its one f32 tile input x by the program's
+/// constant factors (the softmax scale): its value is F(raw), where raw is
+/// its body with the products `bypassed` (their result taken as their
+/// operand) and F applies the `factors` in order, then `+ 0` where
+/// `addsZero`. Exactly, for every x (infinities and NaN included), when
+/// each factor c is finite and positive and the body yields
+///  (a) `x c1 c2 ..` (raw = x);
+///  (b) `select(k, x c1 .., K)` (either way round), K = +-inf: c K = K;
+///  (c) `select(k, x c1 .. + 0, x c1 .. + -inf)`, torch-mlir's additive
+///      causal mask after rule 8, every c <= 1: raw = select(k, x, x +
+///      -inf), and `x c1 .. + -inf` is -inf or NaN exactly when `x + -inf`
+///      is (no product of a finite x overflows), F of either the same.
+struct ScaleForm {
+  SmallVector<Operation *> bypassed;
+  SmallVector<float> factors;
+  bool addsZero = false;
+};
+static std::optional<ScaleForm> matchScale(linalg::GenericOp op,
+                                           BlockArgument x) {
+  auto no = [&](const Twine &reason) -> std::optional<ScaleForm> {
+    LLVM_DEBUG(llvm::dbgs() << "scale not folded: " << reason << ": " << *op
+                            << "\n");
+    return std::nullopt;
+  };
+  ScaleForm form;
+  Value y = x;
+  while (y.hasOneUse()) {
+    auto mul = dyn_cast<arith::MulFOp>(*y.user_begin());
+    if (!mul)
+      break;
+    std::optional<float> c =
+        f32Constant(mul.getLhs() == y ? mul.getRhs() : mul.getLhs());
+    if (!c)
+      return no("a product by a value that is not a constant");
+    if (!(*c > 0) || !std::isfinite(*c))
+      return no("a factor that is not finite and positive");
+    form.bypassed.push_back(mul);
+    form.factors.push_back(*c);
+    y = mul.getResult();
+  }
+  if (form.factors.empty())
+    return no("no product by a constant");
+  Value yielded = op.getBody()->getTerminator()->getOperand(0);
+  if (yielded == y)
+    return form;
+  auto select = yielded.getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return no("the scaled tile is not the value or a mask's");
+  auto isConstant = [](Value v, auto predicate) {
+    std::optional<float> c = f32Constant(v);
+    return c && predicate(*c);
+  };
+  auto infinite = [](float c) { return std::isinf(c); };
+  if (y.hasOneUse() &&
+      ((select.getTrueValue() == y &&
+        isConstant(select.getFalseValue(), infinite)) ||
+       (select.getFalseValue() == y &&
+        isConstant(select.getTrueValue(), infinite))))
+    return form;
+  // (c): y read by exactly `y + 0` (kept) and `y + -inf` (masked).
+  auto addsTo = [&](Value sum, auto predicate) -> Operation * {
+    auto add = sum.getDefiningOp<arith::AddFOp>();
+    if (!add || !add->hasOneUse())
+      return nullptr;
+    if (add.getLhs() == y && isConstant(add.getRhs(), predicate))
+      return add;
+    if (add.getRhs() == y && isConstant(add.getLhs(), predicate))
+      return add;
+    return nullptr;
+  };
+  Operation *kept = addsTo(select.getTrueValue(), [](float c) {
+    return c == 0 && !std::signbit(c);
+  });
+  Operation *masked = addsTo(select.getFalseValue(), [](float c) {
+    return std::isinf(c) && c < 0;
+  });
+  if (!kept || !masked ||
+      llvm::any_of(y.getUsers(),
+                   [&](Operation *user) {
+                     return user != kept && user != masked;
+                   }))
+    return no("the scaled tile is not the value or a mask's");
+  if (llvm::any_of(form.factors, [](float c) { return c > 1; }))
+    return no("an additive mask on a scale above 1 (a product may overflow)");
+  form.bypassed.push_back(kept);
+  form.addsZero = true;
+  return form;
 }
 
 //===----------------------------------------------------------------------===//
@@ -653,6 +754,48 @@ private:
   // a MUFU.RCP and a slow-path check each.
   DenseSet<Value> rowDivisors;
   DenseMap<Value, Value> reciprocals;
+
+  // The softmax scale folded into the exponent (FlashAttention's
+  // exp2(s (c log2 e) - m (c log2 e)), one fma per score): a tile that an
+  // elementwise op makes by scaling a tile by positive constants (see
+  // matchScale) keeps the unscaled registers `raw` beside its values
+  // F(raw) (`fragments`: F re-applied, dead where nothing reads them). A
+  // row max or min reads `raw` and scales its result (F is monotone, so
+  // max F(s) = F(max s) exactly), and exp2 folds the factor into its fma.
+  // Keyed by the old buffer; dropped when the buffer is written again.
+  struct ScaledTile {
+    SmallVector<Value> raw;
+    // F: the program's products, in order, then `+ 0` where it adds one.
+    SmallVector<float> factors;
+    bool addsZero = false;
+    // The product of the factors (the fma's factor, with log2(e)).
+    double factor() const {
+      double product = 1;
+      for (float c : factors)
+        product *= c;
+      return product;
+    }
+  };
+  DenseMap<Value, ScaledTile> scaledTiles;
+  /// F(raw), the program's value of a scaled tile's register.
+  Value applyScale(const ScaledTile &scaled, Value raw);
+  /// The body arguments of `op`'s inputs read elementwise that are scaled
+  /// tiles, with their tiles.
+  SmallVector<std::pair<BlockArgument, ScaledTile>>
+  scaledInputsOf(linalg::GenericOp op, ArrayRef<Access> accesses) {
+    SmallVector<std::pair<BlockArgument, ScaledTile>> inputs;
+    for (auto [i, access] : llvm::enumerate(accesses))
+      if (access == Access::Elementwise)
+        if (auto it = scaledTiles.find(op.getDpsInputOperand(i)->get());
+            it != scaledTiles.end())
+          inputs.emplace_back(op.getBody()->getArgument(i), it->second);
+    return inputs;
+  }
+  // While a body is cloned: ops whose result is their non-constant operand
+  // (the scale of a tile made scaled), and the arguments that are a scaled
+  // tile's register: the raw value and the factor.
+  DenseSet<Operation *> bypassed;
+  DenseMap<Value, std::pair<Value, double>> scaledArgs;
   // While a mask's body is cloned: its compare, and the value it takes for
   // the register at hand.
   Operation *maskCompare = nullptr;
@@ -710,6 +853,13 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
       local.map(indexOp.getResult(), indices[indexOp.getDim()]);
       continue;
     }
+    if (bypassed.contains(&inner)) {
+      Value operand = inner.getOperand(0);
+      if (f32Constant(operand))
+        operand = inner.getOperand(1);
+      local.map(inner.getResult(0), local.lookupOrDefault(operand));
+      continue;
+    }
     if (auto exp = dyn_cast<math::ExpOp>(inner);
         exp && exp.getType().isF32()) {
       local.map(exp.getResult(), exp2(exp.getOperand(), local));
@@ -750,14 +900,6 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
   return local.lookupOrDefault(result);
 }
 
-/// `c` if `value` is an f32 constant.
-static std::optional<float> f32Constant(Value value) {
-  FloatAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) || !attr.getType().isF32())
-    return std::nullopt;
-  return float(attr.getValueAsDouble());
-}
-
 Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
   Type f32 = rewriter.getF32Type();
   auto constant = [&](float v) -> Value {
@@ -768,14 +910,33 @@ Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
                                : mapping.lookupOrDefault(old);
   };
   constexpr float log2e = 1.44269504088896340736f;
-  // The product by a constant, x * c: x times c log2(e) in one rounding.
-  auto scaled = [&](Value old) -> std::optional<std::pair<Value, float>> {
+  // The product by constants, x c1 c2 ..: x times c1 c2 .. log2(e) in one
+  // rounding; a scaled tile's register: its raw value times its factor.
+  std::function<std::optional<std::pair<Value, double>>(Value)> product =
+      [&](Value old) -> std::optional<std::pair<Value, double>> {
+    if (auto it = scaledArgs.find(old); it != scaledArgs.end())
+      return it->second;
+    // x + 0 is x but for the sign of a zero, which exp(x - b) loses.
+    if (auto add = old.getDefiningOp<arith::AddFOp>();
+        add && add->getBlock() == oldArg.getParentBlock())
+      for (int i = 0; i < 2; ++i)
+        if (std::optional<float> c = f32Constant(add->getOperand(i));
+            c && *c == 0)
+          return product(add->getOperand(1 - i));
     auto mul = old.getDefiningOp<arith::MulFOp>();
     if (!mul || mul->getBlock() != oldArg.getParentBlock())
       return std::nullopt;
     for (int i = 0; i < 2; ++i)
-      if (std::optional<float> c = f32Constant(mul->getOperand(i)))
-        return std::make_pair(lookup(mul->getOperand(1 - i)), *c * log2e);
+      if (std::optional<float> c = f32Constant(mul->getOperand(i))) {
+        if (auto inner = product(mul->getOperand(1 - i)))
+          return std::make_pair(inner->first, inner->second * *c);
+        return std::make_pair(lookup(mul->getOperand(1 - i)), double(*c));
+      }
+    return std::nullopt;
+  };
+  auto scaled = [&](Value old) -> std::optional<std::pair<Value, float>> {
+    if (auto p = product(old))
+      return std::make_pair(p->first, float(p->second * double(log2e)));
     return std::nullopt;
   };
   Value argument;
@@ -784,19 +945,30 @@ Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
   auto sub = oldArg.getDefiningOp<arith::SubFOp>();
   if (sub && sub->getBlock() == oldArg.getParentBlock()) {
     Value minuend = sub.getLhs();
+    // The masked value: -inf, or a score plus -inf (torch-mlir's additive
+    // mask after rule 8), taken as -inf: the scores as finite, as the
+    // masked tiles' proof takes them (maskedIterationKeeps).
+    auto negInf = [](Value v) {
+      std::optional<float> c = f32Constant(v);
+      return c && std::isinf(*c) && *c < 0;
+    };
     auto select = minuend.getDefiningOp<arith::SelectOp>();
-    std::optional<float> falseValue =
-        select ? f32Constant(select.getFalseValue()) : std::nullopt;
-    bool masked = falseValue && std::isinf(*falseValue) && *falseValue < 0;
+    bool masked = false;
+    if (select) {
+      auto add = select.getFalseValue().getDefiningOp<arith::AddFOp>();
+      masked = negInf(select.getFalseValue()) ||
+               (add && add->getBlock() == oldArg.getParentBlock() &&
+                (negInf(add.getLhs()) || negInf(add.getRhs())));
+    }
     if (auto product = scaled(masked ? select.getTrueValue() : minuend)) {
       Value shift = arith::MulFOp::create(
           rewriter, loc, lookup(sub.getRhs()), constant(-log2e));
       argument = math::FmaOp::create(rewriter, loc, product->first,
                                      constant(product->second), shift);
       if (masked)
-        argument = arith::SelectOp::create(rewriter, loc,
-                                           lookup(select.getCondition()),
-                                           argument, constant(*falseValue));
+        argument = arith::SelectOp::create(
+            rewriter, loc, lookup(select.getCondition()), argument,
+            constant(-std::numeric_limits<float>::infinity()));
     }
   }
   if (!argument)
@@ -807,6 +979,20 @@ Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
              rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
              ValueRange{argument})
       .getResult(0);
+}
+
+Value FlashAttentionBuilder::applyScale(const ScaledTile &scaled, Value raw) {
+  Value value = raw;
+  for (float c : scaled.factors)
+    value = arith::MulFOp::create(
+        rewriter, loc, value,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(c)));
+  if (scaled.addsZero)
+    value = arith::AddFOp::create(
+        rewriter, loc, value,
+        arith::ConstantOp::create(rewriter, loc,
+                                  rewriter.getF32FloatAttr(0.0f)));
+  return value;
 }
 
 Value FlashAttentionBuilder::pack(Value lo, Value hi) {
@@ -969,6 +1155,20 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
       return fail(op, "the body has effects or regions");
 
   int64_t registers = outShape.isTile ? outShape.columns / kTileN * 4 : 2;
+  // The inputs that are scaled tiles: their raw registers feed exp2's fma.
+  SmallVector<std::pair<BlockArgument, ScaledTile>> scaledInputs =
+      scaledInputsOf(op, accesses);
+  // A tile scaled by the program's constants (matchScale): computed
+  // unscaled, F applied after (where anything reads it).
+  std::optional<ScaleForm> scale;
+  SmallVector<BlockArgument> tileArgs;
+  for (auto [i, access] : llvm::enumerate(accesses))
+    if (access == Access::Elementwise && outShape.isTile)
+      tileArgs.push_back(body->getArgument(i));
+  if (tileArgs.size() == 1 && tileArgs.front().getType().isF32() &&
+      getElementTypeOrSelf(out.getType()).isF32() && !readsOut &&
+      scaledInputs.empty())
+    scale = matchScale(op, tileArgs.front());
   // A mask's compare, `col(n) <= row(m)` with col adding the column index
   // once, holds at column columnBase + c (c the register's constant
   // offset) iff c <= row(m) - col(columnBase): one threshold per row of
@@ -1013,9 +1213,13 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
       rowDivisors.insert(body->getArgument(i));
   auto compute = [&](bool keptWhole) {
     reciprocals.clear();
+    if (scale)
+      bypassed.insert(scale->bypassed.begin(), scale->bypassed.end());
     SmallVector<Value> values;
     for (int64_t reg = 0; reg < registers; ++reg) {
       int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
+      for (auto &[arg, scaled] : scaledInputs)
+        scaledArgs[arg] = {scaled.raw[reg], scaled.factor()};
       if (keptWhole || !thresholds.empty()) {
         maskCompare = maskIt->second.compare;
         maskValue =
@@ -1039,6 +1243,8 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
       maskCompare = nullptr;
       maskValue = Value();
     }
+    bypassed.clear();
+    scaledArgs.clear();
     return values;
   };
   Fragment result;
@@ -1071,6 +1277,15 @@ FlashAttentionBuilder::interpretElementwise(linalg::GenericOp op) {
   }
   rowDivisors.clear();
   reciprocals.clear();
+  if (scale) {
+    ScaledTile scaled;
+    scaled.factors = scale->factors;
+    scaled.addsZero = scale->addsZero;
+    scaled.raw = result.values;
+    for (Value &value : result.values)
+      value = applyScale(scaled, value);
+    scaledTiles[out] = std::move(scaled);
+  }
   fragments[out] = std::move(result);
   // A row vector computed from its row index alone (the query positions of
   // a mask) can be evaluated at any row.
@@ -1135,6 +1350,20 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
     if (!isPure(&inner) || inner.getNumRegions())
       return fail(op, "the body has effects or regions");
 
+  // Inputs that are scaled tiles: a row max or min of one (the body's term
+  // is the tile's element) folds its raw registers and scales the result,
+  // F(max s) = max F(s) as F is monotone (a product by positive constants,
+  // then + 0); in other bodies their raw registers feed exp2's fma.
+  SmallVector<std::pair<BlockArgument, ScaledTile>> scaledInputs =
+      scaledInputsOf(op, accesses);
+  std::optional<ScaledTile> extremumOf;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
+          arith::MinNumFOp>(combiner) &&
+      scaledInputs.size() == 1 &&
+      combiner->getOperand(combiner->getOperand(0) == outArg ? 1 : 0) ==
+          scaledInputs.front().first)
+    extremumOf = scaledInputs.front().second;
+
   Value identity = arith::ConstantOp::create(
       rewriter, loc,
       rewriter.getF32FloatAttr(combinerIdentity(combiner)->convertToFloat()));
@@ -1149,6 +1378,12 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
       SmallVector<Value> args;
       for (auto [fragment, access] : llvm::zip(inputs, accesses))
         args.push_back(fragment->values[access == Access::AtRow ? h : reg]);
+      for (auto &[arg, scaled] : scaledInputs) {
+        if (extremumOf)
+          args[arg.getArgNumber()] = scaled.raw[reg];
+        else
+          scaledArgs[arg] = {scaled.raw[reg], scaled.factor()};
+      }
       args.push_back(acc);
       SmallVector<Value> indices(rank, index(0));
       indices[rowLoop] = rowOf(q);
@@ -1169,9 +1404,12 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
                                             width, gpu::ShuffleMode::XOR);
       acc = combine(rewriter, loc, combiner, acc, shuffle.getResult(0));
     }
+    if (extremumOf)
+      acc = applyScale(*extremumOf, acc);
     result.values.push_back(
         combine(rewriter, loc, combiner, outIt->second.values[h], acc));
   }
+  scaledArgs.clear();
   fragments[out] = std::move(result);
   return success();
 }
@@ -2625,6 +2863,10 @@ LogicalResult FlashAttentionBuilder::interpretStore(memref::CopyOp copy) {
 }
 
 LogicalResult FlashAttentionBuilder::interpretOp(Operation *op) {
+  // A buffer written again is no longer the scaled tile it was.
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+    for (Value init : dps.getDpsInits())
+      scaledTiles.erase(init);
   if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
     if (!isWorkgroup(alloc.getResult()))
       return fail(op, "an allocation outside shared memory");

@@ -28,9 +28,20 @@
 // CHECK: nvgpu.device_async_copy
 // CHECK: nvgpu.device_async_create_group
 // CHECK: nvgpu.ldmatrix %[[K1]][{{.*}}] {numTiles = 4 : i32, transpose = false}
-// CHECK-COUNT-2: nvvm.mma.sync
+// CHECK: %[[S:.*]] = nvvm.mma.sync
+// CHECK-NEXT: %[[S0:.*]] = llvm.extractvalue %[[S]][0]
+// CHECK: nvvm.mma.sync
+// The scale (a separate op, before the max) folded into the exponent: the
+// row max of the raw scores, scaled once per row after the quad's shuffles
+// (0.25 s is monotone in s: max(0.25 s) = 0.25 max(s) exactly), and
+// exp(0.25 s - m) as ex2(fma(s, 0.25 log2(e), -m log2(e))) on the raw s.
+// CHECK: arith.maximumf %{{.*}}, %[[S0]] : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK: %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[QUARTER]] : f32
+// CHECK: %[[FOLDED:.*]] = arith.constant 0.360673755 : f32
+// CHECK-NEXT: math.fma %[[S0]], %[[FOLDED]], %{{.*}} : f32
 // exp(x) as ex2.approx(x log2(e)), not libdevice's expf.
 // CHECK-NOT: math.exp
 // CHECK: arith.constant 1.44269502 : f32
@@ -83,6 +94,176 @@ module {
     %cst = arith.constant 0.000000e+00 : f32
     %cst_0 = arith.constant 0xFF800000 : f32
     %cst_1 = arith.constant 2.500000e-01 : f32
+    %c100 = arith.constant 100 : index
+    %c64 = arith.constant 64 : index
+    %collapse_shape = memref.collapse_shape %arg0 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    %collapse_shape_2 = memref.collapse_shape %arg1 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    %collapse_shape_3 = memref.collapse_shape %arg2 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    %collapse_shape_4 = memref.collapse_shape %arg3 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>
+    scf.forall (%arg4) in (2) {
+      %0 = arith.muli %arg4, %c64 : index
+      %1 = arith.subi %c100, %0 : index
+      %2 = arith.minsi %1, %c64 : index
+      %subview = memref.subview %collapse_shape[%0, 0] [%2, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+      %alloc = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst_0 : f32) outs(%alloc : memref<?xf32, #gpu.address_space<workgroup>>)
+      %alloc_5 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc_5 : memref<?xf32, #gpu.address_space<workgroup>>)
+      %alloc_6 = memref.alloc(%2) : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.copy ins(%alloc : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_6 : memref<?xf32, #gpu.address_space<workgroup>>)
+      %alloc_7 = memref.alloc(%2) : memref<?xf32, #gpu.address_space<workgroup>>
+      linalg.copy ins(%alloc_5 : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_7 : memref<?xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c2 step %c1 {
+        %3 = arith.muli %arg5, %c64 : index
+        %4 = arith.subi %c100, %3 : index
+        %5 = arith.minsi %4, %c64 : index
+        %subview_11 = memref.subview %collapse_shape_2[%3, 0] [%5, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+        %alloc_12 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_12 : memref<?x?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_11 : memref<?x16xbf16, strided<[16, 1], offset: ?>>, memref<?x16xbf16, strided<[16, 1], offset: ?>>) outs(%alloc_12 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_18: bf16, %out: f32):
+          %6 = arith.extf %in : bf16 to f32
+          %7 = arith.extf %in_18 : bf16 to f32
+          %8 = arith.mulf %6, %7 : f32
+          %9 = arith.addf %out, %8 : f32
+          linalg.yield %9 : f32
+        }
+        %alloc_13 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_12 : memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc_13 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %6 = arith.mulf %in, %cst_1 : f32
+          linalg.yield %6 : f32
+        }
+        %alloc_14 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst_0 : f32) outs(%alloc_14 : memref<?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map3, #map4], iterator_types = ["parallel", "reduction"]} ins(%alloc_13 : memref<?x?xf32, #gpu.address_space<workgroup>>) outs(%alloc_14 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %6 = arith.maximumf %out, %in : f32
+          linalg.yield %6 : f32
+        }
+        %alloc_15 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_15 : memref<?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map3, #map4, #map4], iterator_types = ["parallel", "reduction"]} ins(%alloc_13, %alloc_14 : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_15 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %in_18: f32, %out: f32):
+          %6 = arith.cmpf oeq, %in_18, %cst_0 : f32
+          %7 = arith.select %6, %cst, %in_18 : f32
+          %8 = arith.subf %in, %7 : f32
+          %9 = math.exp %8 : f32
+          %10 = arith.addf %out, %9 : f32
+          linalg.yield %10 : f32
+        }
+        %alloc_16 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map5, #map5, #map5], iterator_types = ["parallel"]} ins(%alloc_6, %alloc_14 : memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_16 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %in_18: f32, %out: f32):
+          %6 = arith.maximumf %in, %in_18 : f32
+          linalg.yield %6 : f32
+        }
+        %alloc_17 = memref.alloc(%2) {alignment = 64 : i64} : memref<?xf32, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map5, #map5, #map5, #map5, #map5, #map5], iterator_types = ["parallel"]} ins(%alloc_7, %alloc_6, %alloc_16, %alloc_15, %alloc_14 : memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_17 : memref<?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %in_18: f32, %in_19: f32, %in_20: f32, %in_21: f32, %out: f32):
+          %6 = arith.cmpf oeq, %in_19, %cst_0 : f32
+          %7 = arith.select %6, %cst, %in_19 : f32
+          %8 = arith.subf %in_21, %7 : f32
+          %9 = math.exp %8 : f32
+          %10 = arith.mulf %in_20, %9 : f32
+          %11 = arith.subf %in_18, %7 : f32
+          %12 = math.exp %11 : f32
+          %13 = arith.mulf %in, %12 : f32
+          %14 = arith.addf %13, %10 : f32
+          linalg.yield %14 : f32
+        }
+        linalg.copy ins(%alloc_16 : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_6 : memref<?xf32, #gpu.address_space<workgroup>>)
+        linalg.copy ins(%alloc_17 : memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_7 : memref<?xf32, #gpu.address_space<workgroup>>)
+      }
+      %alloc_8 = memref.alloc(%2) {alignment = 64 : i64} : memref<?x16xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%cst : f32) outs(%alloc_8 : memref<?x16xf32, #gpu.address_space<workgroup>>)
+      scf.for %arg5 = %c0 to %c2 step %c1 {
+        %3 = arith.muli %arg5, %c64 : index
+        %4 = arith.subi %c100, %3 : index
+        %5 = arith.minsi %4, %c64 : index
+        %subview_11 = memref.subview %collapse_shape_2[%3, 0] [%5, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+        %alloc_12 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_12 : memref<?x?xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%subview, %subview_11 : memref<?x16xbf16, strided<[16, 1], offset: ?>>, memref<?x16xbf16, strided<[16, 1], offset: ?>>) outs(%alloc_12 : memref<?x?xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_16: bf16, %out: f32):
+          %6 = arith.extf %in : bf16 to f32
+          %7 = arith.extf %in_16 : bf16 to f32
+          %8 = arith.mulf %6, %7 : f32
+          %9 = arith.addf %out, %8 : f32
+          linalg.yield %9 : f32
+        }
+        %alloc_13 = memref.alloc(%2, %5) {alignment = 64 : i64} : memref<?x?xbf16, #gpu.address_space<workgroup>>
+        linalg.generic {indexing_maps = [#map3, #map4, #map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_12, %alloc_6, %alloc_7 : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>, memref<?xf32, #gpu.address_space<workgroup>>) outs(%alloc_13 : memref<?x?xbf16, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %in_16: f32, %in_17: f32, %out: bf16):
+          %6 = arith.mulf %in, %cst_1 : f32
+          %7 = arith.subf %6, %in_16 : f32
+          %8 = math.exp %7 : f32
+          %9 = arith.divf %8, %in_17 : f32
+          %10 = arith.truncf %9 : f32 to bf16
+          linalg.yield %10 : bf16
+        }
+        %subview_14 = memref.subview %collapse_shape_3[%3, 0] [%5, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+        %alloc_15 = memref.alloc(%2) {alignment = 64 : i64} : memref<?x16xf32, #gpu.address_space<workgroup>>
+        linalg.fill ins(%cst : f32) outs(%alloc_15 : memref<?x16xf32, #gpu.address_space<workgroup>>)
+        linalg.generic {indexing_maps = [#map, #map6, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%alloc_13, %subview_14 : memref<?x?xbf16, #gpu.address_space<workgroup>>, memref<?x16xbf16, strided<[16, 1], offset: ?>>) outs(%alloc_15 : memref<?x16xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: bf16, %in_16: bf16, %out: f32):
+          %6 = arith.extf %in : bf16 to f32
+          %7 = arith.extf %in_16 : bf16 to f32
+          %8 = arith.mulf %6, %7 : f32
+          %9 = arith.addf %out, %8 : f32
+          linalg.yield %9 : f32
+        }
+        linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_15 : memref<?x16xf32, #gpu.address_space<workgroup>>) outs(%alloc_8 : memref<?x16xf32, #gpu.address_space<workgroup>>) {
+        ^bb0(%in: f32, %out: f32):
+          %6 = arith.addf %out, %in : f32
+          linalg.yield %6 : f32
+        }
+      }
+      %alloc_9 = memref.alloc(%2) {alignment = 64 : i64} : memref<?x16xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%alloc_8 : memref<?x16xf32, #gpu.address_space<workgroup>>) outs(%alloc_9 : memref<?x16xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %out: bf16):
+        %3 = arith.truncf %in : f32 to bf16
+        linalg.yield %3 : bf16
+      }
+      %subview_10 = memref.subview %collapse_shape_4[%0, 0] [%2, 16] [1, 1] : memref<100x16xbf16> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+      memref.copy %alloc_9, %subview_10 : memref<?x16xbf16, #gpu.address_space<workgroup>> to memref<?x16xbf16, strided<[16, 1], offset: ?>>
+    } {mapping = [#gpu.block<x>]}
+    return
+  }
+}
+
+
+
+// -----
+
+// The same attention with a negative scale, -0.25: max(-0.25 s) is not
+// -0.25 max(s), so the scale is not folded across ops: the row max reads
+// the scaled registers (the exp in the same op as its scale still folds).
+
+// CHECK-LABEL: func.func @negative_scale
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = nvvm.mma.sync
+// CHECK-NEXT: %[[S0:.*]] = llvm.extractvalue %[[S]][0]
+// CHECK: %[[P0:.*]] = arith.mulf %[[S0]], %{{.*}} : f32
+// CHECK-NOT: arith.maximumf %{{.*}}, %[[S0]] : f32
+// CHECK: arith.maximumf %{{.*}}, %[[P0]] : f32
+// CHECK: scf.yield
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d0)>
+#map5 = affine_map<(d0) -> (d0)>
+#map6 = affine_map<(d0, d1, d2) -> (d2, d1)>
+module {
+  func.func @negative_scale(%arg0: memref<1x1x100x16xbf16>, %arg1: memref<1x1x100x16xbf16>, %arg2: memref<1x1x100x16xbf16>, %arg3: memref<1x1x100x16xbf16>) attributes {blockbuster.num_inputs = 3 : i64} {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 0xFF800000 : f32
+    %cst_1 = arith.constant -2.500000e-01 : f32
     %c100 = arith.constant 100 : index
     %c64 = arith.constant 64 : index
     %collapse_shape = memref.collapse_shape %arg0 [[0, 1, 2], [3]] : memref<1x1x100x16xbf16> into memref<100x16xbf16>

@@ -161,8 +161,11 @@ struct BlockSelectPass
   }
 
   /// The attention kernels of `program` that run in registers on GPU
-  /// targets, save those whose batch or query axes `fixed` binds (the
-  /// user's sizes win).
+  /// targets, save those whose batch or query axes `fixed` binds to other
+  /// sizes than that schedule's (the user's sizes win). Sizes equal to the
+  /// schedule's (one batch and head, 16 query rows per warp: what
+  /// build-anchors.py --attention-rows gives) are that schedule, and the
+  /// form in registers still wins over the snapshots.
   SmallVector<AttentionInRegisters>
   findAttentionInRegisters(ProgramOp program,
                            const llvm::StringMap<int64_t> &fixed,
@@ -170,12 +173,17 @@ struct BlockSelectPass
     SmallVector<AttentionInRegisters> found;
     if (targetDesc.registersPerSM == 0 || threads < 32)
       return found;
+    auto fixedOtherwise = [&](StringAttr axis, int64_t size) {
+      auto it = fixed.find(axis.getValue());
+      return it != fixed.end() && it->second != size;
+    };
+    int64_t queries = kAttentionRowsPerWarp * (threads / 32);
     for (MapOp kernel : program.getBody().getOps<MapOp>()) {
       std::optional<AttentionInRegisters> attention =
           matchAttentionInRegisters(program, kernel);
-      if (!attention || fixed.count(attention->queryAxis.getValue()) ||
+      if (!attention || fixedOtherwise(attention->queryAxis, queries) ||
           llvm::any_of(attention->batchAxes, [&](StringAttr axis) {
-            return fixed.count(axis.getValue());
+            return fixedOtherwise(axis, 1);
           }))
         continue;
       found.push_back(*attention);

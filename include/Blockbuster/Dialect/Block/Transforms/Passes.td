@@ -111,7 +111,8 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     pass and 0.99-1.07x for the exact form, at D = 64 not faster;
     docs/performance.md). Keys given in `block-sizes` may be up to 128
     and are not checked against registers. Sizes in `block-sizes` for its
-    queries or batch axes win (then the cost model chooses). Among snapshots, a candidate that has such a kernel
+    queries or batch axes other than the schedule's win (then the cost
+    model chooses); the schedule's own sizes keep it. Among snapshots, a candidate that has such a kernel
     wins over those that do not: the estimate charges neither the generic
     path's shared-memory round trip and barrier per tile op nor the
     register path's savings (measured 7x on B4 H32 S2048 D128). f32
