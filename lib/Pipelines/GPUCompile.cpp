@@ -117,6 +117,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
   gpu.wgmmaPrologueRegisters = options.wgmmaPrologueRegisters;
   gpu.wgmmaPrologueRowScale = options.wgmmaPrologueRowScale;
+  gpu.wgmmaPrologueStatistics = options.wgmmaPrologueStatistics;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;

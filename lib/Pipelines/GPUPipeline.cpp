@@ -59,6 +59,12 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUCarryLoopStateInPlace());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // RMSNorm's statistics kernel into the GEMM blocks that read it, where
+  // their register-A mainloop accumulates the statistics (before the row
+  // kernels, which would lower it).
+  if (options.chip == "sm_90a" && options.wgmmaPrologueStatistics &&
+      options.wgmmaPrologueRegisters && options.wgmmaPrologueRowScale)
+    pm.addPass(createGPUSinkPrologueStatistics());
   // Whole-row blocks first: their rows stay in registers (kernel shape 3).
   GPURowKernelsOptions rows;
   rows.threads = options.threads;
@@ -81,6 +87,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     wgmma.prologueRegisters = options.wgmmaPrologueRegisters;
     wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
+    wgmma.prologueStatistics = options.wgmmaPrologueStatistics;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }

@@ -127,6 +127,14 @@ static cl::opt<bool> wgmmaPrologueRowScale(
              "after the mainloop instead of every A element (=false: the "
              "op's body as written)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPrologueStatistics(
+    "wgmma-prologue-statistics", cl::init(false),
+    cl::desc("sm_90a GEMM blocks with a register-A prologue whose row "
+             "factor the accumulator takes: RMSNorm's sum of squares "
+             "accumulated from the A fragments in the mainloop instead of a "
+             "kernel of its own (measured slower on the H100: off by "
+             "default, the statistics kernel stays)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueAhead(
     "wgmma-prologue-ahead", cl::init(true),
     cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
@@ -248,6 +256,7 @@ int main(int argc, char **argv) {
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;
   options.wgmmaPrologueRowScale = wgmmaPrologueRowScale;
+  options.wgmmaPrologueStatistics = wgmmaPrologueStatistics;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   options.attentionMma = attentionMma;
   std::string fused;

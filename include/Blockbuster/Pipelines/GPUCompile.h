@@ -42,12 +42,14 @@ struct GPUCompileOptions {
   int64_t threads = 128;
   /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
   /// wgmma-fragment-epilogue, wgmma-prologue-registers,
-  /// wgmma-prologue-row-scale and wgmma-prologue-ahead (sm_90a).
+  /// wgmma-prologue-row-scale, wgmma-prologue-statistics and
+  /// wgmma-prologue-ahead (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
   bool wgmmaPrologueRegisters = true;
   bool wgmmaPrologueRowScale = true;
+  bool wgmmaPrologueStatistics = false;
   bool wgmmaPrologueAhead = true;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.

@@ -49,6 +49,15 @@ struct GPUPipelineOptions
                      "accumulator rows after the mainloop instead of every "
                      "A element (off: the op's body as written)"),
       llvm::cl::init(true)};
+  Option<bool> wgmmaPrologueStatistics{
+      *this, "wgmma-prologue-statistics",
+      llvm::cl::desc("sm_90a GEMM blocks with a register-A prologue whose "
+                     "row factor the accumulator takes: RMSNorm's sum of "
+                     "squares accumulated from the A fragments in the "
+                     "mainloop instead of a kernel of its own (measured "
+                     "slower on the H100, so off by default: the "
+                     "statistics kernel stays)"),
+      llvm::cl::init(false)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

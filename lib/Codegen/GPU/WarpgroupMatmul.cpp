@@ -87,10 +87,12 @@
 #include "TileBounds.h"
 #include "TileContractions.h"
 #include "TmaRing.h"
+#include "PrologueStatistics.h"
 #include "WarpgroupPrologue.h"
 #include "WarpgroupRegisterMma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -542,7 +544,8 @@ class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
                           int64_t stages, bool prologueAhead,
-                          bool prologueRegisters, bool prologueRowScale)
+                          bool prologueRegisters, bool prologueRowScale,
+                          bool prologueStatistics)
       : rewriter(rewriter), g(gemm), loc(gemm.dot().getLoc()),
         ctx(rewriter.getContext()), stages(stages),
         // Register A with two warpgroups only: a warpgroup of 128 rows
@@ -555,7 +558,13 @@ public:
         prologueAhead(prologueAhead && gemm.prologue && !registerA),
         prologueRowScale(prologueRowScale && registerA),
         workgroup(
-            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {
+    if (prologueStatistics && this->prologueRowScale)
+      if (FailureOr<PrologueStatistics> matched =
+              matchPrologueStatistics(*gemm.prologue, gemm.reduce);
+          succeeded(matched))
+        statistics = *matched;
+  }
 
   /// Replaces the reduce; with `epilogue`, applies it to the fragments.
   void run(std::optional<FragmentEpilogue> epilogue);
@@ -641,6 +650,15 @@ private:
   /// `acc` with each row multiplied by the prologue's factor of the row
   /// (WarpgroupPrologueLowering::rowScales).
   Value scaleRows(Value acc, ArrayRef<Value> scales);
+  /// Erases the statistics loop that the mainloop took over, and its tile
+  /// (once the prologue that read it is gone).
+  void eraseStatistics() {
+    if (!statistics)
+      return;
+    rewriter.eraseOp(statistics->accumulation.loop);
+    rewriter.eraseOp(statistics->accumulation.fill);
+    rewriter.eraseOp(statistics->tile);
+  }
 
   RewriterBase &rewriter;
   WarpgroupGemm g;
@@ -654,6 +672,9 @@ private:
   bool prologueAhead;
   // The register prologue leaves its row factor to the accumulator rows.
   bool prologueRowScale;
+  // The statistics loop before the mainloop that the mainloop's fragments
+  // take over (the sum of squares of the rows of A).
+  std::optional<PrologueStatistics> statistics;
   gpu::AddressSpaceAttr workgroup;
   Value descA, ring, barriers;
   // One descriptor per product's B.
@@ -1137,9 +1158,15 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
     ValueRange inits, Value aOffset, function_ref<void(Value)> refill) {
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
   int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
+  // With the statistics in the mainloop, the thread's sums of squares so
+  // far; each step's fragments add theirs.
+  SmallVector<Value> sums;
+  if (statistics)
+    sums = prologue->initialSums();
   auto fragmentsOf = [&](Value step) {
     return prologue->emitFragments(aPart(step, aOffset), step,
-                                   [&] { waitForStep(barriers, step); });
+                                   [&] { waitForStep(barriers, step); },
+                                   statistics ? &sums : nullptr);
   };
   // One k step: its wgmmas on A registers `registers` (left in flight:
   // the previous step's group is then complete), the release and refill of
@@ -1166,9 +1193,10 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
   // set X for step 2 p + 2 once step 2 p's is. An odd last step follows
   // the loop.
   SmallVector<Value> first = fragmentsOf(index(0));
-  int64_t accs = inits.size();
+  int64_t accs = inits.size(), registers = first.size();
   SmallVector<Value> carried(inits);
   llvm::append_range(carried, first);
+  llvm::append_range(carried, sums);
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps / 2),
                                  index(1), carried);
   {
@@ -1177,7 +1205,9 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
     Value even = arith::MulIOp::create(rewriter, loc, loop.getInductionVar(),
                                        index(2));
     Value odd = arith::AddIOp::create(rewriter, loc, even, index(1));
-    ValueRange x = loop.getRegionIterArgs().drop_front(accs);
+    ValueRange x = loop.getRegionIterArgs().slice(accs, registers);
+    sums = llvm::to_vector_of<Value>(
+        loop.getRegionIterArgs().drop_front(accs + registers));
     SmallVector<Value> y;
     SmallVector<Value> acc =
         emitStep(loop.getRegionIterArgs().take_front(accs), x, even,
@@ -1188,26 +1218,36 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
       Value after = arith::AddIOp::create(rewriter, loc, odd, index(1));
       Value inRange = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, after, index(steps));
-      nextX = scf::IfOp::create(rewriter, loc, TypeRange(x), inRange,
+      SmallVector<Type> types = llvm::to_vector(TypeRange(x));
+      llvm::append_range(types, TypeRange(sums));
+      nextX = scf::IfOp::create(rewriter, loc, types, inRange,
                                 /*withElseRegion=*/true);
       OpBuilder::InsertionGuard ifGuard(rewriter);
-      rewriter.setInsertionPointToStart(&nextX.getThenRegion().front());
-      scf::YieldOp::create(rewriter, loc, fragmentsOf(after));
-      // After the last even step no step reads set X again.
+      // After the last even step no step reads set X again (and no sum
+      // changes).
       rewriter.setInsertionPointToStart(&nextX.getElseRegion().front());
       Value zero = arith::ConstantOp::create(rewriter, loc,
                                              rewriter.getI32IntegerAttr(0));
-      scf::YieldOp::create(rewriter, loc,
-                           SmallVector<Value>(x.size(), zero));
+      SmallVector<Value> none(x.size(), zero);
+      llvm::append_range(none, sums);
+      scf::YieldOp::create(rewriter, loc, none);
+      rewriter.setInsertionPointToStart(&nextX.getThenRegion().front());
+      SmallVector<Value> next = fragmentsOf(after);
+      llvm::append_range(next, sums);
+      scf::YieldOp::create(rewriter, loc, next);
     });
     SmallVector<Value> yielded(acc);
     llvm::append_range(yielded, nextX.getResults());
     scf::YieldOp::create(rewriter, loc, yielded);
   }
   SmallVector<Value> acc(loop.getResults().take_front(accs));
+  sums = llvm::to_vector(
+      ValueRange(loop.getResults()).drop_front(accs + registers));
   if (steps % 2)
-    acc = emitStep(acc, loop.getResults().drop_front(accs), index(steps - 1),
-                   {});
+    acc = emitStep(acc, loop.getResults().slice(accs, registers),
+                   index(steps - 1), {});
+  if (statistics)
+    prologue->emitStatisticRows(sums);
   return acc;
 }
 
@@ -1260,7 +1300,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
                      kTotal, g.warpgroups(),
                      registerA ? WarpgroupPrologueLowering::Layout::Fragments
                                : WarpgroupPrologueLowering::Layout::Chunks,
-                     prologueRowScale);
+                     prologueRowScale, statistics.has_value());
     prologue->emitRowValues();
   }
 
@@ -1407,6 +1447,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     rewriter.eraseOp(g.reduce);
     if (prologue)
       prologue->eraseLeftovers();
+    eraseStatistics();
     for (const WarpgroupProduct &product : g.products) {
       rewriter.eraseOp(product.accFill);
       rewriter.eraseOp(product.acc.getDefiningOp());
@@ -1433,6 +1474,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   rewriter.eraseOp(g.reduce);
   if (prologue)
     prologue->eraseLeftovers();
+  eraseStatistics();
   rewriter.eraseOp(only.accFill);
   rewriter.replaceAllUsesWith(oldAcc.getResult(), replacement);
   rewriter.eraseOp(oldAcc);
@@ -1475,7 +1517,8 @@ struct GPUWarpgroupMatmul
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
-                                       prologueRegisters, prologueRowScale);
+                                       prologueRegisters, prologueRowScale,
+                                       prologueStatistics);
       lowering.groupTiles(grid, groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)
                                        : std::nullopt);

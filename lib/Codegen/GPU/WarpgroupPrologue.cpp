@@ -21,6 +21,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -243,19 +244,14 @@ WarpgroupPrologueLowering::matchRowFactor(
   return factor;
 }
 
-WarpgroupPrologueLowering::WarpgroupPrologueLowering(
-    RewriterBase &rewriter, const WarpgroupPrologue &prologue,
-    Operation *reduce, int64_t tileRows, int64_t stepK, int64_t kTotal,
-    int64_t warpgroups, Layout layout, bool rowScale)
-    : rewriter(rewriter), p(prologue), loc(p.op.getLoc()),
-      tileRows(tileRows), stepK(stepK), kTotal(kTotal),
-      warpgroups(warpgroups), layout(layout),
-      tileAlloc(p.op.getDpsInits()[0].getDefiningOp()),
-      opOutsideReduce(!reduce->isAncestor(p.op)) {
+DenseMap<Operation *, WarpgroupPrologueLowering::Part>
+WarpgroupPrologueLowering::classifyParts(const WarpgroupPrologue &p) {
   // Each body op by what it reads: the row inputs alone (once per row), the
   // column inputs alone (once per column and step), or the element; ops of
   // neither (constants) once per block.
-  Block *body = p.op.getBody();
+  DenseMap<Operation *, Part> parts;
+  linalg::GenericOp op = p.op;
+  Block *body = op.getBody();
   DenseMap<Value, Part> argParts;
   for (OpOperand *input : p.rowInputs)
     argParts[body->getArgument(input->getOperandNumber())] = Part::Row;
@@ -280,8 +276,51 @@ WarpgroupPrologueLowering::WarpgroupPrologueLowering(
                     : column                   ? Part::Column
                                                : Part::Invariant;
   }
+  return parts;
+}
+
+bool WarpgroupPrologueLowering::leavesRowInputToAccumulator(
+    const WarpgroupPrologue &p) {
+  DenseMap<Operation *, Part> parts = classifyParts(p);
+  std::optional<RowFactor> factor = matchRowFactor(p, parts);
+  if (!factor)
+    return false;
+  // The ops the A elements clone (all but the rounded product's) read no
+  // row value: neither a row input nor the result of a row op.
+  linalg::GenericOp op = p.op;
+  Block *body = op.getBody();
+  DenseSet<Value> rowValues;
+  for (OpOperand *input : p.rowInputs)
+    rowValues.insert(body->getArgument(input->getOperandNumber()));
+  for (Operation &inner : body->without_terminator()) {
+    if (parts.lookup(&inner) == Part::Row) {
+      rowValues.insert(inner.result_begin(), inner.result_end());
+      continue;
+    }
+    if (&inner == factor->round || factor->products.contains(&inner))
+      continue;
+    if (llvm::any_of(inner.getOperands(),
+                     [&](Value v) { return rowValues.contains(v); }))
+      return false;
+  }
+  return true;
+}
+
+WarpgroupPrologueLowering::WarpgroupPrologueLowering(
+    RewriterBase &rewriter, const WarpgroupPrologue &prologue,
+    Operation *reduce, int64_t tileRows, int64_t stepK, int64_t kTotal,
+    int64_t warpgroups, Layout layout, bool rowScale, bool statistics)
+    : rewriter(rewriter), p(prologue), loc(p.op.getLoc()),
+      tileRows(tileRows), stepK(stepK), kTotal(kTotal),
+      warpgroups(warpgroups), layout(layout), parts(classifyParts(p)),
+      statistics(statistics),
+      tileAlloc(p.op.getDpsInits()[0].getDefiningOp()),
+      opOutsideReduce(!reduce->isAncestor(p.op)) {
   if (rowScale && layout == Layout::Fragments)
     factor = matchRowFactor(p, parts);
+  assert((!statistics || (factor && p.rowInputs.size() == 1)) &&
+         "statistics in the mainloop need the row factor in the "
+         "accumulator");
 }
 
 Value WarpgroupPrologueLowering::index(int64_t value) {
@@ -307,26 +346,29 @@ void WarpgroupPrologueLowering::mapWidened(BlockArgument arg, Value pair,
     auto ext = dyn_cast<arith::ExtFOp>(user);
     if (!ext || !ext.getType().isF32())
       continue;
-    Type i32 = rewriter.getI32Type();
     if (!word)
-      word = LLVM::BitcastOp::create(rewriter, loc, i32, pair);
-    // Element 0 is the low half of the little-endian pair.
-    Value bits =
-        e == 0
-            ? arith::ShLIOp::create(
-                  rewriter, loc, word,
-                  arith::ConstantOp::create(rewriter, loc,
-                                            rewriter.getI32IntegerAttr(16)))
-                  .getResult()
-            : arith::AndIOp::create(
-                  rewriter, loc, word,
-                  arith::ConstantOp::create(
-                      rewriter, loc,
-                      rewriter.getI32IntegerAttr(int32_t(0xffff0000u))))
-                  .getResult();
-    mapping.map(ext.getResult(),
-                arith::BitcastOp::create(rewriter, loc, ext.getType(), bits));
+      word = LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     pair);
+    mapping.map(ext.getResult(), widenHalf(word, e));
   }
+}
+
+Value WarpgroupPrologueLowering::widenHalf(Value word, int64_t e) {
+  // Element 0 is the low half of the little-endian pair.
+  Value bits =
+      e == 0
+          ? arith::ShLIOp::create(
+                rewriter, loc, word,
+                arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getI32IntegerAttr(16)))
+                .getResult()
+          : arith::AndIOp::create(
+                rewriter, loc, word,
+                arith::ConstantOp::create(
+                    rewriter, loc,
+                    rewriter.getI32IntegerAttr(int32_t(0xffff0000u))))
+                .getResult();
+  return arith::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), bits);
 }
 
 void WarpgroupPrologueLowering::emitRowValues() {
@@ -373,38 +415,78 @@ void WarpgroupPrologueLowering::emitRowValues() {
   }
   cloneBody(Part::Invariant, invariant);
 
-  Block *body = p.op.getBody();
   for (Value row : localRows) {
-    IRMapping mapping = invariant;
     if (warpgroupRow)
       row = arith::AddIOp::create(rewriter, loc, warpgroupRow, row);
-    for (OpOperand *input : p.rowInputs) {
-      // At a partial edge block the rows past the array's end read row 0:
-      // their products are never stored.
-      Value source = input->get();
-      Value at = row;
-      if (cast<MemRefType>(source.getType()).getDimSize(0) <
-          tileRows * warpgroups) {
-        Value rows = memref::DimOp::create(rewriter, loc, source, 0);
-        Value inside = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, row, rows);
-        at = arith::SelectOp::create(rewriter, loc, inside, row, index(0));
-      }
-      mapping.map(body->getArgument(input->getOperandNumber()),
-                  memref::LoadOp::create(rewriter, loc, source, at));
+    if (!statistics) {
+      emitRow(row, {});
+      continue;
     }
-    cloneBody(Part::Row, mapping);
-    if (factor) {
-      Value scale;
-      for (Value value : factor->rowFactors) {
-        Value mapped = mapping.lookupOrDefault(value);
-        scale = scale ? arith::MulFOp::create(rewriter, loc, scale, mapped)
-                            .getResult()
-                      : mapped;
-      }
-      scales.push_back(scale);
+    // The A elements read no row value (leavesRowInputToAccumulator): the
+    // rows' part waits for the sums after the mainloop.
+    statisticRows.push_back(row);
+    rows.push_back(invariant);
+  }
+}
+
+void WarpgroupPrologueLowering::emitRow(Value row, ValueRange rowValues) {
+  Block *body = p.op.getBody();
+  IRMapping mapping = invariant;
+  for (auto [i, input] : llvm::enumerate(p.rowInputs)) {
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    if (!rowValues.empty() && rowValues[i]) {
+      mapping.map(arg, rowValues[i]);
+      continue;
     }
-    rows.push_back(std::move(mapping));
+    // At a partial edge block the rows past the array's end read row 0:
+    // their products are never stored.
+    Value source = input->get();
+    Value at = row;
+    if (cast<MemRefType>(source.getType()).getDimSize(0) <
+        tileRows * warpgroups) {
+      Value rowCount = memref::DimOp::create(rewriter, loc, source, 0);
+      Value inside = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, row, rowCount);
+      at = arith::SelectOp::create(rewriter, loc, inside, row, index(0));
+    }
+    mapping.map(arg, memref::LoadOp::create(rewriter, loc, source, at));
+  }
+  cloneBody(Part::Row, mapping);
+  if (factor) {
+    Value scale;
+    for (Value value : factor->rowFactors) {
+      Value mapped = mapping.lookupOrDefault(value);
+      scale = scale ? arith::MulFOp::create(rewriter, loc, scale, mapped)
+                          .getResult()
+                    : mapped;
+    }
+    scales.push_back(scale);
+  }
+  rows.push_back(std::move(mapping));
+}
+
+SmallVector<Value> WarpgroupPrologueLowering::initialSums() {
+  Value zero = arith::ConstantOp::create(rewriter, loc,
+                                         rewriter.getF32FloatAttr(0.0f));
+  return SmallVector<Value>(statisticRows.size(), zero);
+}
+
+void WarpgroupPrologueLowering::emitStatisticRows(ValueRange sums) {
+  assert(statistics && sums.size() == statisticRows.size() &&
+         "one sum per row of the thread");
+  rows.clear();
+  for (auto [row, sum] : llvm::zip_equal(statisticRows, sums)) {
+    // Lanes 4 q to 4 q + 3 hold the row's columns between them (2 (l % 4)
+    // onwards of each 8): two butterfly steps give each its row's sum.
+    Value total = sum;
+    for (int32_t offset : {1, 2}) {
+      Value other =
+          gpu::ShuffleOp::create(rewriter, loc, total, offset, 32,
+                                 gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+      total = arith::AddFOp::create(rewriter, loc, total, other);
+    }
+    emitRow(row, ValueRange{total});
   }
 }
 
@@ -575,7 +657,9 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
 
 SmallVector<Value>
 WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
-                                         function_ref<void()> waitForSlot) {
+                                         function_ref<void()> waitForSlot,
+                                         SmallVectorImpl<Value> *sums) {
+  assert((!statistics || sums) && "the statistics need their sums");
   assert(layout == Layout::Fragments && "fragments are the fragment layout's");
   Block *body = p.op.getBody();
   // The thread's 16 columns of the step (c, c + 1, c + 8, c + 9 of each
@@ -631,6 +715,23 @@ WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
           rewriter.getI32IntegerAttr(4));
       // Register j: rows + 8 (j % 2), columns + 8 (j / 2).
       for (int64_t j = 0; j < 4; ++j) {
+        if (statistics) {
+          // The squares of the raw pair, widened with one integer op each
+          // (a bf16 is the upper half of its f32) and added in f32.
+          Value sum = (*sums)[2 * m + j % 2];
+          Value word = LLVM::BitcastOp::create(
+              rewriter, loc, i32,
+              vector::ExtractOp::create(rewriter, loc, fragment,
+                                        ArrayRef<int64_t>{j}));
+          for (int64_t e = 0; e < 2; ++e) {
+            Value x = widenHalf(word, e);
+            // One fma: the product is exact, so it rounds as the add
+            // after the multiply does (mul.rn and add.rn, which ptxas
+            // does not contract, would take two instructions).
+            sum = math::FmaOp::create(rewriter, loc, x, x, sum);
+          }
+          (*sums)[2 * m + j % 2] = sum;
+        }
         if (!columnPairs.empty()) {
           // round(x * gamma) as one 16-bit pair multiply (exact: see
           // matchRowFactor); zeros past K.

@@ -26,6 +26,14 @@
 // rounding of the same magnitude (docs/GPUPipeline.md, "Norm + matmul on
 // Hopper", measures it against fp32).
 //
+// With that row factor in the accumulator, a row input that is the sum of
+// squares of the raw rows (RMSNorm's statistics, PrologueStatistics.h) is
+// needed only after the mainloop (`statistics`): each thread adds the
+// squares of the raw elements of its A fragments in f32 as they pass
+// (`emitFragments`), the four lanes of a quad hold the row's columns
+// between them (two shuffles), and the row factor comes from those sums
+// (`emitStatisticRows`).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BLOCKBUSTER_LIB_CODEGEN_GPU_WARPGROUPPROLOGUE_H
@@ -96,7 +104,13 @@ public:
                             mlir::Operation *reduce, int64_t tileRows,
                             int64_t stepK, int64_t kTotal,
                             int64_t warpgroups, Layout layout,
-                            bool rowScale = false);
+                            bool rowScale = false, bool statistics = false);
+
+  /// Whether, with `rowScale`, the body uses its row inputs only in the
+  /// row factor that the accumulator takes (the A elements then read no
+  /// row value): RMSNorm's rstd, from the sum of squares. The precondition
+  /// of `statistics`.
+  static bool leavesRowInputToAccumulator(const WarpgroupPrologue &prologue);
 
   /// After emitRowValues: the factors that the A elements leave out, one
   /// f32 per row of the thread (rows r + 64 m + 8 i of its warpgroup's as
@@ -106,8 +120,17 @@ public:
   llvm::ArrayRef<mlir::Value> rowScales() const { return scales; }
 
   /// Before the mainloop: the part of the body that depends on the row
-  /// inputs alone, for each of the thread's rows (in registers).
+  /// inputs alone, for each of the thread's rows (in registers); with
+  /// `statistics` only the thread's place (the rows come after the
+  /// mainloop, emitStatisticRows).
   void emitRowValues();
+  /// `statistics`: the thread's sums of squares before the first step,
+  /// one f32 zero per row of the thread (as rowScales orders them).
+  llvm::SmallVector<mlir::Value> initialSums();
+  /// `statistics`, after the mainloop: each row's sum over the four lanes
+  /// of its quad (the row's whole sum of squares), the row part of the body
+  /// on it, and the row factors (rowScales).
+  void emitStatisticRows(mlir::ValueRange sums);
   /// In the mainloop, once k step `step` has landed in `slot` (a view of
   /// the warpgroup's rows of the slot's A part): rewrites it in place with
   /// the op's body, then
@@ -120,10 +143,13 @@ public:
   /// (two 16-bit elements each) of the op's body applied to the raw tile,
   /// in wgmma's A fragment layout (WarpgroupRegisterMma.h). Columns past K are
   /// zeros. The column inputs are loaded first, so that their latency
-  /// overlaps the wait for the slot, which `waitForSlot` emits.
+  /// overlaps the wait for the slot, which `waitForSlot` emits. With
+  /// `statistics`, `sums` (as initialSums) become the sums with the squares
+  /// of the step's raw elements added (zeros past K and M: TMA fills them).
   llvm::SmallVector<mlir::Value>
   emitFragments(mlir::Value slot, mlir::Value step,
-                llvm::function_ref<void()> waitForSlot);
+                llvm::function_ref<void()> waitForSlot,
+                llvm::SmallVectorImpl<mlir::Value> *sums = nullptr);
   /// Erases the op and its tile where the schedule's erasure of `reduce`
   /// did not (a whole-k dot); call after erasing `reduce`.
   void eraseLeftovers();
@@ -151,6 +177,14 @@ private:
   static std::optional<RowFactor>
   matchRowFactor(const WarpgroupPrologue &p,
                  const llvm::DenseMap<mlir::Operation *, Part> &parts);
+  /// Each body op by what it reads: the row inputs alone, the column
+  /// inputs alone, the element, or none of them (invariant).
+  static llvm::DenseMap<mlir::Operation *, Part>
+  classifyParts(const WarpgroupPrologue &p);
+  /// The body's row part for the thread's row `row` of the block's tile,
+  /// its row inputs mapped to `rowValues` (loaded where null), into `rows`
+  /// and, with a row factor, its value into `scales`.
+  void emitRow(mlir::Value row, mlir::ValueRange rowValues);
 
   mlir::Value index(int64_t value);
   /// Clones the ops of `part` of the body into `mapping`, but those of
@@ -164,6 +198,9 @@ private:
   /// permute and a shift for the upper element.
   void mapWidened(mlir::BlockArgument arg, mlir::Value pair, int64_t e,
                   mlir::IRMapping &mapping);
+  /// Element `e` of the bf16 pair `word` (an i32) as f32: shifted up (0)
+  /// or masked (1), one integer op.
+  mlir::Value widenHalf(mlir::Value word, int64_t e);
   /// `factor->pairColumn`'s values at the `pairs` column pairs from global
   /// column `first` on (pair q at first + 8 q and + 1): one 4-byte load
   /// each where K is a multiple of the step, else clamped loads, with
@@ -202,6 +239,10 @@ private:
   // The row factor the A elements leave out, and its values per row.
   std::optional<RowFactor> factor;
   llvm::SmallVector<mlir::Value, 2> scales;
+  // The row input is the sum of squares, accumulated in the mainloop; the
+  // thread's rows in the block's tile, kept for after it.
+  bool statistics;
+  llvm::SmallVector<mlir::Value, 2> statisticRows;
   // The tile the op writes; whether erasing `reduce` leaves them.
   mlir::Operation *tileAlloc;
   bool opOutsideReduce;

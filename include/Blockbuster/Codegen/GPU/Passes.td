@@ -224,6 +224,36 @@ def GPUFlashAttention
   ];
 }
 
+def GPUSinkPrologueStatistics
+    : Pass<"gpu-sink-prologue-statistics", "::mlir::ModuleOp"> {
+  let summary = "Moves RMSNorm's statistics kernel into the GEMM blocks "
+                "that read it";
+  let description = [{
+    A block grid (the statistics kernel) that accumulates the sum of
+    squares of a bf16 array's rows over k steps into a vector of the host
+    (a zero-filled f32 tile, a k loop of `extf(x) * extf(x)` reductions
+    added into it, one copy to the vector), read only by the prologue of a
+    GEMM block that gpu-warpgroup-matmul runs with A in registers (two
+    consumer warpgroups: a 128 x 256 accumulator, or two of 128 x 128) as
+    its only row input, used in the row factor alone (RMSNorm's rstd),
+    whose raw tile is the kernel's tile of the same array over the same k
+    steps: the kernel's body moves to the start of the GEMM block (its row
+    block as the GEMM block's), the prologue reads the tile, and the
+    kernel, the vector and its views go. Exact (the same ops per block);
+    gpu-warpgroup-matmul's `prologue-statistics` then folds the loop into
+    its mainloop, so that X is read once. The GPU pipeline runs it on
+    sm_90a with `wgmma-prologue-statistics` (and register A with the row
+    factor in the accumulator), before gpu-row-kernels, which would lower
+    the kernel; that option is off by default: on the H100 the sums cost
+    the GEMM kernel more than the statistics kernel takes
+    (docs/performance.md, session 11).
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def GPUWarpgroupMatmul
     : Pass<"gpu-warpgroup-matmul", "::mlir::ModuleOp"> {
   let summary = "Runs 128 x 128 and 128 x 256 GEMM blocks on Hopper: a TMA "
@@ -308,7 +338,16 @@ def GPUWarpgroupMatmul
     (`x * gamma` as one bf16x2 multiply per register, exact for two 16-bit
     values), and each accumulator row is multiplied by its factor after
     the mainloop (a rounding before rstd instead of after it; the error
-    against fp32 is unchanged, docs/GPUPipeline.md).
+    against fp32 is unchanged, docs/GPUPipeline.md). With
+    `prologue-statistics` (the default), where that row factor comes from
+    the prologue's only row input and that input is the sum of squares of
+    the raw rows, accumulated by a k loop of the block before the mainloop
+    over the same tiles (what gpu-sink-prologue-statistics makes of
+    RMSNorm's statistics kernel), the loop goes: each thread adds the
+    squares of its ldmatrix pairs in f32 (widened by a shift or a mask,
+    one fma each) into two sums the mainloop carries, and after it two
+    butterfly shuffles per row total the quad's sums, from which the row
+    factor follows.
 
     Two dots of one such computed A tile in one k loop, each into an
     accumulator of its own, 128 x 128 tiles with B tiles of two arrays at
@@ -356,11 +395,20 @@ def GPUWarpgroupMatmul
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
            "the running one (off: step i's, after step i - 1's wgmma)">,
+    Option<"prologueStatistics", "prologue-statistics", "bool",
+           /*default=*/"true",
+           "Register-A prologues whose row factor the accumulator takes and "
+           "whose only row input is the sum of squares of the raw rows, "
+           "accumulated by a k loop of the block before the mainloop "
+           "(RMSNorm's statistics): the mainloop adds the squares of its A "
+           "fragments instead, a quad's shuffles total them after it, and "
+           "the loop goes (off: the loop stays)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
