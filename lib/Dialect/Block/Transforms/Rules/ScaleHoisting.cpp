@@ -165,11 +165,144 @@ ReduceOp blockbuster::block::hoistScaleOutOfReduce(RewriterBase &rewriter,
   return newReduce;
 }
 
-void blockbuster::block::populateScaleHoistingPatterns(
-    RewritePatternSet &patterns) {
-  populateGeneratedPDLLPatterns(patterns);
-  registerFusionVocabulary(patterns.getPDLPatterns());
+namespace {
+/// True if `value` is a constant 0 (of any axes).
+bool isZeroConstant(Value value) {
+  auto constant = value.getDefiningOp<ConstantOp>();
+  auto number = constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
+  return number && number.getValue().isZero();
 }
+
+/// The index (1 or 2) of the operand of `select` that is not a constant 0
+/// when the other is one (select(c, 0, x) or select(c, x, 0)), else 0.
+unsigned getMaskedOperand(SelectOp select) {
+  if (isZeroConstant(select.getTrueValue()))
+    return 2;
+  if (isZeroConstant(select.getFalseValue()))
+    return 1;
+  return 0;
+}
+
+/// select(c, 0, y) or select(c, y, 0), the same side as `like`, of f32
+/// zero: the mask of `like` applied to `y`.
+Value applyMaskLike(RewriterBase &rewriter, SelectOp like, Value y) {
+  auto element = cast<TileType>(y.getType()).getElementType();
+  Value zero = ConstantOp::create(rewriter, like.getLoc(),
+                                  rewriter.getArrayAttr({}),
+                                  rewriter.getFloatAttr(element, 0.0));
+  bool zeroIfTrue = getMaskedOperand(like) == 2;
+  return SelectOp::create(rewriter, like.getLoc(), like.getCondition(),
+                          zeroIfTrue ? zero : y, zeroIfTrue ? y : zero);
+}
+
+/// dot(m(x), w) -> m(dot(x, w)) for a mask m = select(c, 0, .) whose
+/// condition c does not vary along the contraction (c's axes are axes of
+/// x outside it), also through a cast: cast(m(x)) = m(cast(x)). A masked
+/// row of x contributes 0 * w to each term, so the masked rows of the
+/// result are 0 either way (w finite, as rule 4 takes scales). Attention
+/// exported by torch-mlir masks P this way (rows whose scores are all
+/// -inf give 0, not 0 / 0), between P's rounding and the division by the
+/// row sum that the online softmax needs out of the P V reduce.
+struct HoistMaskOutOfDot : OpRewritePattern<DotOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DotOp dot,
+                                PatternRewriter &rewriter) const override {
+    for (int operand = 0; operand < 2; ++operand) {
+      Value masked = dot->getOperand(operand);
+      auto rounding = masked.getDefiningOp<CastOp>();
+      auto select =
+          (rounding ? rounding.getOperand() : masked).getDefiningOp<SelectOp>();
+      if (!select || !getMaskedOperand(select))
+        continue;
+      Value x = select->getOperand(getMaskedOperand(select));
+      auto conditionType = cast_or_null<TileType>(select.getCondition().getType());
+      auto xType = dyn_cast<TileType>(x.getType());
+      if (!conditionType || !xType ||
+          xType.getRank() !=
+              cast<TileType>(select.getType()).getRank() ||
+          !llvm::all_of(conditionType.getAxes(), [&](StringAttr axis) {
+            return xType.hasAxis(axis) &&
+                   !llvm::is_contained(dot.getContract(), axis);
+          }))
+        continue;
+      Value operandX = x;
+      if (rounding) {
+        auto rounded = CastOp::create(
+            rewriter, rounding.getLoc(),
+            TileType::get(rewriter.getContext(), xType.getAxes(),
+                          cast<TileType>(rounding.getType()).getElementType()),
+            x);
+        rounded->setAttrs(rounding->getAttrs());
+        operandX = rounded;
+      }
+      Value lhs = operand == 0 ? operandX : dot.getLhs();
+      Value rhs = operand == 1 ? operandX : dot.getRhs();
+      auto newDot =
+          DotOp::create(rewriter, dot.getLoc(), lhs, rhs, dot.getContract());
+      Value result = applyMaskLike(rewriter, select, newDot);
+      rewriter.replaceOp(dot, relayoutLike(rewriter, result, dot));
+      return success();
+    }
+    return rewriter.notifyMatchFailure(
+        dot, "no operand is a mask select(c, 0, x) (or its cast) whose "
+             "condition does not vary along the contraction");
+  }
+};
+
+/// sum_j m(y_j) -> m(sum_j y_j) for a mask m = select(c, 0, .) with c
+/// defined outside the reduce: the masked elements sum zeros.
+struct HoistMaskOutOfReduce : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ArrayAttr> combiners = reduce.getCombiners();
+    if (!combiners)
+      return rewriter.notifyMatchFailure(reduce, "has a combine region");
+    Region &body = reduce.getBody();
+    YieldOp yield = reduce.getYield();
+    for (unsigned index = 0, e = reduce.getNumResults(); index < e; ++index) {
+      if (cast<CombinerKindAttr>((*combiners)[index]).getValue() !=
+          CombinerKind::Add)
+        continue;
+      auto select = yield.getOperand(index).getDefiningOp<SelectOp>();
+      if (!select || !getMaskedOperand(select) ||
+          body.isAncestor(select.getCondition().getParentRegion()))
+        continue;
+      Value y = select->getOperand(getMaskedOperand(select));
+      if (cast<TileType>(y.getType()).getRank() !=
+          cast<TileType>(select.getType()).getRank())
+        continue;
+      rewriter.setInsertionPoint(reduce);
+      SmallVector<Type> types(reduce->getResultTypes());
+      types[index] = y.getType();
+      auto newReduce = ReduceOp::create(rewriter, reduce.getLoc(), types,
+                                        reduce.getAxisAttr(), *combiners,
+                                        ValueRange{});
+      rewriter.inlineRegionBefore(body, newReduce.getBody(),
+                                  newReduce.getBody().end());
+      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, y); });
+      rewriter.setInsertionPointAfter(newReduce);
+      Value masked =
+          applyMaskLike(rewriter, select, newReduce.getResult(index));
+      SmallVector<Value> replacements(newReduce.getResults());
+      Type wanted = reduce.getResult(index).getType();
+      replacements[index] =
+          masked.getType() == wanted
+              ? masked
+              : BroadcastOp::create(rewriter, reduce.getLoc(), wanted, masked)
+                    .getResult();
+      rewriter.replaceOp(reduce, replacements);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(
+        reduce, "no add-combined term is a mask select(c, 0, y) with c "
+                "defined outside the loop");
+  }
+};
+} // namespace
+
 
 namespace {
 /// dot(cast(x / s), w) -> dot(cast(x), w) / s (either operand), s a scale
@@ -180,13 +313,19 @@ namespace {
 /// reduce, as rule 4 does for an unrounded P, and rule 9 then derives the
 /// single-pass online softmax: P = exp(S - m) rounded, O / l at the end.
 struct DivideAfterRounding : OpRewritePattern<DotOp> {
-  using OpRewritePattern::OpRewritePattern;
+  /// `onlyRescalable`: only casts that already carry kRescalableAttr (a
+  /// rounding the user asked for elsewhere, --round-dot-operands), without
+  /// --divide-after-rounding.
+  DivideAfterRounding(MLIRContext *context, bool onlyRescalable)
+      : OpRewritePattern(context), onlyRescalable(onlyRescalable) {}
 
   LogicalResult matchAndRewrite(DotOp dot,
                                 PatternRewriter &rewriter) const override {
     for (int operand = 0; operand < 2; ++operand) {
       Value rounded = dot->getOperand(operand);
       auto cast = rounded.getDefiningOp<CastOp>();
+      if (cast && onlyRescalable && !cast->hasAttr(kRescalableAttr))
+        continue;
       auto div = cast ? cast.getOperand().getDefiningOp<DivOp>() : DivOp();
       if (!div)
         continue;
@@ -206,13 +345,29 @@ struct DivideAfterRounding : OpRewritePattern<DotOp> {
       return success();
     }
     return rewriter.notifyMatchFailure(
-        dot, "no operand is a cast of a quotient by a scale outside the "
-             "contraction");
+        dot, onlyRescalable
+                 ? "no operand is a rescalable cast of a quotient by a scale "
+                   "outside the contraction"
+                 : "no operand is a cast of a quotient by a scale outside "
+                   "the contraction");
   }
+
+private:
+  bool onlyRescalable;
 };
 } // namespace
 
 void blockbuster::block::populateDivideAfterRoundingPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<DivideAfterRounding>(patterns.getContext());
+  patterns.add<DivideAfterRounding>(patterns.getContext(),
+                                    /*onlyRescalable=*/false);
+}
+
+void blockbuster::block::populateScaleHoistingPatterns(
+    RewritePatternSet &patterns) {
+  populateGeneratedPDLLPatterns(patterns);
+  registerFusionVocabulary(patterns.getPDLPatterns());
+  patterns.add<HoistMaskOutOfDot, HoistMaskOutOfReduce>(patterns.getContext());
+  patterns.add<DivideAfterRounding>(patterns.getContext(),
+                                    /*onlyRescalable=*/true);
 }

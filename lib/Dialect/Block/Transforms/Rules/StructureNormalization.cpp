@@ -391,7 +391,8 @@ namespace {
 /// with no rounding) and b a tile of a 16-bit float type: x is rounded to
 /// b's type, which changes each product by up to that rounding (8 bits of
 /// mantissa for bf16; not an identity: only on request). The dot is then a
-/// 16-bit dot the tensor cores run (NarrowWidenedDot's form).
+/// 16-bit dot the tensor cores run (NarrowWidenedDot's form). The cast is
+/// rescalable (kRescalableAttr).
 struct RoundDotOperand : OpRewritePattern<DotOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -417,6 +418,11 @@ struct RoundDotOperand : OpRewritePattern<DotOp> {
           TileType::get(rewriter.getContext(), xType.getAxes(),
                         narrowType.getElementType()),
           x);
+      // The rounding is the option's, not the program's: as PyTorch's flash
+      // kernels do, P may be rounded before its division by the row sum and
+      // its rescaling by the running maximum (rule 4's DivideAfterRounding
+      // for rescalable casts, rule 9's single-pass online softmax).
+      rounded->setAttr(kRescalableAttr, rewriter.getUnitAttr());
       Value lhs = operand == 0 ? rounded.getResult() : narrow;
       Value rhs = operand == 1 ? rounded.getResult() : narrow;
       rewriter.replaceOpWithNewOp<DotOp>(dot, lhs, rhs, dot.getContract());

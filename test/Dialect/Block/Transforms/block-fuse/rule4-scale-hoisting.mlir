@@ -16,6 +16,7 @@
 // RUN: bb-run %t --entry out_of_reduce_swapped_and_divisor --check --reference %s --block-sizes=M=4,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry out_of_reduce_smaller_state --check --reference %s --block-sizes=M=4,N=3,K=4 | FileCheck %s --check-prefix=NUM
 // RUN: bb-run %t --entry factor_to_weight --check --reference %s --block-sizes=M=4,N=3 | FileCheck %s --check-prefix=NUM
+// RUN: bb-run %t --entry mask_out_of_dot_and_reduce --check --reference %s --block-sizes=M=4,N=3,K=4 | FileCheck %s --check-prefix=NUM
 // NUM: PASS
 
 // dot(x * r, w) with a row factor r[M]: the product moves after the dot.
@@ -438,6 +439,51 @@ block.program @negative_factor_divided_by_x axes(M = 10 tiled, N = 7 tiled, J = 
     %q = block.div %r, %x : !block.tile<[M], f32>, !block.tile<[M, J], f32>
     %d = block.dot %q, %w contract [J] : !block.tile<[M, J], f32>, !block.tile<[J, N], f32>
     block.yield %d : !block.tile<[M, N], f32>
+  }
+  block.return %Y : !block.array<10x7xf32>
+}
+
+// -----
+
+// A mask of rows, select(c, 0, x) with c[M] (attention exported by
+// torch-mlir zeroes the rows of P whose scores are all -inf this way),
+// leaves the dot, also through a cast (cast(select(c, 0, x)) =
+// select(c, 0, cast(x))), and then the reduce over K whose terms it masks:
+// a masked row sums zeros either way. The rescalable cast (a rounding the
+// user asked for: --round-dot-operands) then lets the division by r leave
+// the dot as well, as --divide-after-rounding does for any cast.
+
+// CHECK-LABEL: block.program @mask_out_of_dot_and_reduce
+// CHECK:         %[[R:.*]] = block.exp
+// CHECK:         %[[C:.*]] = block.compare gt
+// CHECK:         %[[ACC:.*]] = block.reduce K combiners [add]
+// CHECK:           %[[X:.*]] = block.load %{{.*}} [M, K]
+// CHECK:           %[[XR:.*]] = block.cast %[[X]] {block.rescalable} : !block.tile<[M, K], f32> to !block.tile<[M, K], bf16>
+// CHECK-NEXT:      %[[D:.*]] = block.dot %[[XR]], %{{.*}} contract [K]
+// CHECK:           block.yield %[[D]] : !block.tile<[M, N], f32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[Q:.*]] = block.div %[[ACC]], %[[R]] : !block.tile<[M, N], f32>, !block.tile<[M], f32>
+// CHECK-NEXT:    %[[Z:.*]] = block.constant [] 0.000000e+00 : f32
+// CHECK-NEXT:    %[[M:.*]] = block.select %[[C]], %[[Z]], %[[Q]] : !block.tile<[M], i1>, !block.tile<[], f32>, !block.tile<[M, N], f32>
+// CHECK-NEXT:    block.yield %[[M]]
+block.program @mask_out_of_dot_and_reduce axes(M = 10 tiled, N = 7 tiled, K = 9 tiled)
+    (%X: !block.array<10x9xf32>, %W: !block.array<9x7xbf16>, %R: !block.array<10xf32>)
+    -> !block.array<10x7xf32> {
+  %Y = block.map [M, N] -> !block.array<10x7xf32> {
+    %l = block.load %R[M] : !block.array<10xf32> -> !block.tile<[M], f32>
+    %r = block.exp %l : !block.tile<[M], f32>
+    %zero = block.constant [] 0.0 : f32
+    %c = block.compare gt %l, %zero : !block.tile<[M], f32>, !block.tile<[], f32>
+    %acc = block.reduce K combiners [add] -> !block.tile<[M, N], f32> {
+      %x = block.load %X[M, K] : !block.array<10x9xf32> -> !block.tile<[M, K], f32>
+      %w = block.load %W[K, N] : !block.array<9x7xbf16> -> !block.tile<[K, N], bf16>
+      %xr = block.div %x, %r : !block.tile<[M, K], f32>, !block.tile<[M], f32>
+      %m = block.select %c, %zero, %xr : !block.tile<[M], i1>, !block.tile<[], f32>, !block.tile<[M, K], f32>
+      %p = block.cast %m {block.rescalable} : !block.tile<[M, K], f32> to !block.tile<[M, K], bf16>
+      %d = block.dot %p, %w contract [K] : !block.tile<[M, K], bf16>, !block.tile<[K, N], bf16>
+      block.yield %d : !block.tile<[M, N], f32>
+    }
+    block.yield %acc : !block.tile<[M, N], f32>
   }
   block.return %Y : !block.array<10x7xf32>
 }
