@@ -74,7 +74,8 @@ struct BlockDecodeGemvBlocks
         auto axes = matchGemvDot(map, dot);
         if (!axes)
           return;
-        auto [m, n, k] = *axes;
+        StringRef m = axes->rows.getValue(), n = axes->columns.getValue(),
+                  k = axes->depth.getValue();
         AxisAttr rows = byName.lookup(m), columns = byName.lookup(n),
                  depth = byName.lookup(k);
         if (!open(m) || !open(n) ||

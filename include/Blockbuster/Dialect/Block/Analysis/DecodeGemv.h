@@ -34,7 +34,7 @@ constexpr int64_t kDecodeGemvDepthMultiple = 64;
 /// load of a rank-2 array of the same type along [depth, columns], rows and
 /// columns grid axes of the map.
 struct GemvDotAxes {
-  llvm::StringRef rows, columns, depth;
+  mlir::StringAttr rows, columns, depth;
 };
 
 /// The axes of `dot` (in `map`) if it is a decode GEMV dot.

@@ -124,6 +124,35 @@ blockbuster::block::findScaleToHoistOutOfReduce(ReduceOp reduce,
   return std::nullopt;
 }
 
+/// Replaces term `index` of `reduce` by `kept`, a value of its body (the
+/// state becomes kept's type), and the result by `after(new result)`,
+/// built after the loop and given the old result's type where it differs
+/// (a relayout).
+static ReduceOp
+replaceTermAfterLoop(RewriterBase &rewriter, ReduceOp reduce, unsigned index,
+                     Value kept, llvm::function_ref<Value(Value)> after) {
+  Region &body = reduce.getBody();
+  YieldOp yield = reduce.getYield();
+  rewriter.setInsertionPoint(reduce);
+  SmallVector<Type> types(reduce->getResultTypes());
+  types[index] = kept.getType();
+  auto newReduce =
+      ReduceOp::create(rewriter, reduce.getLoc(), types, reduce.getAxisAttr(),
+                       *reduce.getCombiners(), ValueRange{});
+  rewriter.inlineRegionBefore(body, newReduce.getBody(),
+                              newReduce.getBody().end());
+  rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, kept); });
+  rewriter.setInsertionPointAfter(newReduce);
+  Value result = after(newReduce.getResult(index));
+  Type wanted = reduce.getResult(index).getType();
+  if (result.getType() != wanted)
+    result = BroadcastOp::create(rewriter, reduce.getLoc(), wanted, result);
+  SmallVector<Value> replacements(newReduce.getResults());
+  replacements[index] = result;
+  rewriter.replaceOp(reduce, replacements);
+  return newReduce;
+}
+
 /// sum_j (u_j op s) = (sum_j u_j) op s for op in {*, /} when s is defined
 /// outside the reduce (it does not vary with j). The state is u_j's type,
 /// which may have fewer axes than the term (sum_j mu * c_j = mu * sum_j c_j
@@ -133,36 +162,19 @@ ReduceOp blockbuster::block::hoistScaleOutOfReduce(RewriterBase &rewriter,
                                                    ReduceOp reduce,
                                                    unsigned index) {
   bool keepLhs = *getKeptOperandIsLhs(reduce, index);
-  ArrayAttr combiners = *reduce.getCombiners();
-  Region &body = reduce.getBody();
-  YieldOp yield = reduce.getYield();
-  Operation *def = yield.getOperand(index).getDefiningOp();
+  Operation *def = reduce.getYield().getOperand(index).getDefiningOp();
   Value lhs = def->getOperand(0), rhs = def->getOperand(1);
   Value kept = keepLhs ? lhs : rhs;
   Value scale = keepLhs ? rhs : lhs;
-  rewriter.setInsertionPoint(reduce);
-  SmallVector<Type> types(reduce->getResultTypes());
-  types[index] = kept.getType();
-  auto newReduce =
-      ReduceOp::create(rewriter, reduce.getLoc(), types, reduce.getAxisAttr(),
-                       combiners, ValueRange{});
-  rewriter.inlineRegionBefore(body, newReduce.getBody(),
-                              newReduce.getBody().end());
-  rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, kept); });
-  Value result = newReduce.getResult(index);
-  rewriter.setInsertionPointAfter(newReduce);
-  Value lhsAfter = keepLhs ? result : scale;
-  Value rhsAfter = keepLhs ? scale : result;
-  Value scaled =
-      isa<MulOp>(def)
-          ? MulOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
-                .getResult()
-          : DivOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
-                .getResult();
-  SmallVector<Value> replacements(newReduce.getResults());
-  replacements[index] = scaled;
-  rewriter.replaceOp(reduce, replacements);
-  return newReduce;
+  return replaceTermAfterLoop(rewriter, reduce, index, kept, [&](Value sum) {
+    Value lhsAfter = keepLhs ? sum : scale;
+    Value rhsAfter = keepLhs ? scale : sum;
+    return isa<MulOp>(def)
+               ? MulOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
+                     .getResult()
+               : DivOp::create(rewriter, def->getLoc(), lhsAfter, rhsAfter)
+                     .getResult();
+  });
 }
 
 namespace {
@@ -274,26 +286,9 @@ struct HoistMaskOutOfReduce : OpRewritePattern<ReduceOp> {
       if (cast<TileType>(y.getType()).getRank() !=
           cast<TileType>(select.getType()).getRank())
         continue;
-      rewriter.setInsertionPoint(reduce);
-      SmallVector<Type> types(reduce->getResultTypes());
-      types[index] = y.getType();
-      auto newReduce = ReduceOp::create(rewriter, reduce.getLoc(), types,
-                                        reduce.getAxisAttr(), *combiners,
-                                        ValueRange{});
-      rewriter.inlineRegionBefore(body, newReduce.getBody(),
-                                  newReduce.getBody().end());
-      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, y); });
-      rewriter.setInsertionPointAfter(newReduce);
-      Value masked =
-          applyMaskLike(rewriter, select, newReduce.getResult(index));
-      SmallVector<Value> replacements(newReduce.getResults());
-      Type wanted = reduce.getResult(index).getType();
-      replacements[index] =
-          masked.getType() == wanted
-              ? masked
-              : BroadcastOp::create(rewriter, reduce.getLoc(), wanted, masked)
-                    .getResult();
-      rewriter.replaceOp(reduce, replacements);
+      replaceTermAfterLoop(rewriter, reduce, index, y, [&](Value sum) {
+        return applyMaskLike(rewriter, select, sum);
+      });
       return success();
     }
     return rewriter.notifyMatchFailure(
