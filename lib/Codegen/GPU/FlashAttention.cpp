@@ -70,6 +70,7 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "RowCombiners.h"
+#include "RunningMaxCombine.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
 #include "TmaRing.h"
@@ -3074,6 +3075,15 @@ struct GPUFlashAttention
       std::optional<int64_t> rank = attentionTileRank(grid);
       if (!rank)
         continue;
+      // FlashAttention's combine where the single pass's rounding of P is
+      // the user's choice (RunningMaxCombine.h). On the block's linalg ops,
+      // so a block the register schedules refuse runs it on the generic
+      // path as well.
+      SmallVector<scf::ForOp> loops(grid.getBody()->getOps<scf::ForOp>());
+      for (scf::ForOp loop : loops)
+        if (FailureOr<OnlineCombine> combine = matchOnlineCombine(loop);
+            succeeded(combine))
+          rewriteToRunningMax(rewriter, *combine);
       // The wgmma schedule where it applies; a block it cannot take runs
       // on mma.sync.
       MmaKind kind = mma == "wgmma"            ? MmaKind::Wgmma

@@ -15,6 +15,7 @@
 #include "Blockbuster/Conversion/BlockToLinalg/Passes.h"
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 #include "Blockbuster/Dialect/Block/IR/Combiners.h"
+#include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -866,8 +867,13 @@ LogicalResult ProgramLowering::lowerElementwise(Operation *op) {
   Type resultType = getElementType(result);
   auto body = [&](OpBuilder &b, Location l, ValueRange args) -> Value {
     return llvm::TypeSwitch<Operation *, Value>(op)
-        .Case([&](CastOp) -> Value {
-          return createConversion(b, l, args[0], resultType);
+        .Case([&](CastOp cast) -> Value {
+          Value converted = createConversion(b, l, args[0], resultType);
+          // The rounding's licence to move (kRescalableRoundingAttrName).
+          if (auto rounding = converted.getDefiningOp<arith::TruncFOp>();
+              rounding && cast->hasAttr(block::kRescalableAttr))
+            rounding->setAttr(kRescalableRoundingAttrName, b.getUnitAttr());
+          return converted;
         })
         // The indexing map does the broadcast and the transposition.
         .Case([&](BroadcastOp) -> Value { return args[0]; })

@@ -13,6 +13,15 @@
 
 namespace blockbuster {
 
+/// The unit attribute that the conversion puts on the `arith.truncf` of a
+/// `block.cast` marked `block.rescalable` (block-fuse's divide-after-rounding
+/// and round-dot-operands): the user accepts that the rounding point moves
+/// past a positive factor, cast(x) computed as cast(x e) / e. The GPU
+/// schedule of attention reads it (gpu-flash-attention: P rounded after the
+/// rescaling by the running maximum, FlashAttention's combine).
+inline constexpr llvm::StringLiteral kRescalableRoundingAttrName =
+    "blockbuster.rescalable";
+
 /// Builds, right before `program`, a func.func of the same name over tensors
 /// that computes what `program` does, block by block (see the description
 /// of convert-block-to-linalg). `program` is left in place; the caller erases
