@@ -22,7 +22,7 @@ namespace blockbuster {
 namespace {
 
 FailureOr<OnlineCombine> noMatch(const Twine &reason) {
-  llvm::errs() << "online combine kept: " << reason << "\n";
+  LLVM_DEBUG(llvm::dbgs() << "online combine kept: " << reason << "\n");
   return failure();
 }
 
