@@ -173,7 +173,16 @@ def GPUFlashAttention
        log2(e), with a constant factor of the argument (the softmax scale)
        folded into one fma; the thread id is marked
        `blockbuster.occupancy_by_shared_memory`, which
-       `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`.
+       `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`;
+    7. a reduce loop in rule 9's online form whose P V reads a rounding
+       marked `blockbuster.rescalable` (the single pass under
+       divide-after-rounding or round-dot-operands) first takes
+       FlashAttention's combine, on its linalg ops: M = max(m, m_j) before
+       the exponent, P = exp(S - M), l = l alpha + rowsum(P), and P V
+       accumulated into O alpha (no second accumulator, no product by
+       beta = exp(m_j - M)); the rounding of P moves past the positive
+       factor beta, which the mark allows (lib/Codegen/GPU/
+       RunningMaxCombine.h). Without the mark nothing changes.
 
     With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
     or 8 warps (one or two consumer warpgroups of 64 query rows) whose Q,

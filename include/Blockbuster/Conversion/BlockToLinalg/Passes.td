@@ -45,7 +45,10 @@ def ConvertBlockToLinalg : Pass<"convert-block-to-linalg", "::mlir::ModuleOp"> {
       its operands to f32 and accumulates in f32; `tile_reduce` a
       `linalg.generic` with reduction iterators; `cast` the matching
       `arith` conversion (i1 masks convert as 0 or 1, index as
-      `arith.index_cast`); `constant` a `linalg.fill`; `iota` a
+      `arith.index_cast`; the `arith.truncf` of a cast marked
+      `block.rescalable` carries `blockbuster.rescalable`, the licence to
+      move that rounding past a positive factor, which
+      gpu-flash-attention reads); `constant` a `linalg.fill`; `iota` a
       `linalg.generic` over `linalg.index` plus the block offset. `gelu` is
       the exact erf form, `silu` is `x * sigmoid(x)`, `rsqrt` is
       `math.rsqrt`, `erf`, `sin`, `cos`, `tanh`, `exp`, `log`, `sqrt` are
