@@ -2,6 +2,8 @@
 
 #include "AttentionInRegisters.h"
 
+#include "Blockbuster/Dialect/Block/Transforms/FusionRules.h"
+
 using namespace mlir;
 using namespace blockbuster::block;
 
@@ -84,6 +86,9 @@ blockbuster::block::matchAttentionInRegisters(ProgramOp program,
   for (StringAttr axis : cast<TileType>(values.getRhs().getType()).getAxes())
     if (!p.hasAxis(axis))
       attention.valueAxes.push_back(axis);
+  auto rounding = values.getLhs().getDefiningOp<CastOp>();
+  attention.singlePass = rounding && rounding->hasAttr(kRescalableAttr) &&
+                         values->getParentOfType<ReduceOp>() == reduce;
   return attention;
 }
 

@@ -29,14 +29,16 @@ constexpr int64_t kAttentionRowsPerWarp = 16;
 /// 64 do not at D = 64 or 128 (test/Integration/gpu-flash-attention.test).
 constexpr int64_t kAttentionMaxKeys = 64;
 /// The most keys per block on wgmma (sm_90a), chosen for a head of at
-/// least kAttentionWideKeysHead or given with --block-sizes: S = Q K^T as
-/// m64n128k16. The chosen ones when S, O and Q fit
-/// kAttentionWideKeysRegisters registers per thread: a block of one
-/// warpgroup then runs two to an SM with up to 255 registers each (B4 H32
-/// S2048 D128: 198 registers, no spill); at D = 128 it was measured
+/// least kAttentionWideKeysHead, for the single pass at any head, or given
+/// with --block-sizes: S = Q K^T as m64n128k16. The chosen ones when S, O
+/// and Q fit kAttentionWideKeysRegisters registers per thread: a block of
+/// one warpgroup then runs two to an SM with up to 255 registers each (B4
+/// H32 S2048 D128: 198 registers, no spill); at D = 128 it was measured
 /// 1.06-1.12x faster than 64 keys for the single pass and 0.99-1.07x for
 /// the exact form; at D = 64 (minctasm 4: 128 registers, small spills)
-/// the exact form was 0.96-1.02x.
+/// the exact form was 0.96-1.02x, and the single pass, with
+/// FlashAttention's combine (127 registers, no spill), 0.99-1.16x
+/// (docs/performance.md, "FlashAttention's combine").
 constexpr int64_t kAttentionWgmmaKeys = 128;
 constexpr int64_t kAttentionWideKeysHead = 128;
 constexpr int64_t kAttentionWideKeysRegisters = 160;
@@ -54,6 +56,10 @@ struct AttentionInRegisters {
   /// The axes Q K^T contracts (the head dimension of Q and K) and the
   /// columns of O (that of V).
   llvm::SmallVector<mlir::StringAttr> headAxes, valueAxes;
+  /// P V contracts a rounding marked rescalable in S's reduce: the single
+  /// pass, which gpu-flash-attention runs with FlashAttention's combine
+  /// (one accumulator, O).
+  bool singlePass = false;
 
   /// Whether blocks of `sizes` run in registers on `warps` warps with
   /// their S, O and Q fragments in `registers` 32-bit registers per

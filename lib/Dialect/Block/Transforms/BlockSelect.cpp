@@ -237,13 +237,18 @@ struct BlockSelectPass
     };
     // The most keys and the registers for S, O and Q of an attention
     // kernel at `sizes`: given keys up to 128, unchecked; on wgmma with a
-    // head of 128 or more, 128 within 160 registers; else 64 within the
-    // target's state registers.
+    // head of 128 or more, or for the single pass over whole tiles of 128
+    // keys, 128 within 160 registers; else 64 within the target's state
+    // registers. (The single pass at D = 64 takes 127 of the 128 registers
+    // its 4 blocks per SM leave; a partial key tile's bounds spill 8 bytes.)
     auto keyBudget = [&](const AttentionInRegisters &kernel,
                          const BlockSizes &sizes) {
       if (explicitSizes.count(kernel.keyAxis.getValue()))
         return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys, -1};
-      if (wgmmaAttention && kernel.headExtent(sizes) >= kAttentionWideKeysHead)
+      if (wgmmaAttention &&
+          (kernel.headExtent(sizes) >= kAttentionWideKeysHead ||
+           (kernel.singlePass &&
+            sizes.getExtent(kernel.keyAxis) % kAttentionWgmmaKeys == 0)))
         return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys,
                                            kAttentionWideKeysRegisters};
       return std::pair<int64_t, int64_t>{kAttentionMaxKeys,
