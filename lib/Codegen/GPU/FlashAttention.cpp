@@ -132,6 +132,15 @@ constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
 /// The dots' instructions (the pass's `mma` option).
 enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap, WgmmaPingPong };
 
+/// The slots of a loop's TMA ring for `operands` TMA operands: one per
+/// operand and one more (the next iteration's first tile lands while this
+/// iteration's last is read). A pipelined loop (S issued an iteration
+/// ahead) has 3 whether it reads K alone (K two iterations ahead) or K and
+/// V (per iteration K_{i+2} and V_i, see FlashAttentionBuilder::awaitTma).
+static int64_t ringSlots(int64_t operands, bool pipelined) {
+  return pipelined ? 3 : operands + 1;
+}
+
 /// A global array whose tiles TMA copies: a function argument of 16-bit
 /// elements, viewed (through at most one collapse_shape) as the source of
 /// the block's subviews [1, .., 1, rows, D].
@@ -658,6 +667,8 @@ private:
   /// The wait (and the refill of the other slot) for this iteration's tile
   /// of the TMA operand `p`; returns the byte offset of its slot.
   Value awaitTma(Value oldB, const Prefetched &p);
+  /// awaitTma in a pipelined loop of two dots, S = Q K^T and P V.
+  Value awaitPipelinedPair(Value oldB, const Prefetched &p);
   /// S = Q K^T's wgmmas (D / 16 k steps) on `acc`, Q's tile in `q`, K's in
   /// the ring of `p` at byte `slotOffset`.
   SmallVector<Value> issueQK(SmallVector<Value> acc, Value q,
@@ -729,11 +740,13 @@ private:
     int64_t tmaOperands = 0, slotBytes = 0;
     // Iterations the copies run ahead: 2 in a pipelined loop.
     int64_t ahead = 1;
-    int64_t slots() const { return ahead * tmaOperands + 1; }
-    // A pipelined loop (MmaKind::WgmmaOverlap): its one dot, S = Q K^T,
-    // is issued an iteration ahead, its wgmma running while the
-    // iteration's softmax runs on the previous S. The old S tile, this
-    // iteration's S (iter_args) and the next one's (in flight).
+    int64_t slots() const { return ringSlots(tmaOperands, bool(pipelinedTile)); }
+    // A pipelined loop (MmaKind::WgmmaOverlap): its S = Q K^T is issued an
+    // iteration ahead, its wgmma running while the iteration's softmax
+    // runs on the previous S. S may be the loop's only dot (K its one TMA
+    // operand) or be followed by P V (V the second; see awaitTma for the
+    // ring's order). The old S tile, this iteration's S (iter_args) and
+    // the next one's (in flight).
     Value pipelinedTile;
     SmallVector<Value> currentS, nextS;
     // The (old) tile whose mask bounds the loop: every iteration computes
@@ -2523,6 +2536,8 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   // block barrier, so that the warpgroups may drift half an iteration
   // apart. (wgmma.wait_group in one warp: the warpgroup's wgmma, one
   // operation, has finished reading the slot; as in gpu-warpgroup-matmul.)
+  if (state.pipelinedTile && state.tmaOperands == 2)
+    return awaitPipelinedPair(oldB, p);
   if (!pingPong)
     gpu::BarrierOp::create(rewriter, loc);
   Value iv = mapping.lookup(state.oldLoop.getInductionVar());
@@ -2606,6 +2621,73 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   return mul(rem(use, slots), state.slotBytes);
 }
 
+Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
+                                                const Prefetched &p) {
+  // S_{i+1} = Q K_{i+1}^T is issued at the start of iteration i and P_i V_i
+  // after its softmax, both waited for at once before P_i V_i's result is
+  // read (wgmma groups complete in order: S_{i+1}, committed first, is
+  // done when P_i V_i is). The ring's uses in the order of their wgmmas:
+  // K_0 = use 0 (before the loop), then per iteration K_{i+1} = use
+  // 2 i + 1 and V_i = use 2 i + 2, use u in slot u mod 3. At iteration i's
+  // start every warp has waited for S_i and P_{i-1} V_{i-1} (uses 2 i - 1
+  // and 2 i), so after one block barrier thread 0 refills their slots with
+  // V_i (use 2 i + 2, the slot of 2 i - 1) and K_{i+2} (use 2 i + 3, the
+  // slot of 2 i), and the iteration waits for K_{i+1}, whose copy started
+  // an iteration earlier; V_i's copy runs during S_{i+1}'s issue and the
+  // softmax. Three slots as without the overlap (K two tiles ahead and V
+  // one would take 5, and 1 block per SM at D = 128).
+  LoopState &state = loops.back();
+  Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+      loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+      state.step);
+  Value base = mul(iteration, 2);
+  int64_t slots = state.slots();
+  auto slotOf = [&](Value use) { return mul(rem(use, slots), state.slotBytes); };
+  auto inLoop = [&](Value at) {
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, at,
+                                 state.upperBound);
+  };
+  if (p.operand == 1) {
+    Value use = add(base, 2);
+    waitForRound(rewriter, loc, p.barriers, use, slots);
+    return slotOf(use);
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
+  Value afterNext = arith::AddIOp::create(rewriter, loc, next, state.step);
+  auto refill = scf::IfOp::create(rewriter, loc, leader);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(refill.thenBlock());
+    for (auto &[otherB, other] : state.prefetched)
+      if (other.operand == 1) {
+        Value use = add(base, 2);
+        issueTma(*other.tma,
+                 viewAt(otherB, other, state.oldLoop.getInductionVar(), iv),
+                 other.buffer, slotOf(use), other.barriers, rem(use, slots),
+                 other.groups);
+      }
+    auto ahead = scf::IfOp::create(rewriter, loc, inLoop(afterNext));
+    rewriter.setInsertionPointToStart(ahead.thenBlock());
+    Value use = add(base, 3);
+    issueTma(*p.tma,
+             viewAt(oldB, p, state.oldLoop.getInductionVar(), afterNext),
+             p.buffer, slotOf(use), p.barriers, rem(use, slots), p.groups);
+  }
+  // The dot reads the next iteration's K (use 2 i + 1), when there is one;
+  // the last iteration's wgmma reads a stale slot and its result is never
+  // used.
+  Value use = add(base, 1);
+  auto wait = scf::IfOp::create(rewriter, loc, inLoop(next));
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(wait.thenBlock());
+    waitForRound(rewriter, loc, p.barriers, use, slots);
+  }
+  return slotOf(use);
+}
+
 LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   if (!loop.getInitArgs().empty())
     return fail(loop, "a loop with results");
@@ -2654,7 +2736,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
           std::max(state.slotBytes, p.groups * p.tma->boxes * kBoxBytes);
     }
   // The overlap schedule: the loop's S is issued an iteration ahead, its K
-  // tile two (a ring of 3 slots).
+  // tile two (a ring of 3 slots, also with V: see awaitTma).
   linalg::GenericOp sDot = pipelinedDot(loop);
   // (S's tile is allocated in the loop: its registers from its bound.)
   int64_t sRegisters = 0;
@@ -2667,6 +2749,19 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
                           tile, cast<MemRefType>(tile.getType()).getRank() - 1),
                       kTileN) /
         kTileN * 4;
+    // The next S is live across the softmax, beside what the kernel
+    // without the overlap fits in 128 registers: the blocks per SM are to
+    // leave that many more (else ptxas spills at the shared memory's
+    // occupancy: 4 blocks at D = 64).
+    Operation *threadOp = thread.getDefiningOp();
+    if (auto registers = threadOp->getAttrOfType<IntegerAttr>(
+            kOccupancyBySharedMemoryAttrName))
+      threadOp->setAttr(kOccupancyBySharedMemoryAttrName,
+                        rewriter.getI64IntegerAttr(std::max(
+                            registers.getInt(), 128 + sRegisters)));
+    else if (threadOp->hasAttr(kOccupancyBySharedMemoryAttrName))
+      threadOp->setAttr(kOccupancyBySharedMemoryAttrName,
+                        rewriter.getI64IntegerAttr(128 + sRegisters));
   }
   // The loop's bound: before the copies in a pipelined loop (its second
   // iteration's copy is conditional on it), else after them.
@@ -2687,9 +2782,13 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   for (auto &[oldB, p] : prefetched) {
     if (p.tma) {
       // Thread 0 starts the first iteration's copies: operand k's tile
-      // into slot k.
+      // into slot k. (A pipelined loop's V: at the first iteration's
+      // start, see awaitTma.)
       p.buffer = ring;
       p.barriers = loopBarriers.lookup(loop.getOperation());
+      state.prefetched[oldB] = p;
+      if (state.pipelinedTile && p.operand > 0)
+        continue;
       auto issue = scf::IfOp::create(rewriter, loc, leader);
       {
         OpBuilder::InsertionGuard guard(rewriter);
@@ -2699,7 +2798,6 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
                  p.buffer, index(p.operand * state.slotBytes), p.barriers,
                  index(p.operand), p.groups);
       }
-      state.prefetched[oldB] = p;
       continue;
     }
     auto bufferType = MemRefType::get(
@@ -2785,7 +2883,10 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       llvm::append_range(yielded, fragments[buffer].values);
     }
     if (state.pipelinedTile) {
-      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+      // (After P V, whose wait already waited for the S committed before
+      // it.)
+      if (state.tmaOperands == 1)
+        NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       llvm::append_range(yielded, loops.back().nextS);
     }
     if (yielded.size() != inits.size() ||
@@ -2803,23 +2904,33 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
 linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {
   if (mma != MmaKind::WgmmaOverlap || !qkOnWgmma || pingPong)
     return {};
-  linalg::GenericOp found;
-  for (auto dot : loop.getBody()->getOps<linalg::GenericOp>()) {
-    if (!linalg::isaContractionOpInterface(dot))
-      continue;
-    if (found)
-      return {};
-    found = dot;
-  }
-  if (!found || found.getNumDpsInputs() != 2 ||
-      isWorkgroup(found.getDpsInputs()[0]) ||
-      isWorkgroup(found.getDpsInputs()[1]))
+  SmallVector<linalg::GenericOp> dots;
+  for (auto dot : loop.getBody()->getOps<linalg::GenericOp>())
+    if (linalg::isaContractionOpInterface(dot))
+      dots.push_back(dot);
+  // S = Q K^T first, of two global operands; then at most P V, of a tile of
+  // the block and a global V.
+  if (dots.empty() || dots.size() > 2 ||
+      llvm::any_of(dots,
+                   [](auto dot) { return dot.getNumDpsInputs() != 2; }) ||
+      isWorkgroup(dots[0].getDpsInputs()[0]) ||
+      isWorkgroup(dots[0].getDpsInputs()[1]))
     return {};
+  if (dots.size() == 2 && (!pvOnWgmma || !isWorkgroup(dots[1].getDpsInputs()[0]) ||
+                           isWorkgroup(dots[1].getDpsInputs()[1])))
+    return {};
+  linalg::GenericOp found = dots[0];
   Value out = found.getDpsInits()[0];
-  // K, its one TMA operand; S's columns bounded.
+  // K (and V), its TMA operands in the order of their dots; S's columns
+  // bounded.
   SmallVector<std::pair<Value, Prefetched>> operands = findPrefetched(loop);
-  if (operands.size() != 1 || !operands.front().second.tma ||
-      operands.front().first != found.getDpsInputs()[1] ||
+  if (operands.size() != dots.size() ||
+      llvm::any_of(operands, [](auto &entry) { return !entry.second.tma; }) ||
+      llvm::any_of(llvm::zip(operands, dots),
+                   [](auto pair) {
+                     return std::get<0>(pair).first !=
+                            std::get<1>(pair).getDpsInputs()[1];
+                   }) ||
       !constantUpperBound(out, cast<MemRefType>(out.getType()).getRank() - 1))
     return {};
   for (auto fill : loop.getBody()->getOps<linalg::FillOp>())
@@ -2985,13 +3096,12 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
             releases, index(slot));
     }
     for (auto loop : oldGrid.getBody()->getOps<scf::ForOp>()) {
-      // The ring's slots (LoopState::slots): a pipelined loop's one
-      // operand runs two iterations ahead.
+      // The ring's slots (LoopState::slots).
       int64_t operands = llvm::count_if(
           findPrefetched(loop), [](auto &entry) { return entry.second.tma; });
-      int64_t ahead = pipelinedDot(loop) ? 2 : 1;
       if (operands)
-        loopBarriers[loop.getOperation()] = group(ahead * operands + 1);
+        loopBarriers[loop.getOperation()] =
+            group(ringSlots(operands, bool(pipelinedDot(loop))));
     }
     gpu::BarrierOp::create(rewriter, loc);
     if (pingPong) {

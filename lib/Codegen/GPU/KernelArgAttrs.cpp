@@ -40,14 +40,20 @@ struct GPUKernelArgAttrs
     getOperation().walk([&](gpu::LaunchFuncOp launch) {
       auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
           launch, launch.getKernel());
-      if (!func || !func.getBody()
-                        .walk([](Operation *op) {
-                          return op->hasAttr(
-                                     blockbuster::kOccupancyBySharedMemoryAttrName)
-                                     ? WalkResult::interrupt()
-                                     : WalkResult::advance();
-                        })
-                        .wasInterrupted())
+      // The registers a thread is to keep: 128, or the mark's value.
+      int64_t registers = 0;
+      if (func)
+        func.getBody().walk([&](Operation *op) {
+          Attribute mark =
+              op->getAttr(blockbuster::kOccupancyBySharedMemoryAttrName);
+          if (!mark)
+            return WalkResult::advance();
+          registers = 128;
+          if (auto value = dyn_cast<IntegerAttr>(mark))
+            registers = std::max<int64_t>(registers, value.getInt());
+          return WalkResult::interrupt();
+        });
+      if (!registers)
         return;
       std::optional<int64_t> bytes =
           launch.getDynamicSharedMemorySize()
@@ -63,7 +69,7 @@ struct GPUKernelArgAttrs
       // 64 K registers, 2048 threads.
       int64_t threads = *x * *y * *z;
       int64_t blocks = std::min(228 * 1024 / (*bytes + 1024), 2048 / threads);
-      blocks = std::min(blocks, 65536 / (128 * threads));
+      blocks = std::min(blocks, 65536 / (registers * threads));
       if (blocks > 1)
         func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(blocks));
     });

@@ -35,7 +35,9 @@ inline constexpr llvm::StringLiteral kBlockThreadsAttrName =
 
 /// On an op of a kernel (gpu-flash-attention's thread id): the kernel's
 /// registers should not hold fewer of its blocks on an SM than its shared
-/// memory allows; gpu-kernel-arg-attrs turns it into `nvvm.minctasm`.
+/// memory allows; gpu-kernel-arg-attrs turns it into `nvvm.minctasm`. A
+/// unit attribute leaves each thread at least 128 registers, an integer
+/// that many (the overlap schedule's S in flight).
 inline constexpr llvm::StringLiteral kOccupancyBySharedMemoryAttrName =
     "blockbuster.occupancy_by_shared_memory";
 

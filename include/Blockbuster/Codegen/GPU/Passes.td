@@ -793,7 +793,10 @@ def GPUKernelArgAttrs : Pass<"gpu-kernel-arg-attrs", "::mlir::ModuleOp"> {
     least 128 registers per thread: ptxas otherwise may spend registers
     on scheduling freedom until fewer blocks fit than the shared memory
     allows (the causal attention kernel: 243 registers, 2 blocks per SM,
-    instead of 168 and 3 with no spill).
+    instead of 168 and 3 with no spill). A mark with an integer value
+    leaves at least that many registers per thread instead (the attention
+    loop that issues the next S = Q K^T before the softmax: 128 and S's
+    registers, 192 with 128 keys).
   }];
   let options = [
     Option<"align", "align", "int64_t", /*default=*/"16", "Alignment in bytes">,
