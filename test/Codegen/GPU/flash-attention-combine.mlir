@@ -3,6 +3,7 @@
 // RUN: sed 's/ {blockbuster.rescalable}//' %s | bb-opt --gpu-flash-attention=mma=wgmma | FileCheck %s --check-prefix=KEPT
 // RUN: sed 's/ {blockbuster.rescalable}//' %s | bb-opt --gpu-flash-attention=mma=wgmma | grep -c llvm.nvvm.ex2.approx | FileCheck %s --check-prefix=KEPT-EXPS
 // RUN: bb-opt %s --gpu-flash-attention=mma=sync | FileCheck %s --check-prefix=SYNC
+// RUN: bb-opt %s --gpu-flash-attention=mma=wgmma-overlap | FileCheck %s --check-prefix=OVERLAP
 
 // The single pass of test/Integration/Inputs/attention_bf16.mlir (B1 H2
 // S200 D64, blocks of 64 x 64) under bb-compile --divide-after-rounding, as
@@ -40,6 +41,60 @@
 // KEPT: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}r,r,r,r,l,r"
 // KEPT-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}r,r,r,r,l,r,0,1,2,3,{{.*}},31"
 // KEPT-EXPS: 36
+
+// wgmma-overlap (FlashAttention-3's intra-warpgroup overlap): S_{i+1} =
+// Q K_{i+1}^T is issued before softmax_i and waited for with P_i V_i. The
+// ring keeps 3 slots in the order of the wgmmas: K_0 and K_1 before the
+// loop (no V), the first S issued and waited for there; at each
+// iteration's start one block barrier, then thread 0 copies V_i and (if
+// there is one) K_{i+2} into the slots S_i and P_{i-1} V_{i-1} freed, the
+// wait for K_{i+1} (if there is one) and S_{i+1}'s 4 k16 steps, committed
+// and not waited for; the softmax of the carried S (its max reads the
+// carried m); no barrier before P V, only the wait for V_i; P V's one wait
+// (0) covers the S committed before it, then the yield. The blocks per SM
+// are to leave 128 + 32 registers (the S in flight).
+// OVERLAP-LABEL: func.func @attention
+// OVERLAP: gpu.thread_id  x {blockbuster.occupancy_by_shared_memory = 160 : i64}
+// OVERLAP: %[[RING:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// OVERLAP: memref.alloc() {alignment = 1024 : i64} : memref<24576xi8, #gpu.address_space<workgroup>>
+// OVERLAP: nvgpu.tma.async.load %[[K:[0-9]+]][{{.*}}], %[[RING]][%c0
+// OVERLAP-NOT: nvgpu.tma.async.load
+// OVERLAP: scf.if
+// OVERLAP: nvgpu.tma.async.load %[[K]][{{.*}}], %[[RING]][%c1
+// OVERLAP-NOT: nvgpu.tma.async.load
+// OVERLAP: nvvm.wgmma.fence.aligned
+// OVERLAP: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}l,l,r"
+// OVERLAP-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}},l,l,r,0,1,2,3,{{.*}},31"
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP-NEXT: scf.for {{.*}} iter_args(%[[M0:[^ ]*]] = %cst
+// OVERLAP: gpu.barrier
+// OVERLAP-NOT: nvgpu.mbarrier.try_wait
+// OVERLAP: scf.if
+// OVERLAP: nvgpu.tma.async.load %[[V:[0-9]+]][{{.*}}], %[[RING]][
+// OVERLAP: scf.if
+// OVERLAP: nvgpu.tma.async.load %[[K]][{{.*}}], %[[RING]][
+// OVERLAP: scf.if
+// OVERLAP: nvgpu.mbarrier.try_wait.parity %[[RING]]
+// OVERLAP: nvvm.wgmma.fence.aligned
+// OVERLAP: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}l,l,r"
+// OVERLAP-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}},l,l,r,0,1,2,3,{{.*}},31"
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NOT: nvvm.wgmma.wait
+// OVERLAP-NOT: gpu.barrier
+// OVERLAP: arith.maximumf %[[M0]], %{{.*}} : f32
+// OVERLAP-NOT: nvvm.wgmma.wait
+// OVERLAP-NOT: gpu.barrier
+// OVERLAP: llvm.nvvm.ex2.approx.ftz.f32
+// OVERLAP-NOT: nvvm.wgmma.wait
+// OVERLAP-NOT: gpu.barrier
+// OVERLAP: nvgpu.mbarrier.try_wait.parity %[[RING]]
+// OVERLAP-NOT: gpu.barrier
+// OVERLAP: nvvm.wgmma.fence.aligned
+// OVERLAP-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}r,r,r,r,l,r,0,1,2,3,{{.*}},31"
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP-NEXT: scf.yield
 
 // The mma.sync schedule takes the same combine: P V's mma.sync reads the
 // rescaled O.

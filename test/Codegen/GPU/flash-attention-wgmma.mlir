@@ -65,8 +65,13 @@
 // accumulator: scale-d from a register holding 0), and each iteration
 // issues the next iteration's S (after waiting for its K tile, if there is
 // a next iteration) before the softmax reads this one's, and waits for it
-// at the end, before the yield. The second loop (two dots) is not
-// pipelined.
+// at the end, before the yield. The second loop (S, then P V) is
+// pipelined too: its first S issued before it, each iteration's S issued
+// after the iteration's one block barrier and left in flight (no barrier
+// and no wait before P V), P V's wait (0) covering it (test/Codegen/GPU/
+// flash-attention-combine.mlir checks the ring's order). Both loops make
+// the blocks per SM leave 128 + 32 registers for the S in flight.
+// OVERLAP: gpu.thread_id  x {blockbuster.occupancy_by_shared_memory = 160 : i64}
 // OVERLAP: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // OVERLAP: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // OVERLAP: nvvm.wgmma.fence.aligned
@@ -84,8 +89,23 @@
 // OVERLAP: gpu.shuffle
 // OVERLAP: nvvm.wgmma.wait.group.sync.aligned 0
 // OVERLAP-NEXT: scf.yield
-// OVERLAP: scf.for
+// OVERLAP: nvvm.wgmma.fence.aligned
+// OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP-NEXT: scf.for {{.*}} iter_args(
+// OVERLAP: gpu.barrier
+// OVERLAP: nvvm.wgmma.fence.aligned
+// OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NOT: nvvm.wgmma.wait
+// OVERLAP-NOT: gpu.barrier
+// OVERLAP: nvvm.wgmma.fence.aligned
 // OVERLAP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16
+// OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP-NOT: nvvm.wgmma
+// OVERLAP: scf.yield
 
 // BAD: error: gpu-flash-attention: mma must be sync, wgmma-qk, wgmma, wgmma-overlap or wgmma-pingpong, not 'tensor'
 
