@@ -145,7 +145,7 @@ static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
              "on a TMA ring, P from registers), wgmma-overlap (also a loop's "
-             "only dot S = Q K^T issued an iteration ahead, overlapping the "
+             "S = Q K^T issued an iteration ahead, overlapping the "
              "softmax), wgmma-pingpong (blocks of two consumer warpgroups, "
              "--threads-per-block 256, take turns issuing their dots), "
              "wgmma-qk (S = Q K^T only), sync (both on mma.sync, "

@@ -69,7 +69,7 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a attention blocks: the tensor-core instructions "
                      "of their dots (wgmma: both on wgmma, K and V on a "
                      "TMA ring, P from registers; wgmma-overlap: also a "
-                     "loop's only dot S = Q K^T issued an iteration ahead; "
+                     "loop's S = Q K^T issued an iteration ahead; "
                      "wgmma-pingpong: blocks of two consumer warpgroups "
                      "take turns issuing their dots; "
                      "wgmma-qk: S = Q K^T on wgmma, P V on mma.sync; "

@@ -195,8 +195,9 @@ def GPUFlashAttention
     shared memory and P V as wgmma m64nDk16 with P's registers as A (the
     accumulators in the same registers as above), P's division by a row's
     sum as a product with the row's reciprocal. `mma=wgmma-qk` puts S
-    alone on wgmma; `mma=wgmma-overlap` also issues the S of a loop whose
-    only dot it is an iteration ahead; `mma=wgmma-pingpong` has the two
+    alone on wgmma; `mma=wgmma-overlap` also issues a loop's S = Q K^T an
+    iteration ahead (its wgmma running while the softmax reads the previous
+    S), in a loop whose only dot it is or that then has P V; `mma=wgmma-pingpong` has the two
     warpgroups of an 8-warp block take turns issuing their dots (named
     barriers 1 and 2) and the later one to release a ring slot refill it,
     with no block barrier before a dot. A block the wgmma schedule
@@ -216,9 +217,10 @@ def GPUFlashAttention
            "The dots' instructions: sync (mma.sync, K and V by cp.async), "
            "wgmma-qk (S = Q K^T on wgmma with Q and K by TMA; sm_90a), "
            "wgmma (both dots on wgmma, P V with P from registers and V by "
-           "TMA; sm_90a), wgmma-overlap (wgmma, and a loop whose only dot "
-           "is S = Q K^T issues it an iteration ahead: its wgmma runs while "
-           "the softmax reads the previous S), wgmma-pingpong (wgmma; a "
+           "TMA; sm_90a), wgmma-overlap (wgmma, and a loop's S = Q K^T, "
+           "its only dot or followed by P V, issued an iteration ahead: its "
+           "wgmma runs while the softmax reads the previous S), "
+           "wgmma-pingpong (wgmma; a "
            "block of two consumer warpgroups takes turns issuing the dots, "
            "without a block barrier before each)">,
   ];
