@@ -738,7 +738,8 @@ private:
     // and one more (the next iteration's first tile lands while this
     // iteration's last is read), `slotBytes` each.
     int64_t tmaOperands = 0, slotBytes = 0;
-    // Iterations the copies run ahead: 2 in a pipelined loop.
+    // Iterations the copies run ahead: 2 in a pipelined loop (its K; a
+    // pipelined loop's V is copied in its own iteration, awaitTma).
     int64_t ahead = 1;
     int64_t slots() const { return ringSlots(tmaOperands, bool(pipelinedTile)); }
     // A pipelined loop (MmaKind::WgmmaOverlap): its S = Q K^T is issued an
@@ -1725,9 +1726,10 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   if (pipelined) {
     // S for the next iteration, from a zero accumulator, left in flight
     // while the softmax reads this iteration's (waited for at the end of
-    // the previous iteration); waited for at the end of this one, before
-    // its registers move into the loop's iter_args (a read of registers a
-    // wgmma still writes would make ptxas serialize the wgmmas).
+    // the previous iteration); waited for at the end of this one (by P V's
+    // wait where the loop has P V), before its registers move into the
+    // loop's iter_args (a read of registers a wgmma still writes would
+    // make ptxas serialize the wgmmas).
     LoopState &state = loops.back();
     Value zero = arith::ConstantOp::create(rewriter, loc,
                                            rewriter.getF32FloatAttr(0.0f));
@@ -2754,14 +2756,14 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     // leave that many more (else ptxas spills at the shared memory's
     // occupancy: 4 blocks at D = 64).
     Operation *threadOp = thread.getDefiningOp();
-    if (auto registers = threadOp->getAttrOfType<IntegerAttr>(
-            kOccupancyBySharedMemoryAttrName))
+    if (threadOp->hasAttr(kOccupancyBySharedMemoryAttrName)) {
+      int64_t registers = 128 + sRegisters;
+      if (auto earlier = threadOp->getAttrOfType<IntegerAttr>(
+              kOccupancyBySharedMemoryAttrName))
+        registers = std::max(registers, earlier.getInt());
       threadOp->setAttr(kOccupancyBySharedMemoryAttrName,
-                        rewriter.getI64IntegerAttr(std::max(
-                            registers.getInt(), 128 + sRegisters)));
-    else if (threadOp->hasAttr(kOccupancyBySharedMemoryAttrName))
-      threadOp->setAttr(kOccupancyBySharedMemoryAttrName,
-                        rewriter.getI64IntegerAttr(128 + sRegisters));
+                        rewriter.getI64IntegerAttr(registers));
+    }
   }
   // The loop's bound: before the copies in a pipelined loop (its second
   // iteration's copy is conditional on it), else after them.
