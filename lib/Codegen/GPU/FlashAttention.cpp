@@ -741,7 +741,9 @@ private:
     // Iterations the copies run ahead: 2 in a pipelined loop (its K; a
     // pipelined loop's V is copied in its own iteration, awaitTma).
     int64_t ahead = 1;
-    int64_t slots() const { return ringSlots(tmaOperands, bool(pipelinedTile)); }
+    int64_t slots() const {
+      return ringSlots(tmaOperands, bool(pipelinedTile));
+    }
     // A pipelined loop (MmaKind::WgmmaOverlap): its S = Q K^T is issued an
     // iteration ahead, its wgmma running while the iteration's softmax
     // runs on the previous S. S may be the loop's only dot (K its one TMA
@@ -2645,7 +2647,9 @@ Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
       state.step);
   Value base = mul(iteration, 2);
   int64_t slots = state.slots();
-  auto slotOf = [&](Value use) { return mul(rem(use, slots), state.slotBytes); };
+  auto slotOf = [&](Value use) {
+    return mul(rem(use, slots), state.slotBytes);
+  };
   auto inLoop = [&](Value at) {
     return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, at,
                                  state.upperBound);
@@ -2913,13 +2917,13 @@ linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {
   // S = Q K^T first, of two global operands; then at most P V, of a tile of
   // the block and a global V.
   if (dots.empty() || dots.size() > 2 ||
-      llvm::any_of(dots,
-                   [](auto dot) { return dot.getNumDpsInputs() != 2; }) ||
+      llvm::any_of(dots, [](auto dot) { return dot.getNumDpsInputs() != 2; }) ||
       isWorkgroup(dots[0].getDpsInputs()[0]) ||
       isWorkgroup(dots[0].getDpsInputs()[1]))
     return {};
-  if (dots.size() == 2 && (!pvOnWgmma || !isWorkgroup(dots[1].getDpsInputs()[0]) ||
-                           isWorkgroup(dots[1].getDpsInputs()[1])))
+  if (dots.size() == 2 &&
+      (!pvOnWgmma || !isWorkgroup(dots[1].getDpsInputs()[0]) ||
+       isWorkgroup(dots[1].getDpsInputs()[1])))
     return {};
   linalg::GenericOp found = dots[0];
   Value out = found.getDpsInits()[0];
