@@ -128,6 +128,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.decodeActivationVectors = options.decodeActivationVectors;
   gpu.decodeWeightsAheadIterations = options.decodeWeightsAheadIterations;
   gpu.decodeWeightsBeforeStatistics = options.decodeWeightsBeforeStatistics;
+  gpu.decodeRowFactor = options.decodeRowFactor;
   buildGPUPipeline(back, gpu);
   return back.run(module);
 }

@@ -94,6 +94,11 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   // Decode GEMVs: a grid too small for the chip splits its reduce loop
   // across blocks (kernel shape 4). After the wgmma chooser, whose GEMM
   // blocks keep their own loop.
+  // RMSNorm's row factor after a decode block's dot loop, its squares in
+  // the loop: before the split, so that the splits' partial sums are
+  // combined with the accumulators.
+  if (options.decodeGemv && options.decodeRowFactor)
+    pm.addPass(createGPUDecodeRowFactor());
   if (options.splitMaxBlocks > 0) {
     GPUSplitReductionsOptions split;
     split.maxBlocks = options.splitMaxBlocks;

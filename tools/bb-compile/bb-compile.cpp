@@ -198,6 +198,13 @@ static cl::opt<bool> decodeWeightsBeforeStatistics(
              "iteration's loads issued before the norm's statistics, in the "
              "same warps"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> decodeRowFactor(
+    "decode-row-factor", cl::init(true),
+    cl::desc("Decode blocks of RMSNorm + projection: rstd applied to the "
+             "accumulator after the dot loop, the sum of squares from the A "
+             "fragments (each block reads X once; =false: the statistics "
+             "before the loop, the body as written)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     emitFused("emit-fused", cl::init(""),
               cl::desc("Also write the selected block program to this file"),
@@ -252,6 +259,7 @@ int main(int argc, char **argv) {
   options.decodeActivationVectors = decodeActivationVectors;
   options.decodeWeightsAheadIterations = decodeWeightsAheadIterations;
   options.decodeWeightsBeforeStatistics = decodeWeightsBeforeStatistics;
+  options.decodeRowFactor = decodeRowFactor;
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;

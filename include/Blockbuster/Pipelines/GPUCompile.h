@@ -70,6 +70,8 @@ struct GPUCompileOptions {
   bool decodeActivationVectors = true;
   /// blockbuster-gpu-pipeline's decode-weights-before-statistics.
   bool decodeWeightsBeforeStatistics = false;
+  /// blockbuster-gpu-pipeline's decode-row-factor.
+  bool decodeRowFactor = true;
 };
 
 /// Takes `module` (Linalg on tensors, or block programs) through

@@ -119,6 +119,14 @@ struct GPUPipelineOptions
                      "first iteration's loads issued before the norm's "
                      "statistics, in the same warps"),
       llvm::cl::init(false)};
+  Option<bool> decodeRowFactor{
+      *this, "decode-row-factor",
+      llvm::cl::desc("Decode blocks of RMSNorm + projection: the row factor "
+                     "(rstd) applied to the accumulator after the dot loop "
+                     "and the sum of squares taken from the A fragments, so "
+                     "that each block reads X once (off: the statistics "
+                     "before the loop, the body as written)"),
+      llvm::cl::init(true)};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "

@@ -57,6 +57,7 @@
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
 #include "LinearForalls.h"
+#include "PrologueStatistics.h"
 #include "RowKernels.h"
 #include "TileContractions.h"
 #include "UnitRows.h"
@@ -148,6 +149,17 @@ struct Dot {
   Value weights;
 };
 
+/// The sum of squares of a prologue row operand's rows, accumulated over
+/// the loop (gpu-decode-row-factor put it there): an iteration's f32 tile
+/// zero-filled, `extf(x) * extf(x)` reduced along k into it, the tile added
+/// into `sums`, a tile of the block (whose factor the accumulators take
+/// after the loop).
+struct Squares {
+  Value x, partial, sums;
+  linalg::FillOp fill;
+  linalg::GenericOp reduce, add;
+};
+
 /// The precondition of `lowerDotLoop`.
 struct DotLoop {
   scf::ForOp loop;
@@ -157,6 +169,7 @@ struct DotLoop {
   Value a;
   linalg::GenericOp prologue;
   DenseMap<Value, Access> prologueAccess;
+  std::optional<Squares> squares;
   int64_t rows = 0, tileK = 0, tileN = 0;
   Type element;
   std::string reason;
@@ -290,6 +303,51 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
         return info.fail("a prologue body op with regions");
   }
 
+  // The sum of squares of a row operand of the prologue, accumulated into a
+  // tile of the block.
+  for (auto reduce : body->getOps<linalg::GenericOp>()) {
+    Value x = sumOfSquaresInput(reduce);
+    if (!x)
+      continue;
+    if (info.squares)
+      return info.fail("two sums of squares in the loop");
+    if (!info.prologue || info.prologueAccess.lookup(x) != Access::Row)
+      return info.fail("a sum of squares of other than a prologue row "
+                       "operand");
+    Squares s{x, reduce.getDpsInits()[0], Value(), {}, reduce, {}};
+    auto partial = s.partial.getDefiningOp<memref::AllocOp>();
+    if (!partial || !inLoop(partial) || !isWorkgroup(partial))
+      return info.fail("a sum of squares into other than a tile of the "
+                       "iteration");
+    for (Operation *user : s.partial.getUsers()) {
+      if (user == reduce.getOperation())
+        continue;
+      if (auto fill = dyn_cast<linalg::FillOp>(user);
+          fill && !s.fill && fill->isBeforeInBlock(reduce) &&
+          matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
+        s.fill = fill;
+        continue;
+      }
+      auto add = dyn_cast<linalg::GenericOp>(user);
+      if (!add || s.add || !isRowAccumulation(add, s.partial,
+                                              add.getDpsInits()[0]))
+        return info.fail("a sum of squares used other than by its fill and "
+                         "one accumulation");
+      s.add = add;
+      s.sums = add.getDpsInits()[0];
+    }
+    if (!s.fill || !s.add || inLoop(s.sums) || !isWorkgroup(s.sums) ||
+        !reduce->isBeforeInBlock(s.add) ||
+        cast<MemRefType>(s.sums.getType()).getShape() !=
+            ArrayRef<int64_t>{info.rows})
+      return info.fail("a sum of squares not zero-filled, then added into a "
+                       "row tile of the block");
+    for (Operation *user : s.sums.getUsers())
+      if (user != s.add.getOperation() && loop->isAncestor(user))
+        return info.fail("the sums of squares read in the loop");
+    info.squares = s;
+  }
+
   // Nothing else in the loop: index arithmetic, views, the tiles of the
   // contractions and their folds.
   DenseSet<Operation *> known;
@@ -300,6 +358,11 @@ LogicalResult matchDotLoop(scf::ForOp loop, int64_t warps, DotLoop &info) {
   }
   if (info.prologue)
     known.insert(info.prologue);
+  if (info.squares)
+    for (Operation *op : {info.squares->fill.getOperation(),
+                          info.squares->reduce.getOperation(),
+                          info.squares->add.getOperation()})
+      known.insert(op);
   for (Operation &op : body->without_terminator()) {
     if (known.contains(&op) || isa<memref::SubViewOp, memref::AllocOp>(op))
       continue;
@@ -936,6 +999,16 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
   int64_t numWeights = (init.size() - numAcc) / distance;
   if (aAhead)
     init.append(loadIterationA(first));
+  // The lane's sums of the squares of rows g and g + 8 of the prologue's
+  // row operand x over its elements (gpu-decode-row-factor): every (row,
+  // k) of the block's x is one lane's of one warp per column group.
+  int64_t numSquares = info.squares ? 2 : 0;
+  init.append(numSquares, zero);
+  int64_t squaresOperand = -1;
+  if (info.squares) {
+    SmallVector<Value> operands = pairOperands();
+    squaresOperand = llvm::find(operands, info.squares->x) - operands.begin();
+  }
   if (statistics) {
     // The statistics' warps are this forall's (one warp forall of as many
     // warps): its body, then the barrier that ended it, then the row part
@@ -982,8 +1055,9 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
     if (aAhead) {
       auto [nextExists, nextMapping] = iterationAt(iv, 1);
       prefetched.append(loadIterationA(nextMapping, nextExists));
-      llvm::append_range(aheadA, kLoop.getRegionIterArgs().drop_front(
-                                     numAcc + distance * numWeights));
+      llvm::append_range(aheadA, kLoop.getRegionIterArgs()
+                                     .drop_front(numAcc + distance * numWeights)
+                                     .drop_back(numSquares));
     }
     // Permuted and not ahead: this iteration's vectors, at its top.
     SmallVector<Value> chunks;
@@ -994,6 +1068,10 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
     for (int64_t d = 0; d < dots; ++d)
       weights.push_back(SmallVector<Value>(
           kLoop.getRegionIterArgs().slice(numAcc + d * steps * 4, steps * 4)));
+    SmallVector<Value> squares(
+        kLoop.getRegionIterArgs().take_back(numSquares));
+    auto contract = arith::FastMathFlagsAttr::get(
+        ctx, arith::FastMathFlags::contract);
     auto pairType = VectorType::get({2}, info.element);
     auto accType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(4, b.getF32Type()));
@@ -1016,6 +1094,17 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
         else
           pairs = loadA(loopMapping, h, k, /*opaque=*/false);
         a.push_back(aRegister(h, k, pairs));
+        if (info.squares) {
+          for (int64_t e = 0; e < 2; ++e) {
+            Value x = arith::ExtFOp::create(
+                b, loc, b.getF32Type(),
+                vector::ExtractOp::create(b, loc, pairs[squaresOperand], e)
+                    .getResult());
+            squares[h] = arith::AddFOp::create(
+                b, loc, squares[h],
+                arith::MulFOp::create(b, loc, x, x, contract), contract);
+          }
+        }
       }
       for (int64_t d = 0; d < dots; ++d) {
         ArrayRef<Value> w = ArrayRef(weights[d]).slice(4 * s, 4);
@@ -1040,8 +1129,28 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
       }
     }
     acc.append(prefetched);
+    acc.append(squares);
     scf::YieldOp::create(b, loc, acc);
   }
+
+  // A row's sum of squares over the warp's k range: its four lanes q.
+  SmallVector<Value> rowSquares(kLoop.getResults().take_back(numSquares));
+  for (Value &sum : rowSquares)
+    for (int32_t offset : {1, 2})
+      sum = arith::AddFOp::create(
+          b, loc, sum,
+          gpu::ShuffleOp::create(b, loc, sum, offset, kWarpSize,
+                                 gpu::ShuffleMode::XOR)
+              .getShuffleResult());
+  // Lane q = 0 of each row group of the first column group adds them (the
+  // other groups load the same x).
+  Value addsSquares;
+  if (info.squares)
+    addsSquares = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, q, index(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group,
+                              index(0)));
 
   // The warps of a column group add their sums into the accumulator tiles
   // one after another (a fixed order: deterministic), 8 consecutive
@@ -1061,6 +1170,16 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
         if (valid[h]) {
           auto guardRow = scf::IfOp::create(b, loc, valid[h]);
           b.setInsertionPointToStart(guardRow.thenBlock());
+        }
+        if (info.squares) {
+          OpBuilder::InsertionGuard squaresGuard(b);
+          b.setInsertionPointToStart(
+              scf::IfOp::create(b, loc, addsSquares).thenBlock());
+          Value sums = info.squares->sums;
+          Value old = memref::LoadOp::create(b, loc, sums, rows[h]);
+          memref::StoreOp::create(
+              b, loc, arith::AddFOp::create(b, loc, old, rowSquares[h]), sums,
+              rows[h]);
         }
         for (int64_t d = 0; d < dots; ++d) {
           Value accTile = info.dots[d].fold.acc;
@@ -1142,6 +1261,8 @@ struct GPUDecodeGemv
     DenseSet<Value> accumulators;
     for (const Dot &dot : info.dots)
       accumulators.insert(dot.fold.acc);
+    if (info.squares)
+      accumulators.insert(info.squares->sums);
     for (Operation &op : *body) {
       if (&op == dotLoop)
         break;

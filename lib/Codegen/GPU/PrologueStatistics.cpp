@@ -86,9 +86,9 @@ Value otherOperand(arith::AddFOp add, Value v) {
   return Value();
 }
 
-/// `out[m] += extf(in[m, k]) * extf(in[m, k])` over all of [m, k]: the
-/// input, or null.
-Value sumOfSquaresInput(linalg::GenericOp op) {
+} // namespace
+
+Value blockbuster::sumOfSquaresInput(linalg::GenericOp op) {
   MLIRContext *ctx = op.getContext();
   AffineExpr m = getAffineDimExpr(0, ctx), k = getAffineDimExpr(1, ctx);
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
@@ -114,8 +114,8 @@ Value sumOfSquaresInput(linalg::GenericOp op) {
   return op.getDpsInputs()[0];
 }
 
-/// `out += in` elementwise over a rank-1 tile.
-bool isAccumulation(linalg::GenericOp op, Value in, Value out) {
+bool blockbuster::isRowAccumulation(linalg::GenericOp op, Value in,
+                                    Value out) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getDpsInputs()[0] != in || op.getDpsInits()[0] != out ||
       op.getNumLoops() != 1 || op.getNumParallelLoops() != 1 ||
@@ -127,8 +127,6 @@ bool isAccumulation(linalg::GenericOp op, Value in, Value out) {
   return body->getOperations().size() == 2 && sum &&
          otherOperand(sum, body->getArgument(1)) == body->getArgument(0);
 }
-
-} // namespace
 
 FailureOr<StatisticsLoop>
 blockbuster::matchStatisticsLoop(Value tile, const WarpgroupPrologue &p,
@@ -152,7 +150,7 @@ blockbuster::matchStatisticsLoop(Value tile, const WarpgroupPrologue &p,
     auto loop = generic ? dyn_cast<scf::ForOp>(generic->getParentOp())
                         : scf::ForOp();
     if (!loop || loop->getBlock() != alloc->getBlock() ||
-        !isAccumulation(generic, generic.getDpsInputs()[0], tile))
+        !isRowAccumulation(generic, generic.getDpsInputs()[0], tile))
       continue;
     if (found.loop)
       return fail(generic, "the statistics are accumulated twice");

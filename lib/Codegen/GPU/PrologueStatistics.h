@@ -29,6 +29,14 @@ namespace blockbuster {
 bool equivalentIndex(mlir::OpFoldResult a, mlir::OpFoldResult b,
                      const llvm::DenseMap<mlir::Value, mlir::Value> &equal);
 
+/// `out[m] += extf(in[m, k]) * extf(in[m, k])` over all of [m, k] (the
+/// sum of squares of a tile's rows): the input, or null.
+mlir::Value sumOfSquaresInput(mlir::linalg::GenericOp op);
+
+/// `out += in` elementwise over a rank-1 tile.
+bool isRowAccumulation(mlir::linalg::GenericOp op, mlir::Value in,
+                       mlir::Value out);
+
 /// A k loop that accumulates the sum of squares of a tile of X's rows into
 /// a rank-1 f32 tile `tile` of the block, zero-filled by `fill` before it:
 /// each iteration views X[m0 : m0 + rows, k : k + step], zero-fills an f32

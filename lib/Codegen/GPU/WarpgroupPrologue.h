@@ -154,7 +154,8 @@ public:
   /// did not (a whole-k dot); call after erasing `reduce`.
   void eraseLeftovers();
 
-private:
+  // The row factor of the body, for the schedules that leave it to the
+  // accumulator (here and gpu-decode-row-factor).
   enum class Part { Invariant, Row, Column, Element };
   /// The body's result as `truncf(product)` with factors of the row
   /// inputs alone: the multiplications of the product (each used once, in
@@ -181,6 +182,8 @@ private:
   /// inputs alone, the element, or none of them (invariant).
   static llvm::DenseMap<mlir::Operation *, Part>
   classifyParts(const WarpgroupPrologue &p);
+
+private:
   /// The body's row part for the thread's row `row` of the block's tile,
   /// its row inputs mapped to `rowValues` (loaded where null), into `rows`
   /// and, with a row factor, its value into `scales`.

@@ -463,6 +463,33 @@ def GPUContractionsToFMA
   ];
 }
 
+def GPUDecodeRowFactor
+    : Pass<"gpu-decode-row-factor", "::mlir::ModuleOp"> {
+  let summary = "Leaves RMSNorm's row factor to a decode block's "
+                "accumulators and sums its squares in the dot loop";
+  let description = [{
+    A block grid's dot loop whose 16-bit contractions of at most 16 rows
+    (a decode block) read one A tile computed elementwise from a raw tile
+    of X whose only row input is the sum of squares of X's rows
+    (RMSNorm's statistics, accumulated by a loop over the same k steps
+    before it) used in a row factor alone (`truncf(x * rstd(sum) *
+    gamma)`): the A element becomes `truncf(x * gamma)`, each accumulator
+    row is multiplied by its factor after the loop, and the statistics
+    loop's work moves into the dot loop. gpu-split-reductions then combines
+    the splits' partial sums with their accumulators, and gpu-decode-gemv
+    takes the squares from the A fragments it loads: X is read once per
+    block and k range instead of whole by every block. Rounding moves
+    before the row factor, as on the Hopper GEMM blocks' register
+    prologue (docs/GPUPipeline.md, "Decode GEMV blocks"). The GPU pipeline
+    runs it before the split where `decode-gemv` and `decode-row-factor`
+    are on.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+  ];
+}
+
 def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
   let summary = "Streams the weights of decode blocks into registers";
   let description = [{
