@@ -478,7 +478,8 @@ def GPUDecodeRowFactor
                 "accumulators and sums its squares in the dot loop";
   let description = [{
     A block grid's dot loop whose 16-bit contractions of at most 16 rows
-    (a decode block) read one A tile computed elementwise from a raw tile
+    (a decode block; at M1 a vector-matrix product, given its unit rows
+    dimension back first on a copy, as gpu-decode-gemv does) read one A tile computed elementwise from a raw tile
     of X whose only row input is the sum of squares of X's rows
     (RMSNorm's statistics, accumulated by a loop over the same k steps
     before it) used in a row factor alone (`truncf(x * rstd(sum) *
