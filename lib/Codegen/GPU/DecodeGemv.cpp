@@ -1339,13 +1339,7 @@ struct GPUDecodeGemv
   }
 
   void runOnOperation() override {
-    SmallVector<scf::ForallOp> grids;
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
-      if (!isBlockGrid(grid))
-        return WalkResult::advance();
-      grids.push_back(grid);
-      return WalkResult::skip();
-    });
+    SmallVector<scf::ForallOp> grids = collectBlockGrids(getOperation());
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp grid : grids) {
       // On a copy: the statistics' loops are flattened before the rest of

@@ -284,13 +284,7 @@ LogicalResult moveRowFactors(RewriterBase &rewriter, scf::ForallOp grid) {
 struct GPUDecodeRowFactor
     : blockbuster::impl::GPUDecodeRowFactorBase<GPUDecodeRowFactor> {
   void runOnOperation() override {
-    SmallVector<scf::ForallOp> grids;
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
-      if (!isBlockGrid(grid))
-        return WalkResult::advance();
-      grids.push_back(grid);
-      return WalkResult::skip();
-    });
+    SmallVector<scf::ForallOp> grids = collectBlockGrids(getOperation());
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp grid : grids) {
       // At M1 the matchers need rows: on a copy, the block gets its unit
