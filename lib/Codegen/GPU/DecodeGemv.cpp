@@ -60,6 +60,7 @@
 #include "PrologueStatistics.h"
 #include "RowKernels.h"
 #include "TileContractions.h"
+#include "UnitRows.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -1219,16 +1220,34 @@ struct GPUDecodeGemv
       reason = "blocks of a partial warp";
       return failure();
     }
-    // The dot loop: the last top-level loop holding a contraction.
+    // The dot loop: the last top-level loop holding a contraction, or a
+    // vector-matrix product x[k] * W[k, n] (decode at M1: the rows
+    // dimension dropped by the converter), which first gets a unit rows
+    // dimension back (UnitRows.h): one row, as a block of R = 1.
     Block *body = grid.getBody();
     scf::ForOp dotLoop;
+    bool vectorMatrix = false;
     for (auto loop : body->getOps<scf::ForOp>())
-      for (auto generic : loop.getBody()->getOps<linalg::GenericOp>())
-        if (matchTileContraction(generic))
+      for (auto generic : loop.getBody()->getOps<linalg::GenericOp>()) {
+        bool product = isTileVectorMatrixProduct(generic);
+        if (product || matchTileContraction(generic)) {
           dotLoop = loop;
+          vectorMatrix = product;
+        }
+      }
     if (!dotLoop) {
       reason = "no loop with a contraction";
       return failure();
+    }
+    if (vectorMatrix) {
+      SmallVector<Operation *> rowOps;
+      for (Operation &op : *body) {
+        rowOps.push_back(&op);
+        if (&op == dotLoop)
+          break;
+      }
+      if (failed(addUnitRows(rewriter, rowOps, reason)))
+        return failure();
     }
     DotLoop info;
     if (failed(matchDotLoop(dotLoop, warps, info))) {
@@ -1320,13 +1339,7 @@ struct GPUDecodeGemv
   }
 
   void runOnOperation() override {
-    SmallVector<scf::ForallOp> grids;
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
-      if (!isBlockGrid(grid))
-        return WalkResult::advance();
-      grids.push_back(grid);
-      return WalkResult::skip();
-    });
+    SmallVector<scf::ForallOp> grids = collectBlockGrids(getOperation());
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp grid : grids) {
       // On a copy: the statistics' loops are flattened before the rest of

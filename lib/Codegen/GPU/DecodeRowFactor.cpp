@@ -31,7 +31,8 @@
 // keeps the body as written.
 //
 // Taken: a block grid's top-level dot loop whose 16-bit contractions of at
-// most 16 rows (a decode block) read one A tile computed by an elementwise
+// most 16 rows (a decode block; at M1 a vector-matrix product, given its
+// unit rows dimension back first as gpu-decode-gemv does) read one A tile computed by an elementwise
 // prologue of a raw tile of X (WarpgroupPrologue.h) whose only row input is
 // the sum of squares of X's rows, accumulated by a loop over the same k
 // steps before it and used in the row factor alone (PrologueStatistics.h),
@@ -43,6 +44,7 @@
 
 #include "PrologueStatistics.h"
 #include "TileContractions.h"
+#include "UnitRows.h"
 #include "WarpgroupPrologue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -245,22 +247,66 @@ void moveRowFactor(RewriterBase &rewriter, RowFactorLoop &r) {
   replacePrologue(rewriter, r);
 }
 
+/// The top-level ops of `grid` up to and including its loop of a
+/// vector-matrix product x[k] * W[k, n] (decode at M1, whose rows
+/// dimension the converter dropped), or none.
+SmallVector<Operation *> opsUpToVectorMatrixLoop(scf::ForallOp grid) {
+  SmallVector<Operation *> ops;
+  scf::ForOp productLoop;
+  for (auto loop : grid.getBody()->getOps<scf::ForOp>())
+    for (auto generic : loop.getBody()->getOps<linalg::GenericOp>())
+      if (isTileVectorMatrixProduct(generic))
+        productLoop = loop;
+  if (!productLoop)
+    return ops;
+  for (Operation &op : *grid.getBody()) {
+    ops.push_back(&op);
+    if (&op == productLoop)
+      break;
+  }
+  return ops;
+}
+
+/// Moves the row factors of `grid`'s dot loops; failure where none
+/// qualifies.
+LogicalResult moveRowFactors(RewriterBase &rewriter, scf::ForallOp grid) {
+  std::vector<RowFactorLoop> found;
+  for (auto loop : grid.getBody()->getOps<scf::ForOp>())
+    if (FailureOr<RowFactorLoop> r = matchRowFactorLoop(loop); succeeded(r))
+      found.push_back(std::move(*r));
+  if (found.empty())
+    return failure();
+  for (RowFactorLoop &r : found)
+    moveRowFactor(rewriter, r);
+  return success();
+}
+
 struct GPUDecodeRowFactor
     : blockbuster::impl::GPUDecodeRowFactorBase<GPUDecodeRowFactor> {
   void runOnOperation() override {
-    std::vector<RowFactorLoop> found;
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
-      if (!isBlockGrid(grid))
-        return WalkResult::advance();
-      for (auto loop : grid.getBody()->getOps<scf::ForOp>())
-        if (FailureOr<RowFactorLoop> r = matchRowFactorLoop(loop);
-            succeeded(r))
-          found.push_back(std::move(*r));
-      return WalkResult::skip();
-    });
+    SmallVector<scf::ForallOp> grids = collectBlockGrids(getOperation());
     IRRewriter rewriter(&getContext());
-    for (RowFactorLoop &r : found)
-      moveRowFactor(rewriter, r);
+    for (scf::ForallOp grid : grids) {
+      // At M1 the matchers need rows: on a copy, the block gets its unit
+      // rows dimension back first (UnitRows.h, as gpu-decode-gemv does),
+      // kept only where a row factor moves.
+      SmallVector<Operation *> ops = opsUpToVectorMatrixLoop(grid);
+      if (ops.empty()) {
+        (void)moveRowFactors(rewriter, grid);
+        continue;
+      }
+      rewriter.setInsertionPoint(grid);
+      auto copy = cast<scf::ForallOp>(rewriter.clone(*grid));
+      std::string reason;
+      if (succeeded(addUnitRows(rewriter, opsUpToVectorMatrixLoop(copy),
+                                reason)) &&
+          succeeded(moveRowFactors(rewriter, copy))) {
+        rewriter.eraseOp(grid);
+        continue;
+      }
+      LLVM_DEBUG(llvm::dbgs() << "row factor kept at M1: " << reason << "\n");
+      rewriter.eraseOp(copy);
+    }
   }
 };
 

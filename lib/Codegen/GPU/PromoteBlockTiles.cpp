@@ -29,6 +29,17 @@ bool blockbuster::isBlockGrid(scf::ForallOp forall) {
          llvm::all_of(*mapping, llvm::IsaPred<gpu::GPUBlockMappingAttr>);
 }
 
+SmallVector<scf::ForallOp> blockbuster::collectBlockGrids(Operation *root) {
+  SmallVector<scf::ForallOp> grids;
+  root->walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
+    if (!isBlockGrid(grid))
+      return WalkResult::advance();
+    grids.push_back(grid);
+    return WalkResult::skip();
+  });
+  return grids;
+}
+
 namespace {
 
 /// A map without tiled axes is a grid of no dimensions (one block); the GPU

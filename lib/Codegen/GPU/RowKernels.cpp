@@ -1070,13 +1070,7 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
   void runOnOperation() override {
     if (threads < kWarpSize || threads % kWarpSize != 0)
       return;
-    SmallVector<scf::ForallOp> grids;
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForallOp grid) {
-      if (!blockbuster::isBlockGrid(grid))
-        return WalkResult::advance();
-      grids.push_back(grid);
-      return WalkResult::skip();
-    });
+    SmallVector<scf::ForallOp> grids = blockbuster::collectBlockGrids(getOperation());
     IRRewriter rewriter(&getContext());
     SmallVector<std::pair<scf::ForallOp, RowKernelMatcher>> kernels;
     for (scf::ForallOp grid : grids) {

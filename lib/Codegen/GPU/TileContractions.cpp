@@ -88,6 +88,30 @@ blockbuster::matchTileContraction(linalg::GenericOp op) {
       dims->m[0], dims->n[0], dims->k[0]};
 }
 
+bool blockbuster::isTileVectorMatrixProduct(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return false;
+  auto grid = op->getParentOfType<scf::ForallOp>();
+  if (!grid || !isBlockGrid(grid))
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || !dims->m.empty() || !dims->batch.empty() ||
+      dims->n.size() != 1 || dims->k.size() != 1 ||
+      !getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32() ||
+      !isMulAdd(*op.getBlock()))
+    return false;
+  // x[k] and W[k, n]: the vector is the first operand.
+  MLIRContext *ctx = op.getContext();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineExpr n = getAffineDimExpr(dims->n[0], ctx),
+             k = getAffineDimExpr(dims->k[0], ctx);
+  return maps[0].getResults() == ArrayRef<AffineExpr>{k} &&
+         maps[1].getResults() == ArrayRef<AffineExpr>{k, n} &&
+         maps[2].getResults() == ArrayRef<AffineExpr>{n};
+}
+
 std::optional<LoopExtent> blockbuster::loopExtent(OpBuilder &b,
                                                   linalg::GenericOp op,
                                                   unsigned dim) {

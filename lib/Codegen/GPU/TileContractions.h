@@ -28,6 +28,12 @@ struct TileContraction {
 
 std::optional<TileContraction> matchTileContraction(mlir::linalg::GenericOp op);
 
+/// Whether `op` is a vector-matrix product C[n] += ext(x[k]) * ext(W[k, n])
+/// on buffers, inside a block grid, with an f32 C: the dot of a block
+/// without a rows axis (a decode block at M1, whose rows dimension the
+/// converter dropped). matchTileContraction does not take it (no m).
+bool isTileVectorMatrixProduct(mlir::linalg::GenericOp op);
+
 /// The extent of a loop of a Linalg op and its constant upper bound.
 struct LoopExtent {
   mlir::Value value;

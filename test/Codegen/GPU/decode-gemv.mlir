@@ -15,6 +15,11 @@
 #row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
 #v = affine_map<(d0) -> (d0)>
+#v0 = affine_map<(d0) -> ()>
+#scalar = affine_map<() -> ()>
+#vk = affine_map<(d0, d1) -> (d1)>
+#wk = affine_map<(d0, d1) -> (d1, d0)>
+#vn = affine_map<(d0, d1) -> (d0)>
 
 // (The prefix CHECK runs with activations-ahead=false; the default, the
 // activations an iteration ahead too, is AHEADA below.)
@@ -230,7 +235,7 @@ func.func @gemv(%x: memref<4x1024xbf16>, %w: memref<1024x256xbf16>, %out: memref
 // WBS:         scf.for
 // WBS:       } {mapping = [#gpu.warp<linear_dim_0>]}
 // WBS-NOT:   scf.forall (%{{.*}}) in (4)
-// WBS-LABEL: func.func @too_many_rows
+// WBS-LABEL: func.func @rmsnorm_vector_gemv
 func.func @rmsnorm_gemv(%x: memref<4x512xbf16>, %g: memref<512xbf16>, %w: memref<512x64xbf16>, %out: memref<4x64xbf16>) {
   %eps = arith.constant 9.99999997E-7 : f32
   %n = arith.constant 5.120000e+02 : f32
@@ -303,6 +308,162 @@ func.func @rmsnorm_gemv(%x: memref<4x512xbf16>, %g: memref<512xbf16>, %w: memref
       linalg.yield %t : bf16
     }
     memref.copy %r, %out : memref<4x64xbf16, #gpu.address_space<workgroup>> to memref<4x64xbf16>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// RMSNorm + matmul at M1 (batch-1 decode), as the converter leaves it: the
+// rows dimension dropped, x a rank-1 view of the [1, 512] argument (a
+// collapse_shape in the host function), the statistic a 0-d tile, the dot
+// a vector-matrix product x[k] * W[k, n] into a [64] accumulator. The block
+// gets its unit rows dimension back (UnitRows.h) and is lowered as a decode
+// block of R = 1: the statistic a [1] buffer written by one warp's row
+// (x viewed as [1, 512] of the argument itself), the accumulator a
+// [1, 64] expand_shape of the block's [64] tile (the epilogue after the
+// loop keeps reading the [64] tile), x's 16-byte vectors at row 0 (lanes
+// of other rows read it too and are zeroed), gamma's as columns.
+// CHECK-LABEL: func.func @rmsnorm_vector_gemv
+// CHECK: scf.forall (%{{.*}}) in (1) {
+// CHECK:   vector.load %{{.*}} : memref<1x512xbf16, strided<[512, 1]>>, vector<8xbf16>
+// CHECK:   gpu.shuffle xor
+// CHECK:   scf.if
+// CHECK:     memref.store %{{.*}}, %[[SS:.*]][%{{.*}}] : memref<1xf32, #gpu.address_space<workgroup>>
+// CHECK: } {mapping = [#gpu.warp<linear_dim_0>]}
+// CHECK: %[[TILE:.*]] = memref.alloc() {{.*}} : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[ACC:.*]] = memref.expand_shape %[[TILE]] {{\[\[}}0, 1]] output_shape [1, 64] : memref<64xf32, #gpu.address_space<workgroup>> into memref<1x64xf32, #gpu.address_space<workgroup>>
+// CHECK: linalg.fill {{.*}} outs(%[[ACC]]
+// CHECK: scf.forall (%{{.*}}) in (4)
+// CHECK:   %[[LANE:.*]] = gpu.lane_id
+// CHECK:   %[[G:.*]] = arith.divui %[[LANE]], %c4{{.*}} : index
+// CHECK:   %[[REAL:.*]] = arith.cmpi ult, %[[G]], %c1{{.*}} : index
+// CHECK:   %[[ROW:.*]] = arith.select %[[REAL]], %[[G]], %c0{{.*}} : index
+// CHECK:   memref.load %[[SS]][%[[ROW]]]
+// CHECK:   math.rsqrt
+// CHECK:   scf.for
+// CHECK:     vector.load %{{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<1x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+// CHECK:     vector.load %{{.*}} {alignment = 16 : i64} : memref<256xbf16, strided<[1], offset: ?>>, vector<8xbf16>
+// CHECK:     arith.truncf
+// CHECK:     nvvm.mma.sync
+// CHECK:   scf.if
+// CHECK:     scf.if %[[REAL]]
+// CHECK:       vector.store %{{.*}}, %[[ACC]][%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<1x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: } {mapping = [#gpu.warp<linear_dim_0>]}
+// CHECK: linalg.generic {{.*}} ins(%[[TILE]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.copy
+func.func @rmsnorm_vector_gemv(%x: memref<1x512xbf16>, %g: memref<512xbf16>, %w: memref<512x64xbf16>, %out: memref<1x64xbf16>) {
+  %eps = arith.constant 9.99999997E-7 : f32
+  %n = arith.constant 5.120000e+02 : f32
+  %c256 = arith.constant 256 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %xv = memref.collapse_shape %x [[0, 1]] : memref<1x512xbf16> into memref<512xbf16>
+  %ov = memref.collapse_shape %out [[0, 1]] : memref<1x64xbf16> into memref<64xbf16>
+  scf.forall (%bx) in (1) {
+    %ss = memref.alloc() {alignment = 64 : i64} : memref<f32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%ss : memref<f32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c2 step %c1 {
+      %k0 = arith.muli %i, %c256 : index
+      %xs = memref.subview %xv[%k0] [256] [1] : memref<512xbf16> to memref<256xbf16, strided<[1], offset: ?>>
+      %t = memref.alloc() {alignment = 64 : i64} : memref<f32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<f32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#v, #v0], iterator_types = ["reduction"]} ins(%xs : memref<256xbf16, strided<[1], offset: ?>>) outs(%t : memref<f32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %o: f32):
+        %e = arith.extf %in : bf16 to f32
+        %sq = arith.mulf %e, %e : f32
+        %s = arith.addf %o, %sq : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#scalar, #scalar], iterator_types = []} ins(%t : memref<f32, #gpu.address_space<workgroup>>) outs(%ss : memref<f32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<64xf32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<64xf32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c2 step %c1 {
+      %k0 = arith.muli %i, %c256 : index
+      %xs = memref.subview %xv[%k0] [256] [1] : memref<512xbf16> to memref<256xbf16, strided<[1], offset: ?>>
+      %gs = memref.subview %g[%k0] [256] [1] : memref<512xbf16> to memref<256xbf16, strided<[1], offset: ?>>
+      %a = memref.alloc() {alignment = 64 : i64} : memref<256xbf16, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [#v, #v0, #v, #v], iterator_types = ["parallel"]} ins(%xs, %ss, %gs : memref<256xbf16, strided<[1], offset: ?>>, memref<f32, #gpu.address_space<workgroup>>, memref<256xbf16, strided<[1], offset: ?>>) outs(%a : memref<256xbf16, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %s: f32, %gg: bf16, %o: bf16):
+        %ge = arith.extf %gg : bf16 to f32
+        %ms = arith.divf %s, %n : f32
+        %me = arith.addf %ms, %eps : f32
+        %rs = math.rsqrt %me : f32
+        %xe = arith.extf %in : bf16 to f32
+        %xn = arith.mulf %xe, %rs : f32
+        %xg = arith.mulf %xn, %ge : f32
+        %r = arith.truncf %xg : f32 to bf16
+        linalg.yield %r : bf16
+      }
+      %ws = memref.subview %w[%k0, 0] [256, 64] [1, 1] : memref<512x64xbf16> to memref<256x64xbf16, strided<[64, 1], offset: ?>>
+      %t = memref.alloc() {alignment = 64 : i64} : memref<64xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<64xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#vk, #wk, #vn], iterator_types = ["parallel", "reduction"]} ins(%a, %ws : memref<256xbf16, #gpu.address_space<workgroup>>, memref<256x64xbf16, strided<[64, 1], offset: ?>>) outs(%t : memref<64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_1: bf16, %o: f32):
+        %e0 = arith.extf %in : bf16 to f32
+        %e1 = arith.extf %in_1 : bf16 to f32
+        %p = arith.mulf %e0, %e1 : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%t : memref<64xf32, #gpu.address_space<workgroup>>) outs(%acc : memref<64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    %r = memref.alloc() {alignment = 64 : i64} : memref<64xbf16, #gpu.address_space<workgroup>>
+    linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%acc : memref<64xf32, #gpu.address_space<workgroup>>) outs(%r : memref<64xbf16, #gpu.address_space<workgroup>>) {
+    ^bb0(%in: f32, %o: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.copy %r, %ov : memref<64xbf16, #gpu.address_space<workgroup>> to memref<64xbf16>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// A vector-matrix product whose vector is an argument of rank 1 (no [1, K]
+// array to view it as a row of): refused, the generic path keeps it.
+// REFUSED: remark: gpu-decode-gemv: not a decode GEMV block: a vector-matrix product whose vector is neither a tile of the block nor a view of a [1, K] activation
+// CHECK-LABEL: func.func @vector_argument
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: linalg.generic {{.*}}"reduction"
+func.func @vector_argument(%x: memref<512xbf16>, %w: memref<512x64xbf16>, %out: memref<64xf32>) {
+  %c256 = arith.constant 256 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  scf.forall (%bx) in (1) {
+    %acc = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<64xf32, #gpu.address_space<workgroup>>)
+    scf.for %i = %c0 to %c2 step %c1 {
+      %k0 = arith.muli %i, %c256 : index
+      %xs = memref.subview %x[%k0] [256] [1] : memref<512xbf16> to memref<256xbf16, strided<[1], offset: ?>>
+      %ws = memref.subview %w[%k0, 0] [256, 64] [1, 1] : memref<512x64xbf16> to memref<256x64xbf16, strided<[64, 1], offset: ?>>
+      %t = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+      linalg.fill ins(%zero : f32) outs(%t : memref<64xf32, #gpu.address_space<workgroup>>)
+      linalg.generic {indexing_maps = [#vk, #wk, #vn], iterator_types = ["parallel", "reduction"]} ins(%xs, %ws : memref<256xbf16, strided<[1], offset: ?>>, memref<256x64xbf16, strided<[64, 1], offset: ?>>) outs(%t : memref<64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: bf16, %in_1: bf16, %o: f32):
+        %e0 = arith.extf %in : bf16 to f32
+        %e1 = arith.extf %in_1 : bf16 to f32
+        %p = arith.mulf %e0, %e1 : f32
+        %s = arith.addf %o, %p : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%t : memref<64xf32, #gpu.address_space<workgroup>>) outs(%acc : memref<64xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%in: f32, %o: f32):
+        %s = arith.addf %o, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    memref.copy %acc, %out : memref<64xf32, #gpu.address_space<workgroup>> to memref<64xf32>
   } {mapping = [#gpu.block<x>]}
   return
 }

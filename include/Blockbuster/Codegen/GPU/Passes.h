@@ -50,6 +50,10 @@ inline constexpr llvm::StringLiteral kWorkspaceAttrName =
 /// True if `forall` is a block grid (mapped to #gpu.block).
 bool isBlockGrid(mlir::scf::ForallOp forall);
 
+/// The outermost block grids under `root`, in order (the passes that
+/// rewrite whole blocks collect them first, then rewrite).
+llvm::SmallVector<mlir::scf::ForallOp> collectBlockGrids(mlir::Operation *root);
+
 } // namespace blockbuster
 
 #endif // BLOCKBUSTER_CODEGEN_GPU_PASSES_H

@@ -480,7 +480,8 @@ def GPUDecodeRowFactor
                 "accumulators and sums its squares in the dot loop";
   let description = [{
     A block grid's dot loop whose 16-bit contractions of at most 16 rows
-    (a decode block) read one A tile computed elementwise from a raw tile
+    (a decode block; at M1 a vector-matrix product, given its unit rows
+    dimension back first on a copy, as gpu-decode-gemv does) read one A tile computed elementwise from a raw tile
     of X whose only row input is the sum of squares of X's rows
     (RMSNorm's statistics, accumulated by a loop over the same k steps
     before it) used in a row factor alone (`truncf(x * rstd(sum) *
@@ -524,8 +525,12 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
     weights are (`activations-ahead`); after the loop the warps of a column
     group add their accumulators into the tile in warp order. The tiled row
     reductions before the loop (a norm's statistics) take the row-kernel
-    schedule. Anything else keeps the generic path; `print-refusals` says
-    why (a remark on each block grid not taken).
+    schedule. A block whose dot loop holds a vector-matrix product
+    C[n] += x[k] * W[k, n] instead (M1: the converter dropped the unit rows
+    dimension, the statistics are 0-d) first gets its unit rows dimension
+    back, x viewed as a row of its [1, K] array, and is then lowered as a
+    block of one row. Anything else keeps the generic path; `print-refusals`
+    says why (a remark on each block grid not taken).
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",

@@ -19,15 +19,17 @@ std::optional<GemvDotAxes> blockbuster::block::matchGemvDot(MapOp map,
   if (array.getRank() != 2 ||
       array.getElementType() != lhsType.getElementType())
     return std::nullopt;
+  // A [rows, depth], or x [depth] (a vector-matrix product: no rows axis).
   ArrayRef<StringAttr> a = lhsType.getAxes(), b = rhsType.getAxes();
-  if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
+  if (a.empty() || a.size() > 2 || b.size() != 2 || a.back() != b[0])
     return std::nullopt;
   auto isGridAxis = [&](StringAttr axis) {
     return llvm::is_contained(map.getAxes(), Attribute(axis));
   };
-  if (!isGridAxis(a[0]) || !isGridAxis(b[1]))
+  StringAttr rows = a.size() == 2 ? a[0] : StringAttr();
+  if ((rows && !isGridAxis(rows)) || !isGridAxis(b[1]))
     return std::nullopt;
-  return GemvDotAxes{a[0], b[1], a[1]};
+  return GemvDotAxes{rows, b[1], b[0]};
 }
 
 bool blockbuster::block::runsDecodeGemv(MapOp map, const BlockSizes &sizes) {
@@ -39,8 +41,10 @@ bool blockbuster::block::runsDecodeGemv(MapOp map, const BlockSizes &sizes) {
   };
   auto walk = map.getBody().walk([&](DotOp dot) {
     std::optional<GemvDotAxes> axes = matchGemvDot(map, dot);
-    if (axes && sizes.getExtent(axes->rows) <= kDecodeGemvMaxRows &&
-        wholeTiles(axes->rows, 1, kDecodeGemvTileRows) &&
+    if (axes &&
+        (!axes->rows ||
+         (sizes.getExtent(axes->rows) <= kDecodeGemvMaxRows &&
+          wholeTiles(axes->rows, 1, kDecodeGemvTileRows))) &&
         wholeTiles(axes->columns, kDecodeGemvBlockColumns, kAny) &&
         wholeTiles(axes->depth, kDecodeGemvDepthMultiple, kAny))
       return WalkResult::interrupt();

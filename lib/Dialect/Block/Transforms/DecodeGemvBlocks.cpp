@@ -59,7 +59,8 @@ struct BlockDecodeGemvBlocks
       };
       // Every GEMV dot's rows get one block of all rows (up to 16), its
       // columns blocks of 64; only where the blocks tile every axis whole
-      // (M up to 16 or a multiple of 16, N a multiple of 64, K of 256). An
+      // (M up to 16 or a multiple of 16, or no rows axis at M1; N a
+      // multiple of 64, K of 256). An
       // axis that would get two sizes leaves the program to block-select.
       llvm::StringMap<int64_t> sizes;
       bool conflict = false;
@@ -74,18 +75,21 @@ struct BlockDecodeGemvBlocks
         auto axes = matchGemvDot(map, dot);
         if (!axes)
           return;
-        StringRef m = axes->rows.getValue(), n = axes->columns.getValue(),
-                  k = axes->depth.getValue();
+        // A vector-matrix product (no rows axis) is one row: its columns
+        // alone get blocks.
+        StringRef m = axes->rows ? axes->rows.getValue() : StringRef(),
+                  n = axes->columns.getValue(), k = axes->depth.getValue();
         AxisAttr rows = byName.lookup(m), columns = byName.lookup(n),
                  depth = byName.lookup(k);
-        if (!open(m) || !open(n) ||
-            rows.getExtent() > kDecodeGemvMaxRows ||
-            (rows.getExtent() > kDecodeGemvTileRows &&
-             rows.getExtent() % kDecodeGemvTileRows != 0) ||
-            columns.getExtent() % kDecodeGemvBlockColumns != 0 ||
+        if ((axes->rows &&
+             (!open(m) || rows.getExtent() > kDecodeGemvMaxRows ||
+              (rows.getExtent() > kDecodeGemvTileRows &&
+               rows.getExtent() % kDecodeGemvTileRows != 0))) ||
+            !open(n) || columns.getExtent() % kDecodeGemvBlockColumns != 0 ||
             depth.getExtent() % kMaxBlockK != 0)
           return;
-        bind(m, std::min(rows.getExtent(), kDecodeGemvTileRows));
+        if (axes->rows)
+          bind(m, std::min(rows.getExtent(), kDecodeGemvTileRows));
         bind(n, kDecodeGemvBlockColumns);
       });
       if (conflict || sizes.empty()) {

@@ -32,7 +32,11 @@ constexpr int64_t kDecodeGemvDepthMultiple = 64;
 
 /// The axes of a decode GEMV dot: A [rows, depth] of 16-bit elements, B a
 /// load of a rank-2 array of the same type along [depth, columns], rows and
-/// columns grid axes of the map.
+/// columns grid axes of the map. A vector-matrix product x[depth] *
+/// W[depth, columns] (decode at M1: the converter drops the unit rows
+/// dimension, and the norm's statistics are 0-d tiles) has no rows axis
+/// (null): one row, which gpu-decode-gemv gives a unit rows dimension back
+/// (docs/GPUPipeline.md, "Decode GEMV blocks").
 struct GemvDotAxes {
   mlir::StringAttr rows, columns, depth;
 };
@@ -42,7 +46,8 @@ std::optional<GemvDotAxes> matchGemvDot(MapOp map, DotOp dot);
 
 /// True if a dot of `map` is a decode GEMV dot with blocks gpu-decode-gemv
 /// takes: whole tiles (every block size divides its extent: a partial edge
-/// tile keeps the generic path) of at most 16 rows, of columns in multiples
+/// tile keeps the generic path) of at most 16 rows (one without a rows
+/// axis), of columns in multiples
 /// of 64 (a warp's column group) and of k in multiples of 64 (the k16 steps
 /// of the warps of a column group).
 bool runsDecodeGemv(MapOp map, const BlockSizes &sizes);

@@ -207,7 +207,9 @@ def BlockDecodeGemvBlocks
     tiled, with m of at most 128 rows and n of at least 64 columns, gets
     blocks of min(m, 16) rows (one mma.sync tile: every row of the block
     reads the weights once) and 64 columns (one warp's k16 step of
-    gpu-decode-gemv) in the program's axis table. A program where one axis
+    gpu-decode-gemv) in the program's axis table; a vector-matrix product
+    x[k] * B[k, n] (M1, no rows axis) gets the 64 columns alone. A program
+    where one axis
     would get two sizes is left to `block-select`, which keeps the sizes
     already in the table and chooses the rest (k, and every other program).
   }];
