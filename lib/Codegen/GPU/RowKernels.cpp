@@ -139,9 +139,11 @@ bool isVectorAligned(Value memref, int64_t elements) {
 
 /// The checks of one block body; `reason` says why it is not a row kernel.
 struct RowKernelMatcher {
-  explicit RowKernelMatcher(int64_t maxPerLane) : maxPerLane(maxPerLane) {}
+  explicit RowKernelMatcher(int64_t maxPerLane,
+                            int64_t maxWarpsPerRow = kMaxWarpsPerRow)
+      : maxPerLane(maxPerLane), maxWarpsPerRow(maxWarpsPerRow) {}
 
-  int64_t maxPerLane;
+  int64_t maxPerLane, maxWarpsPerRow;
   RowShape shape;
   std::string reason;
   /// What each buffer holds, from its first access on.
@@ -333,10 +335,10 @@ struct RowKernelMatcher {
     shape.vector = kVectorBytes / narrowestBytes;
     while (shape.vector > 1 && shape.width % (kWarpSize * shape.vector) != 0)
       shape.vector /= 2;
-    // Wide rows are split over several warps (up to kMaxWarpsPerRow), so
+    // Wide rows are split over several warps (up to maxWarpsPerRow), so
     // that a lane keeps at most maxPerLane elements.
     while (shape.perLane() > maxPerLane &&
-           shape.warpsPerRow < kMaxWarpsPerRow &&
+           shape.warpsPerRow < maxWarpsPerRow &&
            shape.width % (2 * shape.chunk()) == 0)
       shape.warpsPerRow *= 2;
     if (shape.width % kWarpSize != 0)
@@ -1098,6 +1100,7 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
 LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
                                           ArrayRef<Operation *> ops,
                                           int64_t warps, int64_t maxPerLane,
+                                          int64_t maxWarpsPerRow,
                                           const DenseSet<Value> &liveOut,
                                           std::string &reason) {
   if (ops.empty())
@@ -1125,7 +1128,7 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
     (void)matchTiledRowLoop(loop, info);
     flat.append(flattenTiledRowLoop(rewriter, info));
   }
-  RowKernelMatcher matcher(maxPerLane);
+  RowKernelMatcher matcher(maxPerLane, maxWarpsPerRow);
   if (!matcher.check(flat)) {
     reason = matcher.reason;
     return failure();

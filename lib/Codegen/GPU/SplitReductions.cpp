@@ -58,6 +58,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace blockbuster {
 #define GEN_PASS_DEF_GPUSPLITREDUCTIONS
@@ -124,11 +125,27 @@ LogicalResult collectWrites(Operation *op, SmallVectorImpl<Value> &writes) {
   return failure();
 }
 
-/// The buffer a view is taken of.
+/// The buffer a view (subviews, reshapes) is taken of.
 Value rootOf(Value buffer) {
-  while (auto subview = buffer.getDefiningOp<memref::SubViewOp>())
-    buffer = subview.getSource();
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
   return buffer;
+}
+
+/// The uses of `buffer` and of the views taken of it (an accumulator that
+/// gpu-decode-row-factor gave a unit rows dimension is written through a
+/// `memref.expand_shape`), each with the value it uses; not the views.
+void collectUses(Value buffer,
+                 SmallVectorImpl<std::pair<Operation *, Value>> &uses) {
+  for (Operation *user : buffer.getUsers()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (view && view.getViewSource() == buffer) {
+      for (Value result : user->getResults())
+        collectUses(result, uses);
+      continue;
+    }
+    uses.push_back({user, buffer});
+  }
 }
 
 struct SplitPlan {
@@ -159,17 +176,20 @@ struct GPUSplitReductions
       if (!isWorkgroup(root))
         return failure(); // a store to global memory inside the loop
       auto alloc = root.getDefiningOp<memref::AllocOp>();
-      if (!alloc || alloc->getBlock() != gridBody ||
-          llvm::is_contained(accs, alloc))
+      if (!alloc)
+        return failure(); // a buffer this pass does not see the uses of
+      if (alloc->getBlock() != gridBody || llvm::is_contained(accs, alloc))
         continue; // a temporary of the loop body
       auto type = alloc.getType();
       if (!type.hasStaticShape() || !type.getElementType().isF32())
         return failure();
       // Written only by accumulations in the loop, never read there.
-      for (Operation *user : alloc->getUsers()) {
+      SmallVector<std::pair<Operation *, Value>> uses;
+      collectUses(alloc, uses);
+      for (auto [user, used] : uses) {
         if (!loop->isAncestor(user))
           continue;
-        if (!isAccumulation(user, alloc))
+        if (!isAccumulation(user, used))
           return failure();
       }
       accs.push_back(alloc);
@@ -222,13 +242,15 @@ struct GPUSplitReductions
     Operation *first = p.loops.front(), *last = p.loops.back();
     for (memref::AllocOp acc : p.accumulators) {
       bool filled = false;
-      for (Operation *user : acc->getUsers()) {
+      SmallVector<std::pair<Operation *, Value>> uses;
+      collectUses(acc, uses);
+      for (auto [user, used] : uses) {
         Operation *top = body->findAncestorOpInBlock(*user);
         if (!top)
           return std::nullopt;
         if (llvm::is_contained(p.loops, top))
           continue;
-        if (top->isBeforeInBlock(first) && isZeroFill(user, acc)) {
+        if (top->isBeforeInBlock(first) && isZeroFill(user, used)) {
           filled = true;
           continue;
         }
