@@ -87,9 +87,8 @@ constexpr int64_t kMmaM = 16, kMmaK = 16;
 /// The columns of one warp's k16 step: 8 lane groups x 8 columns (16 bytes).
 constexpr int64_t kGroupColumns = 64;
 /// The most elements of a statistics row one lane keeps (one warp per row
-/// of 4096 bf16: 16 loads of 16 bytes in flight), and the most warps a
-/// wider row spreads over.
-constexpr int64_t kPrefixPerLane = 128, kMaxPrefixWarpsPerRow = 8;
+/// of 4096 bf16: 16 loads of 16 bytes in flight).
+constexpr int64_t kPrefixPerLane = 128;
 /// The bytes one L2 prefetch brings in (a cache line).
 constexpr int64_t kLineBytes = 128;
 
@@ -1311,13 +1310,8 @@ struct GPUDecodeGemv
     DenseSet<Operation *> before;
     for (auto forall : body->getOps<scf::ForallOp>())
       before.insert(forall);
-    // A block given its unit row back keeps its statistics row on one warp:
-    // over two (LayerNorm M1 K5120 and K8192) the kernel's outputs were
-    // wrong on the H200 (relative errors 24 and 2e5; session 12, cause not
-    // found), where M16's rows over two warps at the same widths are right.
     if (!prefix.empty() &&
         failed(lowerRowPrefix(rewriter, prefix, warps, kPrefixPerLane,
-                              vectorMatrix ? 1 : kMaxPrefixWarpsPerRow,
                               liveOut, reason)))
       return failure();
     // The statistics' forall, where the first iteration's weights are to be

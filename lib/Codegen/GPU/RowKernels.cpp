@@ -139,11 +139,9 @@ bool isVectorAligned(Value memref, int64_t elements) {
 
 /// The checks of one block body; `reason` says why it is not a row kernel.
 struct RowKernelMatcher {
-  explicit RowKernelMatcher(int64_t maxPerLane,
-                            int64_t maxWarpsPerRow = kMaxWarpsPerRow)
-      : maxPerLane(maxPerLane), maxWarpsPerRow(maxWarpsPerRow) {}
+  explicit RowKernelMatcher(int64_t maxPerLane) : maxPerLane(maxPerLane) {}
 
-  int64_t maxPerLane, maxWarpsPerRow;
+  int64_t maxPerLane;
   RowShape shape;
   std::string reason;
   /// What each buffer holds, from its first access on.
@@ -335,10 +333,10 @@ struct RowKernelMatcher {
     shape.vector = kVectorBytes / narrowestBytes;
     while (shape.vector > 1 && shape.width % (kWarpSize * shape.vector) != 0)
       shape.vector /= 2;
-    // Wide rows are split over several warps (up to maxWarpsPerRow), so
+    // Wide rows are split over several warps (up to kMaxWarpsPerRow), so
     // that a lane keeps at most maxPerLane elements.
     while (shape.perLane() > maxPerLane &&
-           shape.warpsPerRow < maxWarpsPerRow &&
+           shape.warpsPerRow < kMaxWarpsPerRow &&
            shape.width % (2 * shape.chunk()) == 0)
       shape.warpsPerRow *= 2;
     if (shape.width % kWarpSize != 0)
@@ -1100,7 +1098,6 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
 LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
                                           ArrayRef<Operation *> ops,
                                           int64_t warps, int64_t maxPerLane,
-                                          int64_t maxWarpsPerRow,
                                           const DenseSet<Value> &liveOut,
                                           std::string &reason) {
   if (ops.empty())
@@ -1128,7 +1125,7 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
     (void)matchTiledRowLoop(loop, info);
     flat.append(flattenTiledRowLoop(rewriter, info));
   }
-  RowKernelMatcher matcher(maxPerLane, maxWarpsPerRow);
+  RowKernelMatcher matcher(maxPerLane);
   if (!matcher.check(flat)) {
     reason = matcher.reason;
     return failure();
@@ -1143,6 +1140,18 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
   const RowShape &shape = matcher.shape;
   int64_t slots =
       std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
+  // A row over several warps combines their totals across a block barrier
+  // (combineAcrossRowWarps): every warp of the block must reach it. Row
+  // kernels size their blocks to the forall; a prefix runs in a block of
+  // `warps`, whose other warps would skip the forall's barriers and read
+  // the statistics early (LayerNorm + matmul M1 K5120: one row over 2 of 4
+  // warps, wrong outputs on the H200 in session 12).
+  if (shape.warpsPerRow > 1 && slots * shape.warpsPerRow != warps) {
+    reason = "a row over " + std::to_string(shape.warpsPerRow) + " of the " +
+             std::to_string(warps) +
+             " warps, whose barrier the others would not reach";
+    return failure();
+  }
   // After the last of them: the flattened loops' views are defined there.
   Operation *last = flat.front();
   for (Operation *op : flat)

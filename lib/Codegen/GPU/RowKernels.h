@@ -25,8 +25,9 @@ bool isGlobalView(mlir::Value v);
 /// linalg.generic over [R, N] rows, row scalars and columns, and loops that
 /// reduce rows tile by tile, which are flattened first), with the row
 /// schedule of gpu-row-kernels on `warps` warps: a lane keeps at most
-/// `maxPerLane` elements of a row (a wide row spread over at most
-/// `maxWarpsPerRow` warps), and lane 0 of a row stores the row's
+/// `maxPerLane` elements of a row (a wide row over several warps only where
+/// the rows take all `warps`: their totals meet at a block barrier), and
+/// lane 0 of a row stores the row's
 /// value of each workgroup row-scalar buffer in `liveOut` (read by the rest
 /// of the block after the barrier that ends the warps' forall). On failure
 /// `reason` says why; the loops may then have been flattened already, so
@@ -34,7 +35,6 @@ bool isGlobalView(mlir::Value v);
 mlir::LogicalResult lowerRowPrefix(mlir::RewriterBase &rewriter,
                                    llvm::ArrayRef<mlir::Operation *> ops,
                                    int64_t warps, int64_t maxPerLane,
-                                   int64_t maxWarpsPerRow,
                                    const llvm::DenseSet<mlir::Value> &liveOut,
                                    std::string &reason);
 
