@@ -162,7 +162,7 @@ void replacePrologue(RewriterBase &rewriter, RowFactorLoop &r) {
   }
   maps.push_back(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
   rewriter.setInsertionPoint(op);
-  auto replacement = linalg::GenericOp::create(
+  linalg::GenericOp::create(
       rewriter, op.getLoc(), TypeRange{}, inputs, op.getDpsInits(), maps,
       op.getIteratorTypesArray(),
       [&](OpBuilder &b, Location loc, ValueRange args) {
@@ -183,7 +183,6 @@ void replacePrologue(RewriterBase &rewriter, RowFactorLoop &r) {
             product(b, loc, r.factor.elementFactors, mapping));
         linalg::YieldOp::create(b, loc, rounded);
       });
-  (void)replacement;
   rewriter.eraseOp(op);
 }
 
