@@ -1220,34 +1220,22 @@ struct GPUDecodeGemv
       reason = "blocks of a partial warp";
       return failure();
     }
-    // The dot loop: the last top-level loop holding a contraction, or a
-    // vector-matrix product x[k] * W[k, n] (decode at M1: the rows
-    // dimension dropped by the converter), which first gets a unit rows
-    // dimension back (UnitRows.h): one row, as a block of R = 1.
+    // A vector-matrix product x[k] * W[k, n] (decode at M1: the rows
+    // dimension dropped by the converter) first gets a unit rows dimension
+    // back (UnitRows.h): one row, as a block of R = 1. The dot loop: the
+    // last top-level loop holding a contraction.
     Block *body = grid.getBody();
+    SmallVector<Operation *> rowOps = opsUpToVectorMatrixLoop(grid);
+    if (!rowOps.empty() && failed(addUnitRows(rewriter, rowOps, reason)))
+      return failure();
     scf::ForOp dotLoop;
-    bool vectorMatrix = false;
     for (auto loop : body->getOps<scf::ForOp>())
-      for (auto generic : loop.getBody()->getOps<linalg::GenericOp>()) {
-        bool product = isTileVectorMatrixProduct(generic);
-        if (product || matchTileContraction(generic)) {
+      for (auto generic : loop.getBody()->getOps<linalg::GenericOp>())
+        if (matchTileContraction(generic))
           dotLoop = loop;
-          vectorMatrix = product;
-        }
-      }
     if (!dotLoop) {
       reason = "no loop with a contraction";
       return failure();
-    }
-    if (vectorMatrix) {
-      SmallVector<Operation *> rowOps;
-      for (Operation &op : *body) {
-        rowOps.push_back(&op);
-        if (&op == dotLoop)
-          break;
-      }
-      if (failed(addUnitRows(rewriter, rowOps, reason)))
-        return failure();
     }
     DotLoop info;
     if (failed(matchDotLoop(dotLoop, warps, info))) {

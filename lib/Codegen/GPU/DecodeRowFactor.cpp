@@ -32,11 +32,12 @@
 //
 // Taken: a block grid's top-level dot loop whose 16-bit contractions of at
 // most 16 rows (a decode block; at M1 a vector-matrix product, given its
-// unit rows dimension back first as gpu-decode-gemv does) read one A tile computed by an elementwise
-// prologue of a raw tile of X (WarpgroupPrologue.h) whose only row input is
-// the sum of squares of X's rows, accumulated by a loop over the same k
-// steps before it and used in the row factor alone (PrologueStatistics.h),
-// each contraction added into an accumulator tile of the block.
+// unit rows dimension back first as gpu-decode-gemv does) read one A tile
+// computed by an elementwise prologue of a raw tile of X (WarpgroupPrologue.h)
+// whose only row input is the sum of squares of X's rows, accumulated by a loop
+// over the same k steps before it and used in the row factor alone
+// (PrologueStatistics.h), each contraction added into an accumulator tile of
+// the block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,8 +142,8 @@ Value product(OpBuilder &b, Location loc, ArrayRef<Value> factors,
               const IRMapping &mapping) {
   Value result = mapping.lookupOrDefault(factors.front());
   for (Value factor : factors.drop_front())
-    result = arith::MulFOp::create(b, loc, result,
-                                   mapping.lookupOrDefault(factor));
+    result =
+        arith::MulFOp::create(b, loc, result, mapping.lookupOrDefault(factor));
   return result;
 }
 
@@ -216,7 +217,8 @@ void scaleAccumulators(RewriterBase &rewriter, RowFactorLoop &r) {
           }
           Value scale = product(b, loc, r.factor.rowFactors, mapping);
           linalg::YieldOp::create(
-              b, loc, arith::MulFOp::create(b, loc, args[1], scale).getResult());
+              b, loc,
+              arith::MulFOp::create(b, loc, args[1], scale).getResult());
         });
   }
 }
@@ -244,26 +246,6 @@ void moveRowFactor(RewriterBase &rewriter, RowFactorLoop &r) {
   rewriter.eraseOp(statisticsLoop);
   scaleAccumulators(rewriter, r);
   replacePrologue(rewriter, r);
-}
-
-/// The top-level ops of `grid` up to and including its loop of a
-/// vector-matrix product x[k] * W[k, n] (decode at M1, whose rows
-/// dimension the converter dropped), or none.
-SmallVector<Operation *> opsUpToVectorMatrixLoop(scf::ForallOp grid) {
-  SmallVector<Operation *> ops;
-  scf::ForOp productLoop;
-  for (auto loop : grid.getBody()->getOps<scf::ForOp>())
-    for (auto generic : loop.getBody()->getOps<linalg::GenericOp>())
-      if (isTileVectorMatrixProduct(generic))
-        productLoop = loop;
-  if (!productLoop)
-    return ops;
-  for (Operation &op : *grid.getBody()) {
-    ops.push_back(&op);
-    if (&op == productLoop)
-      break;
-  }
-  return ops;
 }
 
 /// Moves the row factors of `grid`'s dot loops; failure where none
@@ -297,8 +279,8 @@ struct GPUDecodeRowFactor
       rewriter.setInsertionPoint(grid);
       auto copy = cast<scf::ForallOp>(rewriter.clone(*grid));
       std::string reason;
-      if (succeeded(addUnitRows(rewriter, opsUpToVectorMatrixLoop(copy),
-                                reason)) &&
+      if (succeeded(
+              addUnitRows(rewriter, opsUpToVectorMatrixLoop(copy), reason)) &&
           succeeded(moveRowFactors(rewriter, copy))) {
         rewriter.eraseOp(grid);
         continue;

@@ -93,8 +93,8 @@ void rebuildGeneric(RewriterBase &b, linalg::GenericOp op,
   SmallVector<utils::IteratorType> iterators = {utils::IteratorType::parallel};
   llvm::append_range(iterators, op.getIteratorTypesArray());
   b.setInsertionPoint(op);
-  auto rowed = linalg::GenericOp::create(b, op.getLoc(), TypeRange(), ins,
-                                         outs, maps, iterators);
+  auto rowed = linalg::GenericOp::create(b, op.getLoc(), TypeRange(), ins, outs,
+                                         maps, iterators);
   rowed->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   b.inlineRegionBefore(op.getRegion(), rowed.getRegion(),
                        rowed.getRegion().end());
@@ -208,8 +208,8 @@ LogicalResult blockbuster::addUnitRows(RewriterBase &b,
   for (Operation *user : users) {
     if (auto fill = dyn_cast<linalg::FillOp>(user)) {
       b.setInsertionPoint(fill);
-      b.replaceOpWithNewOp<linalg::FillOp>(
-          fill, fill.getInputs(), rows.lookup(fill.getOutputs()[0]));
+      b.replaceOpWithNewOp<linalg::FillOp>(fill, fill.getInputs(),
+                                           rows.lookup(fill.getOutputs()[0]));
       continue;
     }
     rebuildGeneric(b, cast<linalg::GenericOp>(user), rows);
@@ -217,4 +217,28 @@ LogicalResult blockbuster::addUnitRows(RewriterBase &b,
   for (Operation *buffer : llvm::reverse(replaced))
     b.eraseOp(buffer);
   return success();
+}
+
+SmallVector<Operation *>
+blockbuster::opsUpToVectorMatrixLoop(scf::ForallOp grid) {
+  Block *body = grid.getBody();
+  scf::ForOp dotLoop;
+  bool vectorMatrix = false;
+  for (auto loop : body->getOps<scf::ForOp>())
+    for (auto generic : loop.getBody()->getOps<linalg::GenericOp>()) {
+      bool product = isTileVectorMatrixProduct(generic);
+      if (product || matchTileContraction(generic)) {
+        dotLoop = loop;
+        vectorMatrix = product;
+      }
+    }
+  SmallVector<Operation *> ops;
+  if (!vectorMatrix)
+    return ops;
+  for (Operation &op : *body) {
+    ops.push_back(&op);
+    if (&op == dotLoop)
+      break;
+  }
+  return ops;
 }

@@ -15,6 +15,7 @@
 #ifndef BLOCKBUSTER_LIB_CODEGEN_GPU_UNITROWS_H
 #define BLOCKBUSTER_LIB_CODEGEN_GPU_UNITROWS_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <string>
@@ -46,6 +47,14 @@ namespace blockbuster {
 mlir::LogicalResult addUnitRows(mlir::RewriterBase &rewriter,
                                 llvm::ArrayRef<mlir::Operation *> ops,
                                 std::string &reason);
+
+/// The ops addUnitRows takes in `grid`: its top-level ops from the first
+/// up to and including its dot loop (the last top-level loop holding a
+/// tile contraction or a vector-matrix product) where that loop's product
+/// is a vector-matrix product; none otherwise. gpu-decode-row-factor and
+/// gpu-decode-gemv give such blocks their unit rows back.
+llvm::SmallVector<mlir::Operation *>
+opsUpToVectorMatrixLoop(mlir::scf::ForallOp grid);
 
 } // namespace blockbuster
 
