@@ -38,6 +38,8 @@
 #include "RowCombiners.h"
 #include "RowKernels.h"
 
+#include "Blockbuster/Support/RowSchedule.h"
+
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -64,31 +66,21 @@ bool blockbuster::isGlobalView(Value v) {
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
-constexpr int64_t kVectorBytes = 16;
+constexpr int64_t kWarpSize = blockbuster::kRowWarpSize;
+constexpr int64_t kVectorBytes = blockbuster::kRowVectorBytes;
 /// The warps of a block. Measured on an H100 (docs/performance.md, session
 /// 6): add+GELU+add+LayerNorm over rows of 4096 bf16 ran at 88% of the
 /// copy bandwidth with blocks of 4 warps on one row (32 elements per
 /// lane), 83% with 8 warps on two rows, 77% with 16 on four.
 constexpr int64_t kMaxWarps = 4;
-/// The most warps one row is split over: a block of 4 x 8 warps, the most
-/// threads a block has.
-constexpr int64_t kMaxWarpsPerRow = 8;
 
 /// How an operand of a row op is indexed: a whole row (r, n), one value per
 /// row (r), one value per column shared by all rows (n).
 enum class Access { Row, RowScalar, Column };
 
-/// The shape of a row kernel: R rows of N columns, P warps per row, V
-/// columns per lane and chunk, E = N / 32P elements per lane.
-struct RowShape {
+/// The shape of a row kernel: R rows laid out as RowLayout says.
+struct RowShape : blockbuster::RowLayout {
   int64_t rows = 0;
-  int64_t width = 0;
-  int64_t vector = 0;
-  int64_t warpsPerRow = 1;
-  int64_t perLane() const { return width / (kWarpSize * warpsPerRow); }
-  /// The columns of one chunk: V for each lane of the row's warps.
-  int64_t chunk() const { return kWarpSize * warpsPerRow * vector; }
 };
 
 std::optional<Access> classifyMap(AffineMap map, unsigned rank) {
@@ -328,17 +320,10 @@ struct RowKernelMatcher {
       if (type.getDimSize(0) != expected)
         return fail("a row-scalar or column operand of another extent");
     }
-    // 16 bytes of the narrowest type per lane and chunk where the width
-    // allows; narrower vectors (down to one element) where it does not.
-    shape.vector = kVectorBytes / narrowestBytes;
-    while (shape.vector > 1 && shape.width % (kWarpSize * shape.vector) != 0)
-      shape.vector /= 2;
-    // Wide rows are split over several warps (up to kMaxWarpsPerRow), so
-    // that a lane keeps at most maxPerLane elements.
-    while (shape.perLane() > maxPerLane &&
-           shape.warpsPerRow < kMaxWarpsPerRow &&
-           shape.width % (2 * shape.chunk()) == 0)
-      shape.warpsPerRow *= 2;
+    // The rule the block analysis applies to decode blocks' statistics too
+    // (Blockbuster/Support/RowSchedule.h).
+    static_cast<blockbuster::RowLayout &>(shape) =
+        blockbuster::chooseRowLayout(shape.width, narrowestBytes, maxPerLane);
     if (shape.width % kWarpSize != 0)
       return fail("rows of " + Twine(shape.width) +
                   " elements, not a multiple of 32");

@@ -1,6 +1,7 @@
 //===- DecodeGemv.cpp - Which dots gpu-decode-gemv takes ------------------===//
 
 #include "Blockbuster/Dialect/Block/Analysis/DecodeGemv.h"
+#include "Blockbuster/Support/RowSchedule.h"
 
 #include <limits>
 
@@ -32,6 +33,23 @@ std::optional<GemvDotAxes> blockbuster::block::matchGemvDot(MapOp map,
   return GemvDotAxes{rows, b[1], b[0]};
 }
 
+bool blockbuster::block::decodeStatisticsFit(
+    MapOp map, DotOp dot, function_ref<int64_t(StringAttr)> extent) {
+  // The statistics read the activation, of the dot's 16-bit type.
+  int64_t elementBytes =
+      cast<TileType>(dot.getLhs().getType()).getElementType().getIntOrFloatBitWidth() /
+      8;
+  for (auto reduce : map.getBody().front().getOps<ReduceOp>()) {
+    if (reduce->isAncestor(dot))
+      continue;
+    RowLayout row = chooseRowLayout(extent(reduce.getAxisAttr()), elementBytes,
+                                    kDecodeStatisticsPerLane);
+    if (!row.fits(kDecodeStatisticsPerLane))
+      return false;
+  }
+  return true;
+}
+
 bool blockbuster::block::runsDecodeGemv(MapOp map, const BlockSizes &sizes) {
   constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
   auto wholeTiles = [&](StringAttr axis, int64_t multiple, int64_t most) {
@@ -46,7 +64,10 @@ bool blockbuster::block::runsDecodeGemv(MapOp map, const BlockSizes &sizes) {
          (sizes.getExtent(axes->rows) <= kDecodeGemvMaxRows &&
           wholeTiles(axes->rows, 1, kDecodeGemvTileRows))) &&
         wholeTiles(axes->columns, kDecodeGemvBlockColumns, kAny) &&
-        wholeTiles(axes->depth, kDecodeGemvDepthMultiple, kAny))
+        wholeTiles(axes->depth, kDecodeGemvDepthMultiple, kAny) &&
+        decodeStatisticsFit(map, dot, [&](StringAttr axis) {
+          return sizes.getExtent(axis);
+        }))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

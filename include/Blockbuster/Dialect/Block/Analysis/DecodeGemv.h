@@ -15,6 +15,7 @@
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 
@@ -44,12 +45,24 @@ struct GemvDotAxes {
 /// The axes of `dot` (in `map`) if it is a decode GEMV dot.
 std::optional<GemvDotAxes> matchGemvDot(MapOp map, DotOp dot);
 
+/// Whether gpu-decode-gemv's row schedule holds the statistics of the
+/// kernel of decode GEMV dot `dot` (`map`'s): each other top-level reduce
+/// of the map (a norm's sums, which the schedule flattens to whole rows)
+/// reduces rows of its axis' extent (`extent`), each of which must fit one
+/// row layout of at most kDecodeStatisticsPerLane elements a lane
+/// (Blockbuster/Support/RowSchedule.h). Rows the schedule cannot hold
+/// (RMSNorm at K4160, K4352, K11008: 130 to 344 elements a lane that the
+/// warps cannot share in whole chunks) make gpu-decode-gemv refuse the
+/// block; the blocks and the cost model must not assume the schedule then.
+bool decodeStatisticsFit(MapOp map, DotOp dot,
+                         llvm::function_ref<int64_t(mlir::StringAttr)> extent);
+
 /// True if a dot of `map` is a decode GEMV dot with blocks gpu-decode-gemv
 /// takes: whole tiles (every block size divides its extent: a partial edge
 /// tile keeps the generic path) of at most 16 rows (one without a rows
-/// axis), of columns in multiples
-/// of 64 (a warp's column group) and of k in multiples of 64 (the k16 steps
-/// of the warps of a column group).
+/// axis), of columns in multiples of 64 (a warp's column group) and of k in
+/// multiples of 64 (the k16 steps of the warps of a column group), whose
+/// statistics fit (decodeStatisticsFit).
 bool runsDecodeGemv(MapOp map, const BlockSizes &sizes);
 
 } // namespace blockbuster::block
