@@ -14,6 +14,7 @@
 #ifndef BLOCKBUSTER_SUPPORT_ROWSCHEDULE_H
 #define BLOCKBUSTER_SUPPORT_ROWSCHEDULE_H
 
+#include <algorithm>
 #include <cstdint>
 
 namespace blockbuster {
@@ -63,6 +64,44 @@ inline RowLayout chooseRowLayout(int64_t width, int64_t narrowestBytes,
          width % (2 * layout.chunk()) == 0)
     layout.warpsPerRow *= 2;
   return layout;
+}
+
+/// Spreads `layout`, rows that fit (RowLayout::fits), over a block of
+/// `warps` warps that reduces `rows` such rows before other work of the
+/// block (a decode block's statistics, lowerRowPrefix); false where the
+/// row schedule cannot. The warps take slots = min(rows, warps / P) rows
+/// at a time. A row over P > 1 warps combines their totals across a block
+/// barrier, which every warp of the block must reach (the warps it leaves
+/// out would pass it and read the statistics early: session 12's wrong
+/// LayerNorm + matmul M1 K5120, one row of 160 elements a lane on 2 of 4
+/// warps). Where the rows leave warps out, P grows, while the chunks stay
+/// whole and P <= kMaxWarpsPerRow, until slots x P is the block's warps
+/// (M1 K5120 and K8192: one row on 4 warps). A row on one warp needs no
+/// barrier and keeps its one warp (M1 K4096: the others wait at the
+/// barrier after the statistics).
+inline bool spreadRowsOverBlock(RowLayout &layout, int64_t rows,
+                                int64_t warps) {
+  if (layout.warpsPerRow == 1)
+    return true;
+  auto slots = [&] {
+    return std::max<int64_t>(1, std::min(rows, warps / layout.warpsPerRow));
+  };
+  while (slots() * layout.warpsPerRow < warps &&
+         layout.warpsPerRow < kMaxWarpsPerRow &&
+         layout.width % (2 * layout.chunk()) == 0)
+    layout.warpsPerRow *= 2;
+  return slots() * layout.warpsPerRow == warps;
+}
+
+/// Whether the row schedule holds `rows` rows of `width` columns (the
+/// narrowest element read `narrowestBytes`) reduced first by a block of
+/// `warps` warps, at most `maxPerLane` elements a lane: the condition under
+/// which lowerRowPrefix lowers a decode block's statistics, for the block
+/// analysis to apply before the codegen runs.
+inline bool rowPrefixFits(int64_t rows, int64_t width, int64_t narrowestBytes,
+                          int64_t maxPerLane, int64_t warps) {
+  RowLayout layout = chooseRowLayout(width, narrowestBytes, maxPerLane);
+  return layout.fits(maxPerLane) && spreadRowsOverBlock(layout, rows, warps);
 }
 
 } // namespace blockbuster

@@ -1122,21 +1122,20 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
   Operation *first = emitted.empty() ? nullptr : emitted.front();
   if (!first)
     return success();
-  const RowShape &shape = matcher.shape;
-  int64_t slots =
-      std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
-  // A row over several warps combines their totals across a block barrier
-  // (combineAcrossRowWarps): every warp of the block must reach it. Row
-  // kernels size their blocks to the forall; a prefix runs in a block of
-  // `warps`, whose other warps would skip the forall's barriers and read
-  // the statistics early (LayerNorm + matmul M1 K5120: one row over 2 of 4
-  // warps, wrong outputs on the H200 in session 12).
-  if (shape.warpsPerRow > 1 && slots * shape.warpsPerRow != warps) {
-    reason = "a row over " + std::to_string(shape.warpsPerRow) + " of the " +
-             std::to_string(warps) +
-             " warps, whose barrier the others would not reach";
+  // Row kernels size their blocks to the warps' forall; a prefix runs in a
+  // block of `warps`, every one of which must reach the barrier of a row
+  // over several warps (Blockbuster/Support/RowSchedule.h, the rule the
+  // block analysis applies to decode blocks' statistics too).
+  RowShape shape = matcher.shape;
+  if (!blockbuster::spreadRowsOverBlock(shape, shape.rows, warps)) {
+    reason = std::to_string(shape.rows) + " rows over " +
+             std::to_string(shape.warpsPerRow) + " warps each that cannot " +
+             "take all " + std::to_string(warps) +
+             " warps of the block, which would skip their barrier";
     return failure();
   }
+  int64_t slots =
+      std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
   // After the last of them: the flattened loops' views are defined there.
   Operation *last = flat.front();
   for (Operation *op : flat)

@@ -87,10 +87,14 @@ struct BlockDecodeGemvBlocks
                rows.getExtent() % kDecodeGemvTileRows != 0))) ||
             !open(n) || columns.getExtent() % kDecodeGemvBlockColumns != 0 ||
             depth.getExtent() % kMaxBlockK != 0 ||
-            !decodeStatisticsFit(map, dot, [&](StringAttr axis) {
-              AxisAttr attr = byName.lookup(axis.getValue());
-              return attr ? attr.getExtent() : int64_t(0);
-            }))
+            !decodeGemvLowers(
+                map, dot,
+                axes->rows ? std::min(rows.getExtent(), kDecodeGemvTileRows)
+                           : 1,
+                [&](StringAttr axis) {
+                  AxisAttr attr = byName.lookup(axis.getValue());
+                  return attr ? attr.getExtent() : int64_t(0);
+                }))
           return;
         if (axes->rows)
           bind(m, std::min(rows.getExtent(), kDecodeGemvTileRows));
