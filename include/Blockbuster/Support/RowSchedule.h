@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace blockbuster {
 
@@ -46,24 +47,32 @@ struct RowLayout {
   }
 };
 
-/// The layout of a row of `width` columns whose narrowest element read from
-/// global memory has `narrowestBytes`: 16 bytes of it per lane and chunk
-/// where the width allows, narrower vectors (down to one element) where it
-/// does not; a wide row split over several warps (up to kMaxWarpsPerRow,
-/// while the chunks stay whole) so that a lane keeps at most `maxPerLane`
-/// elements. `fits` says whether that was enough.
-inline RowLayout chooseRowLayout(int64_t width, int64_t narrowestBytes,
-                                 int64_t maxPerLane) {
+/// A row of `width` columns in vectors of `vector` columns per lane and
+/// chunk, split over the fewest warps (up to kMaxWarpsPerRow, while the
+/// chunks stay whole) that leave a lane at most `maxPerLane` elements.
+/// `fits` says whether that was enough.
+inline RowLayout splitRowOverWarps(int64_t width, int64_t vector,
+                                   int64_t maxPerLane) {
   RowLayout layout;
   layout.width = width;
-  layout.vector = kRowVectorBytes / narrowestBytes;
-  while (layout.vector > 1 && width % (kRowWarpSize * layout.vector) != 0)
-    layout.vector /= 2;
+  layout.vector = vector;
   while (layout.perLane() > maxPerLane &&
          layout.warpsPerRow < kMaxWarpsPerRow &&
          width % (2 * layout.chunk()) == 0)
     layout.warpsPerRow *= 2;
   return layout;
+}
+
+/// The layout of a row of `width` columns whose narrowest element read from
+/// global memory has `narrowestBytes`: 16 bytes of it per lane and chunk
+/// where the width allows, narrower vectors (down to one element) where it
+/// does not; a wide row split over several warps (splitRowOverWarps).
+inline RowLayout chooseRowLayout(int64_t width, int64_t narrowestBytes,
+                                 int64_t maxPerLane) {
+  int64_t vector = kRowVectorBytes / narrowestBytes;
+  while (vector > 1 && width % (kRowWarpSize * vector) != 0)
+    vector /= 2;
+  return splitRowOverWarps(width, vector, maxPerLane);
 }
 
 /// Spreads `layout`, rows that fit (RowLayout::fits), over a block of
@@ -93,15 +102,27 @@ inline bool spreadRowsOverBlock(RowLayout &layout, int64_t rows,
   return slots() * layout.warpsPerRow == warps;
 }
 
-/// Whether the row schedule holds `rows` rows of `width` columns (the
-/// narrowest element read `narrowestBytes`) reduced first by a block of
-/// `warps` warps, at most `maxPerLane` elements a lane: the condition under
-/// which lowerRowPrefix lowers a decode block's statistics, for the block
-/// analysis to apply before the codegen runs.
-inline bool rowPrefixFits(int64_t rows, int64_t width, int64_t narrowestBytes,
-                          int64_t maxPerLane, int64_t warps) {
-  RowLayout layout = chooseRowLayout(width, narrowestBytes, maxPerLane);
-  return layout.fits(maxPerLane) && spreadRowsOverBlock(layout, rows, warps);
+/// The layout of `rows` rows of `width` columns (the narrowest element read
+/// from global memory `narrowestBytes`) that a block of `warps` warps
+/// reduces before other work of the block (a decode block's statistics,
+/// lowerRowPrefix), at most `maxPerLane` elements a lane; nothing where the
+/// row schedule cannot hold them. chooseRowLayout's layout spread over the
+/// block (spreadRowsOverBlock) where that holds them; else the widest
+/// narrower vector whose chunks let the warps share the row: LayerNorm +
+/// matmul M1 K4352 (136 elements a lane for one warp; 17 chunks of 256
+/// columns, which 2 or 4 warps cannot share) takes vectors of 2 elements
+/// on 4 warps, 34 a lane. The layouts row kernels take keep their vectors:
+/// where the first fits, nothing changes.
+inline std::optional<RowLayout>
+choosePrefixLayout(int64_t rows, int64_t width, int64_t narrowestBytes,
+                   int64_t maxPerLane, int64_t warps) {
+  RowLayout widest = chooseRowLayout(width, narrowestBytes, maxPerLane);
+  for (int64_t vector = widest.vector; vector >= 1; vector /= 2) {
+    RowLayout layout = splitRowOverWarps(width, vector, maxPerLane);
+    if (layout.fits(maxPerLane) && spreadRowsOverBlock(layout, rows, warps))
+      return layout;
+  }
+  return std::nullopt;
 }
 
 } // namespace blockbuster

@@ -46,6 +46,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
 
+#include <limits>
+
 namespace blockbuster {
 #define GEN_PASS_DEF_GPUROWKERNELS
 #include "Blockbuster/Codegen/GPU/Passes.h.inc"
@@ -1110,7 +1112,9 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
     (void)matchTiledRowLoop(loop, info);
     flat.append(flattenTiledRowLoop(rewriter, info));
   }
-  RowKernelMatcher matcher(maxPerLane);
+  // The layout is the prefix's own (choosePrefixLayout), not the one a row
+  // kernel would take: no per-lane bound for the matcher.
+  RowKernelMatcher matcher(std::numeric_limits<int64_t>::max());
   if (!matcher.check(flat)) {
     reason = matcher.reason;
     return failure();
@@ -1127,13 +1131,19 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
   // over several warps (Blockbuster/Support/RowSchedule.h, the rule the
   // block analysis applies to decode blocks' statistics too).
   RowShape shape = matcher.shape;
-  if (!blockbuster::spreadRowsOverBlock(shape, shape.rows, warps)) {
-    reason = std::to_string(shape.rows) + " rows over " +
-             std::to_string(shape.warpsPerRow) + " warps each that cannot " +
-             "take all " + std::to_string(warps) +
-             " warps of the block, which would skip their barrier";
+  std::optional<blockbuster::RowLayout> layout =
+      blockbuster::choosePrefixLayout(shape.rows, shape.width,
+                                      matcher.narrowestBytes, maxPerLane,
+                                      warps);
+  if (!layout) {
+    reason = std::to_string(shape.rows) + " rows of " +
+             std::to_string(shape.width) +
+             " elements that no layout of at most " +
+             std::to_string(maxPerLane) + " a lane spreads over the " +
+             std::to_string(warps) + " warps of the block";
     return failure();
   }
+  static_cast<blockbuster::RowLayout &>(shape) = *layout;
   int64_t slots =
       std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
   // After the last of them: the flattened loops' views are defined there.

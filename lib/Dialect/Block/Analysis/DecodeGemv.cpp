@@ -142,6 +142,10 @@ bool blockbuster::block::decodeGemvLowers(
     // reads from global memory.
     int64_t narrowestBytes = 0;
     reduce.getBody().walk([&](LoadOp load) {
+      // Row scalars (a tile without the reduced axis) do not count.
+      if (!llvm::is_contained(cast<TileType>(load.getType()).getAxes(),
+                              reduce.getAxisAttr()))
+        return;
       int64_t bytes = std::max<int64_t>(
           1, cast<TileType>(load.getType()).getElementType()
                      .getIntOrFloatBitWidth() / 8);
@@ -149,8 +153,8 @@ bool blockbuster::block::decodeGemvLowers(
           narrowestBytes ? std::min(narrowestBytes, bytes) : bytes;
     });
     if (!narrowestBytes ||
-        !rowPrefixFits(rows, extent(reduce.getAxisAttr()), narrowestBytes,
-                       kDecodeStatisticsPerLane, kWarps))
+        !choosePrefixLayout(rows, extent(reduce.getAxisAttr()),
+                            narrowestBytes, kDecodeStatisticsPerLane, kWarps))
       return false;
   }
   return true;

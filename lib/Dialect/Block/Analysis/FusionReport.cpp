@@ -505,12 +505,17 @@ static void countSerialWork(MapOp map, const BlockSizes &sizes,
     int64_t trips = sizes.getNumBlocks(reduce.getAxisAttr());
     int64_t elements = countThreadElements(map, reduce.getBody().front(),
                                            counter, kernel.decodeGemv);
+    int64_t walk = countThreadElements(map, reduce.getBody().front(), counter,
+                                       /*decodeGemv=*/false) -
+                   elements;
     int64_t fmas = countThreadFmas(reduce.getBody().front(), counter);
     kernel.serialIterations += trips;
     kernel.serialThreadElements += trips * elements;
+    kernel.serialColumnWalkElements += trips * walk;
     kernel.serialThreadFmas += trips * fmas;
     if (kernel.splitTripCount > 0 && isSplittableSum(reduce)) {
       kernel.splitIterationThreadElements += elements;
+      kernel.splitIterationColumnWalkElements += walk;
       kernel.splitIterationThreadFmas += fmas;
     }
   }

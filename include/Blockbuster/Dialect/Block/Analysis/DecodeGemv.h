@@ -51,7 +51,7 @@ std::optional<GemvDotAxes> matchGemvDot(MapOp map, DotOp dot);
 ///  - the statistics: every top-level reduce of the map before the dot's (a
 ///    norm's sums, which the codegen flattens to whole rows of their axis'
 ///    `extent`) is held by the row schedule on the block's 4 warps
-///    (rowPrefixFits, Blockbuster/Support/RowSchedule.h, the rule
+///    (choosePrefixLayout, Blockbuster/Support/RowSchedule.h, the rule
 ///    lowerRowPrefix applies: at most kDecodeStatisticsPerLane elements a
 ///    lane, a row over several warps only where the rows take every warp),
 ///    unless gpu-decode-row-factor moves it into the dot loop (RMSNorm's
