@@ -137,6 +137,10 @@ enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap, WgmmaPingPong };
 /// iteration's last is read). A pipelined loop (S issued an iteration
 /// ahead) has 3 whether it reads K alone (K two iterations ahead) or K and
 /// V (per iteration K_{i+2} and V_i, see FlashAttentionBuilder::awaitTma).
+// Partial results per row of a lane's row reduction (see
+// interpretRowReduction).
+constexpr int64_t kRowChains = 4;
+
 static int64_t ringSlots(int64_t operands, bool pipelined) {
   return pipelined ? 3 : operands + 1;
 }
@@ -599,8 +603,11 @@ private:
   LogicalResult interpretStore(memref::CopyOp copy);
 
   /// `body` applied to `args` (block arguments in order), `linalg.index`
-  /// d giving `indices[d]`; values from outside through `mapping`.
-  Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices);
+  /// d giving `indices[d]`; values from outside through `mapping`. With
+  /// `term`, the value of `term` instead of the yielded one, `skip` (the
+  /// op that reads the unmapped accumulator argument) left out.
+  Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices,
+                  Operation *skip = nullptr, Value term = {});
   /// The A fragments (4 x i32 per k16 step) of global tile `a` [.., m, k].
   SmallVector<Value> globalFragmentsA(Value oldA, int64_t steps);
   /// Stages global tile `oldB` (rows x columns) into shared memory.
@@ -678,6 +685,10 @@ private:
   /// ahead: its only dot, S = Q K^T on wgmma with K its only TMA operand,
   /// into a tile the loop zero-fills; null otherwise.
   linalg::GenericOp pipelinedDot(scf::ForOp loop);
+  /// The P V dot of a loop whose P V may stay in flight across the back
+  /// edge (one warpgroup: a warp's wgmma.wait_group finds the warpgroup's
+  /// wgmma done), else null.
+  linalg::GenericOp pvInFlight(scf::ForOp loop, ArrayRef<Value> carried);
 
   MmaKind mma = MmaKind::Sync;
   bool qkOnWgmma = false, pvOnWgmma = false;
@@ -755,8 +766,19 @@ private:
     // The (old) tile whose mask bounds the loop: every iteration computes
     // it.
     Value boundingTile;
+    // P V left in flight across the back edge (see pvInFlight): its wgmmas
+    // are waited for by the next iteration's S (groups complete in order)
+    // or after the loop.
+    linalg::GenericOp pvAcross;
   };
   SmallVector<LoopState> loops;
+  // The ring's refill that awaitTma decided on, emitted by flushRefill once
+  // the dot's wgmmas are issued.
+  std::function<void()> pendingRefill;
+  void flushRefill() {
+    if (pendingRefill)
+      std::exchange(pendingRefill, nullptr)();
+  }
   // Row vectors made by an elementwise op from the row index alone, and
   // that index's loop.
   DenseMap<Value, std::pair<linalg::GenericOp, int64_t>> rowFunctions;
@@ -860,12 +882,15 @@ private:
 };
 
 Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
-                                       ArrayRef<Value> indices) {
+                                       ArrayRef<Value> indices,
+                                       Operation *skip, Value term) {
   IRMapping local;
   for (auto [arg, value] : llvm::zip(body->getArguments(), args))
     if (value)
       local.map(arg, value);
   for (Operation &inner : body->without_terminator()) {
+    if (&inner == skip)
+      continue;
     if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
       local.map(indexOp.getResult(), indices[indexOp.getDim()]);
       continue;
@@ -911,7 +936,7 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
         local.map(operand, mapping.lookup(operand));
     rewriter.clone(inner, local);
   }
-  Value result = body->getTerminator()->getOperand(0);
+  Value result = term ? term : body->getTerminator()->getOperand(0);
   if (!local.contains(result) && mapping.contains(result))
     return mapping.lookup(result);
   return local.lookupOrDefault(result);
@@ -1385,13 +1410,27 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
       rewriter, loc,
       rewriter.getF32FloatAttr(combinerIdentity(combiner)->convertToFloat()));
   int64_t registers = tileShape->columns / kTileN * 4;
+  // Each lane folds its registers of a row into kRowChains partial results
+  // (register j of the row into chain j mod kRowChains), then combines
+  // those pairwise: the dependent ops per row are registers / kRowChains +
+  // log2(kRowChains) instead of registers (32 at 128 keys), whose latency
+  // the softmax of a warp waited out before its first exponent (a warp
+  // scheduler holds 2 such warps at D = 128). The combiners are
+  // reassociable (combinerIdentity), as the quad's shuffles below already
+  // assume; a max or min is exact in any order, a sum rounds differently.
+  // A chain starts at its first term, not at the identity (x + 0 is not x
+  // for x = -0, so that add would stay).
+  Value term = combiner->getOperand(combiner->getOperand(0) == outArg ? 1 : 0);
+  int64_t chains = std::min<int64_t>(kRowChains, registers / 2);
   Fragment result;
   for (int64_t h = 0; h < 2; ++h) {
-    Value acc = identity;
+    SmallVector<Value> partial(chains);
+    int64_t inRow = 0;
     for (int64_t reg = 0; reg < registers; ++reg) {
       int64_t q = reg % 4;
       if (q / 2 != h)
         continue;
+      Value &acc = partial[inRow++ % chains];
       SmallVector<Value> args;
       for (auto [fragment, access] : llvm::zip(inputs, accesses))
         args.push_back(fragment->values[access == Access::AtRow ? h : reg]);
@@ -1405,13 +1444,19 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
       SmallVector<Value> indices(rank, index(0));
       indices[rowLoop] = rowOf(q);
       indices[columnLoop] = columnOf(reg);
-      Value next = applyBody(body, args, indices);
+      Value next = acc ? applyBody(body, args, indices)
+                       : applyBody(body, args, indices, combiner, term);
       if (tileShape->validColumns)
         next = arith::SelectOp::create(
             rewriter, loc, below(indices[columnLoop], tileShape->validColumns),
-            next, acc);
+            next, acc ? acc : identity);
       acc = next;
     }
+    for (int64_t width = 1; width < chains; width *= 2)
+      for (int64_t c = 0; c + width < chains; c += 2 * width)
+        partial[c] =
+            combine(rewriter, loc, combiner, partial[c], partial[c + width]);
+    Value acc = partial.front();
     // The quad's four lanes hold the row's columns.
     Value width = arith::ConstantIntOp::create(rewriter, loc, kWarpSize, 32);
     for (int64_t offset : {1, 2}) {
@@ -1715,6 +1760,11 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   SmallVector<Value> acc = outIt->second.values;
   scf::IfOp needed;
   if (Value condition = dotNeeded(out)) {
+    // Every iteration refills the ring, also where this one's dot is
+    // skipped (after the P V left in flight, which reads V's slot).
+    if (!loops.empty() && loops.back().pvAcross && aShared)
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+    flushRefill();
     SmallVector<Type> types(acc.size(), rewriter.getF32Type());
     needed = scf::IfOp::create(rewriter, loc, types, condition, true);
     rewriter.setInsertionPointToStart(needed.elseBlock());
@@ -1739,6 +1789,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    flushRefill();
     state.nextS = acc;
     fragments[out].values = state.currentS;
     return success();
@@ -1770,7 +1821,19 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     // it.)
     if (aShared && !needed)
       releaseTurn();
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+    if (!loops.empty() && loops.back().pvAcross == op && !needed) {
+      // Left in flight: nothing in the loop reads O before the next S's
+      // wait (pvInFlight).
+      flushRefill();
+    } else if (!loops.empty() && loops.back().pvAcross && aShared) {
+      // S's wait also waits for the previous iteration's P V, which reads
+      // the slot the refill writes (V's): the refill after it.
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+      flushRefill();
+    } else {
+      flushRefill();
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+    }
   } else {
     // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
     Value matrix = div(lane, 8), row8 = rem(lane, 8);
@@ -2542,7 +2605,7 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   // operation, has finished reading the slot; as in gpu-warpgroup-matmul.)
   if (state.pipelinedTile && state.tmaOperands == 2)
     return awaitPipelinedPair(oldB, p);
-  if (!pingPong)
+  if (!pingPong && warpgroups > 1)
     gpu::BarrierOp::create(rewriter, loc);
   Value iv = mapping.lookup(state.oldLoop.getInductionVar());
   Value iteration = rewriter.createOrFold<arith::DivUIOp>(
@@ -2598,14 +2661,23 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     }
     refills = arith::AndIOp::create(rewriter, loc, count.getResult(0), more);
   }
-  auto refill = scf::IfOp::create(rewriter, loc, refills);
-  {
+  // The refill is issued after the dot's wgmmas (flushRefill): thread 0's
+  // copies, a few dozen instructions, would otherwise delay its warp's part
+  // of the wgmma, which the warpgroup's other warps wait for; after the
+  // issue they run while the tensor cores do. The refilled slot is not the
+  // one the dot reads.
+  const Prefetched *prefetched = &p;
+  pendingRefill = [this, refills, use, next, slots, oldB, prefetched]() {
+    LoopState &state = loops.back();
+    auto refill = scf::IfOp::create(rewriter, loc, refills);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
     Value slot = rem(add(use, state.ahead * state.tmaOperands), slots);
-    issueTma(*p.tma, viewAt(oldB, p, state.oldLoop.getInductionVar(), next),
-             p.buffer, mul(slot, state.slotBytes), p.barriers, slot, p.groups);
-  }
+    issueTma(*prefetched->tma,
+             viewAt(oldB, *prefetched, state.oldLoop.getInductionVar(), next),
+             prefetched->buffer, mul(slot, state.slotBytes),
+             prefetched->barriers, slot, prefetched->groups);
+  };
   if (state.pipelinedTile) {
     // The dot reads the next iteration's tile (use u + 1), when there is
     // one; the last iteration's wgmma reads a stale slot and its result is
@@ -2855,6 +2927,7 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
     llvm::append_range(inits, first);
   }
+  state.pvAcross = pvInFlight(loop, carried);
   // Ping-pong: the turn is held at the start of every iteration (taken
   // again at its end if its last dot passed it on).
   acquireTurn();
@@ -2902,9 +2975,72 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       return fail(loop, "a carried buffer changed its registers");
     scf::YieldOp::create(rewriter, loc, yielded);
   }
+  if (loops.back().pvAcross)
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   loops.pop_back();
   assign(newLoop.getResults());
   return success();
+}
+
+linalg::GenericOp FlashAttentionBuilder::pvInFlight(scf::ForOp loop,
+                                                   ArrayRef<Value> carried) {
+  if (!pvOnWgmma || pingPong || warpgroups != 1 || mma == MmaKind::WgmmaOverlap)
+    return {};
+  SmallVector<linalg::GenericOp> dots;
+  for (auto dot : loop.getBody()->getOps<linalg::GenericOp>())
+    if (linalg::isaContractionOpInterface(dot))
+      dots.push_back(dot);
+  // S = Q K^T of two global operands, then P V of a tile of the block into
+  // a carried buffer (O), each the loop body's own op.
+  if (dots.size() != 2 || dots[0]->isBeforeInBlock(dots[1]) == false ||
+      llvm::any_of(dots, [](auto dot) { return dot.getNumDpsInputs() != 2; }) ||
+      isWorkgroup(dots[0].getDpsInputs()[0]) ||
+      !isWorkgroup(dots[1].getDpsInputs()[0]) ||
+      isWorkgroup(dots[1].getDpsInputs()[1]))
+    return {};
+  // P V's registers are O's: its accumulator is carried, or copied into a
+  // carried buffer after it (the combine's update, a register move).
+  Value out = dots[1].getDpsInits()[0];
+  SmallVector<Value> registersOf = {out};
+  Operation *update = nullptr;
+  if (!llvm::is_contained(carried, out)) {
+    for (Operation *inner = dots[1]->getNextNode(); inner && !update;
+         inner = inner->getNextNode())
+      if (auto copy = dyn_cast<linalg::CopyOp>(inner);
+          copy && copy.getInputs().front() == out &&
+          llvm::is_contained(carried, copy.getOutputs().front()))
+        update = copy;
+    if (!update)
+      return {};
+    registersOf.push_back(update->getOperand(1));
+  }
+  // Nothing after P V or before S touches them: in program order the next
+  // reader after P V is the next iteration's, after S's wait (or the code
+  // after the loop, after the wait there).
+  auto uses = [&](Operation *op) {
+    return op
+        ->walk([&](Operation *nested) {
+          return llvm::any_of(nested->getOperands(),
+                              [&](Value operand) {
+                                return llvm::is_contained(registersOf,
+                                                          operand);
+                              })
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation &inner : loop.getBody()->without_terminator()) {
+    if (&inner == dots[0].getOperation())
+      break;
+    if (uses(&inner))
+      return {};
+  }
+  for (Operation *inner = dots[1]->getNextNode(); inner;
+       inner = inner->getNextNode())
+    if (inner != update && uses(inner))
+      return {};
+  return dots[1];
 }
 
 linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {
