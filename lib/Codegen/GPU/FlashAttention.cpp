@@ -137,10 +137,6 @@ enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap, WgmmaPingPong };
 /// iteration's last is read). A pipelined loop (S issued an iteration
 /// ahead) has 3 whether it reads K alone (K two iterations ahead) or K and
 /// V (per iteration K_{i+2} and V_i, see FlashAttentionBuilder::awaitTma).
-// Partial results per row of a lane's row reduction (see
-// interpretRowReduction).
-constexpr int64_t kRowChains = 4;
-
 static int64_t ringSlots(int64_t operands, bool pipelined) {
   return pipelined ? 3 : operands + 1;
 }
@@ -603,11 +599,8 @@ private:
   LogicalResult interpretStore(memref::CopyOp copy);
 
   /// `body` applied to `args` (block arguments in order), `linalg.index`
-  /// d giving `indices[d]`; values from outside through `mapping`. With
-  /// `term`, the value of `term` instead of the yielded one, `skip` (the
-  /// op that reads the unmapped accumulator argument) left out.
-  Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices,
-                  Operation *skip = nullptr, Value term = {});
+  /// d giving `indices[d]`; values from outside through `mapping`.
+  Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices);
   /// The A fragments (4 x i32 per k16 step) of global tile `a` [.., m, k].
   SmallVector<Value> globalFragmentsA(Value oldA, int64_t steps);
   /// Stages global tile `oldB` (rows x columns) into shared memory.
@@ -685,10 +678,6 @@ private:
   /// ahead: its only dot, S = Q K^T on wgmma with K its only TMA operand,
   /// into a tile the loop zero-fills; null otherwise.
   linalg::GenericOp pipelinedDot(scf::ForOp loop);
-  /// The P V dot of a loop whose P V may stay in flight across the back
-  /// edge (one warpgroup: a warp's wgmma.wait_group finds the warpgroup's
-  /// wgmma done), else null.
-  linalg::GenericOp pvInFlight(scf::ForOp loop, ArrayRef<Value> carried);
 
   MmaKind mma = MmaKind::Sync;
   bool qkOnWgmma = false, pvOnWgmma = false;
@@ -766,10 +755,6 @@ private:
     // The (old) tile whose mask bounds the loop: every iteration computes
     // it.
     Value boundingTile;
-    // P V left in flight across the back edge (see pvInFlight): its wgmmas
-    // are waited for by the next iteration's S (groups complete in order)
-    // or after the loop.
-    linalg::GenericOp pvAcross;
   };
   SmallVector<LoopState> loops;
   // The ring's refill that awaitTma decided on, emitted by flushRefill once
@@ -882,15 +867,12 @@ private:
 };
 
 Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
-                                       ArrayRef<Value> indices,
-                                       Operation *skip, Value term) {
+                                       ArrayRef<Value> indices) {
   IRMapping local;
   for (auto [arg, value] : llvm::zip(body->getArguments(), args))
     if (value)
       local.map(arg, value);
   for (Operation &inner : body->without_terminator()) {
-    if (&inner == skip)
-      continue;
     if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
       local.map(indexOp.getResult(), indices[indexOp.getDim()]);
       continue;
@@ -936,7 +918,7 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
         local.map(operand, mapping.lookup(operand));
     rewriter.clone(inner, local);
   }
-  Value result = term ? term : body->getTerminator()->getOperand(0);
+  Value result = body->getTerminator()->getOperand(0);
   if (!local.contains(result) && mapping.contains(result))
     return mapping.lookup(result);
   return local.lookupOrDefault(result);
@@ -1410,27 +1392,13 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
       rewriter, loc,
       rewriter.getF32FloatAttr(combinerIdentity(combiner)->convertToFloat()));
   int64_t registers = tileShape->columns / kTileN * 4;
-  // Each lane folds its registers of a row into kRowChains partial results
-  // (register j of the row into chain j mod kRowChains), then combines
-  // those pairwise: the dependent ops per row are registers / kRowChains +
-  // log2(kRowChains) instead of registers (32 at 128 keys), whose latency
-  // the softmax of a warp waited out before its first exponent (a warp
-  // scheduler holds 2 such warps at D = 128). The combiners are
-  // reassociable (combinerIdentity), as the quad's shuffles below already
-  // assume; a max or min is exact in any order, a sum rounds differently.
-  // A chain starts at its first term, not at the identity (x + 0 is not x
-  // for x = -0, so that add would stay).
-  Value term = combiner->getOperand(combiner->getOperand(0) == outArg ? 1 : 0);
-  int64_t chains = std::min<int64_t>(kRowChains, registers / 2);
   Fragment result;
   for (int64_t h = 0; h < 2; ++h) {
-    SmallVector<Value> partial(chains);
-    int64_t inRow = 0;
+    Value acc = identity;
     for (int64_t reg = 0; reg < registers; ++reg) {
       int64_t q = reg % 4;
       if (q / 2 != h)
         continue;
-      Value &acc = partial[inRow++ % chains];
       SmallVector<Value> args;
       for (auto [fragment, access] : llvm::zip(inputs, accesses))
         args.push_back(fragment->values[access == Access::AtRow ? h : reg]);
@@ -1444,19 +1412,13 @@ FlashAttentionBuilder::interpretRowReduction(linalg::GenericOp op) {
       SmallVector<Value> indices(rank, index(0));
       indices[rowLoop] = rowOf(q);
       indices[columnLoop] = columnOf(reg);
-      Value next = acc ? applyBody(body, args, indices)
-                       : applyBody(body, args, indices, combiner, term);
+      Value next = applyBody(body, args, indices);
       if (tileShape->validColumns)
         next = arith::SelectOp::create(
             rewriter, loc, below(indices[columnLoop], tileShape->validColumns),
-            next, acc ? acc : identity);
+            next, acc);
       acc = next;
     }
-    for (int64_t width = 1; width < chains; width *= 2)
-      for (int64_t c = 0; c + width < chains; c += 2 * width)
-        partial[c] =
-            combine(rewriter, loc, combiner, partial[c], partial[c + width]);
-    Value acc = partial.front();
     // The quad's four lanes hold the row's columns.
     Value width = arith::ConstantIntOp::create(rewriter, loc, kWarpSize, 32);
     for (int64_t offset : {1, 2}) {
@@ -1761,9 +1723,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   scf::IfOp needed;
   if (Value condition = dotNeeded(out)) {
     // Every iteration refills the ring, also where this one's dot is
-    // skipped (after the P V left in flight, which reads V's slot).
-    if (!loops.empty() && loops.back().pvAcross && aShared)
-      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
+    // skipped.
     flushRefill();
     SmallVector<Type> types(acc.size(), rewriter.getF32Type());
     needed = scf::IfOp::create(rewriter, loc, types, condition, true);
@@ -1821,19 +1781,8 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     // it.)
     if (aShared && !needed)
       releaseTurn();
-    if (!loops.empty() && loops.back().pvAcross == op && !needed) {
-      // Left in flight: nothing in the loop reads O before the next S's
-      // wait (pvInFlight).
-      flushRefill();
-    } else if (!loops.empty() && loops.back().pvAcross && aShared) {
-      // S's wait also waits for the previous iteration's P V, which reads
-      // the slot the refill writes (V's): the refill after it.
-      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
-      flushRefill();
-    } else {
-      flushRefill();
-      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
-    }
+    flushRefill();
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   } else {
     // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
     Value matrix = div(lane, 8), row8 = rem(lane, 8);
@@ -2594,15 +2543,18 @@ void FlashAttentionBuilder::releaseTurn() {
 Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   LoopState &state = loops.back();
   // Use u = i * n + k of the ring (iteration i, operand k of n) sits in
-  // slot u % (n + 1). Every warp is past its wgmma of use u - 1 (waited
-  // for before its results were read): thread 0 refills that slot with
-  // use u + n (the same operand's tile of the next iteration), then all
-  // wait for use u's. With two warpgroups, each one's first thread counts
-  // its release of use u - 1's slot instead, and the second to do so
-  // refills it (thread 0 alone at u = 0: slot n was never filled): no
-  // block barrier, so that the warpgroups may drift half an iteration
-  // apart. (wgmma.wait_group in one warp: the warpgroup's wgmma, one
-  // operation, has finished reading the slot; as in gpu-warpgroup-matmul.)
+  // slot u % (n + 1). All wait for use u's tile; once the dot's wgmmas are
+  // issued, thread 0 refills the slot of use u - 1 with use u + n (the same
+  // operand's tile of the next iteration). With one warpgroup thread 0's
+  // own wait for use u - 1 (before its results were read) says that the
+  // warpgroup's wgmma, one operation, has finished reading the slot (as in
+  // gpu-warpgroup-matmul): no block barrier (one per dot measured 2% slower
+  // at B4 H32 S2048 D128, docs/performance.md, session 13). With two
+  // warpgroups, a block barrier (every warp past its wait), or with
+  // ping-pong each one's first thread counts its release of use u - 1's
+  // slot instead, and the second to do so refills it (thread 0 alone at
+  // u = 0: slot n was never filled): no block barrier, so that the
+  // warpgroups may drift half an iteration apart.
   if (state.pipelinedTile && state.tmaOperands == 2)
     return awaitPipelinedPair(oldB, p);
   if (!pingPong && warpgroups > 1)
@@ -2661,11 +2613,11 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     }
     refills = arith::AndIOp::create(rewriter, loc, count.getResult(0), more);
   }
-  // The refill is issued after the dot's wgmmas (flushRefill): thread 0's
-  // copies, a few dozen instructions, would otherwise delay its warp's part
-  // of the wgmma, which the warpgroup's other warps wait for; after the
-  // issue they run while the tensor cores do. The refilled slot is not the
-  // one the dot reads.
+  // The refill is issued once the dot's wgmmas are (flushRefill): thread
+  // 0's copies, some 100 SASS instructions with the TMA's uniform-operand
+  // loops, would otherwise delay its warp's part of the wgmma, which the
+  // warpgroup's other warps wait for; after the issue they run while the
+  // tensor cores do. The refilled slot is not the one the dot reads.
   const Prefetched *prefetched = &p;
   pendingRefill = [this, refills, use, next, slots, oldB, prefetched]() {
     LoopState &state = loops.back();
@@ -2706,7 +2658,8 @@ Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
   // K_0 = use 0 (before the loop), then per iteration K_{i+1} = use
   // 2 i + 1 and V_i = use 2 i + 2, use u in slot u mod 3. At iteration i's
   // start every warp has waited for S_i and P_{i-1} V_{i-1} (uses 2 i - 1
-  // and 2 i), so after one block barrier thread 0 refills their slots with
+  // and 2 i), so after one block barrier (none for one warpgroup, see
+  // awaitTma) and S_{i+1}'s issue thread 0 refills their slots with
   // V_i (use 2 i + 2, the slot of 2 i - 1) and K_{i+2} (use 2 i + 3, the
   // slot of 2 i), and the iteration waits for K_{i+1}, whose copy started
   // an iteration earlier; V_i's copy runs during S_{i+1}'s issue and the
@@ -2731,11 +2684,19 @@ Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
     waitForRound(rewriter, loc, p.barriers, use, slots);
     return slotOf(use);
   }
-  gpu::BarrierOp::create(rewriter, loc);
+  // (One warpgroup: thread 0 has waited for both itself; see awaitTma.)
+  if (warpgroups > 1)
+    gpu::BarrierOp::create(rewriter, loc);
   Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
   Value afterNext = arith::AddIOp::create(rewriter, loc, next, state.step);
-  auto refill = scf::IfOp::create(rewriter, loc, leader);
-  {
+  // After S_{i+1}'s issue (flushRefill; see awaitTma).
+  const Prefetched *prefetched = &p;
+  pendingRefill = [this, base, iv, afterNext, slots, oldB, prefetched]() {
+    LoopState &state = loops.back();
+    auto slotOf = [&](Value use) {
+      return mul(rem(use, slots), state.slotBytes);
+    };
+    auto refill = scf::IfOp::create(rewriter, loc, leader);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
     for (auto &[otherB, other] : state.prefetched)
@@ -2746,13 +2707,18 @@ Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
                  other.buffer, slotOf(use), other.barriers, rem(use, slots),
                  other.groups);
       }
-    auto ahead = scf::IfOp::create(rewriter, loc, inLoop(afterNext));
+    auto ahead = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                              afterNext, state.upperBound));
     rewriter.setInsertionPointToStart(ahead.thenBlock());
     Value use = add(base, 3);
-    issueTma(*p.tma,
-             viewAt(oldB, p, state.oldLoop.getInductionVar(), afterNext),
-             p.buffer, slotOf(use), p.barriers, rem(use, slots), p.groups);
-  }
+    issueTma(*prefetched->tma,
+             viewAt(oldB, *prefetched, state.oldLoop.getInductionVar(),
+                    afterNext),
+             prefetched->buffer, slotOf(use), prefetched->barriers,
+             rem(use, slots), prefetched->groups);
+  };
   // The dot reads the next iteration's K (use 2 i + 1), when there is one;
   // the last iteration's wgmma reads a stale slot and its result is never
   // used.
@@ -2927,7 +2893,6 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
     llvm::append_range(inits, first);
   }
-  state.pvAcross = pvInFlight(loop, carried);
   // Ping-pong: the turn is held at the start of every iteration (taken
   // again at its end if its last dot passed it on).
   acquireTurn();
@@ -2975,72 +2940,9 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
       return fail(loop, "a carried buffer changed its registers");
     scf::YieldOp::create(rewriter, loc, yielded);
   }
-  if (loops.back().pvAcross)
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   loops.pop_back();
   assign(newLoop.getResults());
   return success();
-}
-
-linalg::GenericOp FlashAttentionBuilder::pvInFlight(scf::ForOp loop,
-                                                   ArrayRef<Value> carried) {
-  if (!pvOnWgmma || pingPong || warpgroups != 1 || mma == MmaKind::WgmmaOverlap)
-    return {};
-  SmallVector<linalg::GenericOp> dots;
-  for (auto dot : loop.getBody()->getOps<linalg::GenericOp>())
-    if (linalg::isaContractionOpInterface(dot))
-      dots.push_back(dot);
-  // S = Q K^T of two global operands, then P V of a tile of the block into
-  // a carried buffer (O), each the loop body's own op.
-  if (dots.size() != 2 || dots[0]->isBeforeInBlock(dots[1]) == false ||
-      llvm::any_of(dots, [](auto dot) { return dot.getNumDpsInputs() != 2; }) ||
-      isWorkgroup(dots[0].getDpsInputs()[0]) ||
-      !isWorkgroup(dots[1].getDpsInputs()[0]) ||
-      isWorkgroup(dots[1].getDpsInputs()[1]))
-    return {};
-  // P V's registers are O's: its accumulator is carried, or copied into a
-  // carried buffer after it (the combine's update, a register move).
-  Value out = dots[1].getDpsInits()[0];
-  SmallVector<Value> registersOf = {out};
-  Operation *update = nullptr;
-  if (!llvm::is_contained(carried, out)) {
-    for (Operation *inner = dots[1]->getNextNode(); inner && !update;
-         inner = inner->getNextNode())
-      if (auto copy = dyn_cast<linalg::CopyOp>(inner);
-          copy && copy.getInputs().front() == out &&
-          llvm::is_contained(carried, copy.getOutputs().front()))
-        update = copy;
-    if (!update)
-      return {};
-    registersOf.push_back(update->getOperand(1));
-  }
-  // Nothing after P V or before S touches them: in program order the next
-  // reader after P V is the next iteration's, after S's wait (or the code
-  // after the loop, after the wait there).
-  auto uses = [&](Operation *op) {
-    return op
-        ->walk([&](Operation *nested) {
-          return llvm::any_of(nested->getOperands(),
-                              [&](Value operand) {
-                                return llvm::is_contained(registersOf,
-                                                          operand);
-                              })
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
-  for (Operation &inner : loop.getBody()->without_terminator()) {
-    if (&inner == dots[0].getOperation())
-      break;
-    if (uses(&inner))
-      return {};
-  }
-  for (Operation *inner = dots[1]->getNextNode(); inner;
-       inner = inner->getNextNode())
-    if (inner != update && uses(inner))
-      return {};
-  return dots[1];
 }
 
 linalg::GenericOp FlashAttentionBuilder::pipelinedDot(scf::ForOp loop) {

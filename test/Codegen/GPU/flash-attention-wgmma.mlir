@@ -50,11 +50,20 @@
 // CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
 // CHECK: scf.for
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// CHECK-NOT: gpu.barrier
 // CHECK: %[[RCP:.*]] = arith.divf %cst{{.*}}, %{{.*}} : f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NEXT: arith.mulf %{{.*}}, %[[RCP]] : f32
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: scf.if
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.tma.async.load
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.
 // CHECK: return
@@ -72,8 +81,9 @@
 // a next iteration; then the refill) before the softmax reads this one's,
 // and waits for it at the end, before the yield. The second loop (S, then P V) is
 // pipelined too: its first S issued before it, each iteration's S issued
-// after the iteration's one block barrier and left in flight (no barrier
-// and no wait before P V), P V's wait (0) covering it (test/Codegen/GPU/
+// (no block barrier: one warpgroup) and left in flight, then the
+// iteration's refills (no barrier and no wait before P V), P V's wait (0)
+// covering it (test/Codegen/GPU/
 // flash-attention-combine.mlir checks the ring's order). Both loops make
 // the blocks per SM leave 128 + 32 registers for the S in flight.
 // OVERLAP: gpu.thread_id  x {blockbuster.occupancy_by_shared_memory = 160 : i64}
@@ -101,10 +111,11 @@
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
 // OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // OVERLAP-NEXT: scf.for {{.*}} iter_args(
-// OVERLAP: gpu.barrier
+// OVERLAP-NOT: gpu.barrier
 // OVERLAP: nvvm.wgmma.fence.aligned
 // OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: scf.if
 // OVERLAP-NOT: nvvm.wgmma.wait
 // OVERLAP-NOT: gpu.barrier
 // OVERLAP: nvvm.wgmma.fence.aligned

@@ -35,12 +35,7 @@
 // row max of the raw scores, scaled once per row after the quad's shuffles
 // (0.25 s is monotone in s: max(0.25 s) = 0.25 max(s) exactly), and
 // exp(0.25 s - m) as ex2(fma(s, 0.25 log2(e), -m log2(e))) on the raw s.
-// Each lane folds a row into 4 partial maxima (register j into partial j
-// mod 4), each starting at its first register (here, a partial key tile:
-// the register where its column is inside the tile, else -inf), then
-// combined pairwise.
-// CHECK: %[[FIRST:.*]] = arith.select %{{.*}}, %[[S0]], %{{.*}} : f32
-// CHECK: arith.maximumf %[[FIRST]], %{{.*}} : f32
+// CHECK: arith.maximumf %{{.*}}, %[[S0]] : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32
 // CHECK: %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
@@ -250,8 +245,8 @@ module {
 // CHECK: %[[S:.*]] = nvvm.mma.sync
 // CHECK-NEXT: %[[S0:.*]] = llvm.extractvalue %[[S]][0]
 // CHECK: %[[P0:.*]] = arith.mulf %[[S0]], %{{.*}} : f32
-// CHECK-NOT: arith.select %{{.*}}, %[[S0]], %{{.*}} : f32
-// CHECK: arith.select %{{.*}}, %[[P0]], %{{.*}} : f32
+// CHECK-NOT: arith.maximumf %{{.*}}, %[[S0]] : f32
+// CHECK: arith.maximumf %{{.*}}, %[[P0]] : f32
 // CHECK: scf.yield
 
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
