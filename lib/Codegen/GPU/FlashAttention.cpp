@@ -1764,11 +1764,13 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       // V MN-major: a k16 step is 16 rows of 128 bytes (the rows of a box
       // are contiguous, also past 64 keys); the next 64 columns (n) the
       // next box.
+      // The slot's descriptor once, advanced per step (a constant add).
+      Value slotDesc = sharedMatrixDescriptor(
+          rewriter, loc, prefetched->buffer, slotOffset,
+          prefetched->groups * kBoxBytes, kSwizzleGroupBytes);
       for (int64_t step = 0; step < steps; ++step) {
-        Value descB = sharedMatrixDescriptor(
-            rewriter, loc, prefetched->buffer,
-            add(slotOffset, step * kStepK * 128),
-            prefetched->groups * kBoxBytes, kSwizzleGroupBytes);
+        Value descB = advanceMatrixDescriptor(rewriter, loc, slotDesc,
+                                              step * kStepK * 128);
         acc = wgmmaRegisterA(rewriter, loc, acc,
                              ArrayRef<Value>(aRegisters).slice(4 * step, 4),
                              descB, aType, /*transposeB=*/true);
@@ -2486,17 +2488,19 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
   // 64 columns the next box (issueTma's layout: Q's box b holds every
   // warpgroup's rows, each warpgroup reads its own 64; K's box b holds the
   // tile's 64 or 128 keys, wgmma's n).
+  // The descriptors of the warpgroup's first Q box and of the slot's first
+  // K box, once; each k step's is a constant add to them.
+  Value qDesc = sharedMatrixDescriptor(
+      rewriter, loc, q, mul(warpgroup, kBoxBytes), 16, kSwizzleGroupBytes);
+  Value kDesc = sharedMatrixDescriptor(rewriter, loc, p.buffer, slotOffset, 16,
+                                       kSwizzleGroupBytes);
   for (int64_t box = 0; box < p.tma->boxes; ++box)
     for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
       int64_t at = step * kStepK * 2;
-      Value descA = sharedMatrixDescriptor(
-          rewriter, loc, q,
-          add(mul(warpgroup, kBoxBytes), box * warpgroups * kBoxBytes + at), 16,
-          kSwizzleGroupBytes);
-      Value descB = sharedMatrixDescriptor(
-          rewriter, loc, p.buffer,
-          add(slotOffset, box * p.groups * kBoxBytes + at), 16,
-          kSwizzleGroupBytes);
+      Value descA = advanceMatrixDescriptor(
+          rewriter, loc, qDesc, box * warpgroups * kBoxBytes + at);
+      Value descB = advanceMatrixDescriptor(rewriter, loc, kDesc,
+                                            box * p.groups * kBoxBytes + at);
       acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, element,
                          /*transposeB=*/false);
     }

@@ -79,4 +79,15 @@ Value sharedMatrixDescriptor(OpBuilder &b, Location loc, Value buffer,
   return arith::OrIOp::create(b, loc, start, constant(fields));
 }
 
+Value advanceMatrixDescriptor(OpBuilder &b, Location loc, Value descriptor,
+                              int64_t bytes) {
+  assert(bytes % 16 == 0 && bytes >= 0 && bytes < (int64_t(1) << 18) &&
+         "an offset inside the shared window, in units of 16 bytes");
+  if (bytes == 0)
+    return descriptor;
+  return arith::AddIOp::create(
+      b, loc, descriptor,
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes >> 4));
+}
+
 } // namespace blockbuster

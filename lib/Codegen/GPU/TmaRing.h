@@ -48,6 +48,17 @@ mlir::Value sharedMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Value buffer, mlir::Value offset,
                                    int64_t leadingBytes, int64_t strideBytes);
 
+/// The descriptor of the tile `bytes` (a multiple of 16) past the one of
+/// `descriptor` (a sharedMatrixDescriptor), with the same offsets and
+/// swizzle: `bytes / 16` added to its start-address field (CUTLASS's and
+/// Triton's descriptor iteration). Equal to sharedMatrixDescriptor of the
+/// advanced offset: the field holds address bits 4-17 and a CTA's shared
+/// window (at most 228 KB) ends below 2^18, so the sum never carries out
+/// of it. So a loop builds one descriptor per tile and adds a constant per
+/// k step, instead of masking, shifting and merging each step's address.
+mlir::Value advanceMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value descriptor, int64_t bytes);
+
 } // namespace blockbuster
 
 #endif // BLOCKBUSTER_LIB_CODEGEN_GPU_TMARING_H

@@ -1,4 +1,5 @@
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma | FileCheck %s
+// RUN: bb-opt %s --gpu-flash-attention=mma=wgmma | FileCheck %s --check-prefix=DESC
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma-qk | FileCheck %s --check-prefix=QK
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma-overlap | FileCheck %s --check-prefix=OVERLAP
 // RUN: not bb-opt %s --gpu-flash-attention=mma=tensor 2>&1 | FileCheck %s --check-prefix=BAD
@@ -20,6 +21,36 @@
 // operation, its thread 0 has waited for). P = exp(S - m) / l multiplies by
 // the row's reciprocal, computed once per row.
 
+// The wgmma descriptors of the second loop (DESC): Q's (its first box) and
+// the slot's K (its first box) built once per dot from the address (mask,
+// shift, the fields' constant: swizzle 128 bytes, stride 1024 bytes, leading
+// 16), each k step's a constant added to them (units of 16 bytes: +32 bytes
+// per k16 step, +8 KB for the next 64 columns); V's slot likewise, +2048
+// bytes (128) per k16 step of P V. Without the addition each step rebuilt
+// its descriptor from its address.
+// DESC-LABEL: func.func @attention_b1_h3_s333_d128
+// DESC: scf.for
+// DESC: scf.for
+// DESC: memref.extract_aligned_pointer_as_index
+// DESC: %[[Q:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64 : i64
+// DESC: memref.extract_aligned_pointer_as_index
+// DESC: %[[K:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64{{.*}} : i64
+// DESC: wgmma.mma_async.sync.aligned.m64n64k16{{.*}}" %[[Q]], %[[K]], %c0_i32
+// DESC-NOT: memref.extract_aligned_pointer_as_index
+// DESC: %[[Q1:.*]] = arith.addi %[[Q]], %c2_i64{{.*}} : i64
+// DESC: %[[K1:.*]] = arith.addi %[[K]], %c2_i64{{.*}} : i64
+// DESC: wgmma.mma_async.sync.aligned.m64n64k16{{.*}}" %[[Q1]], %[[K1]],
+// DESC-NOT: memref.extract_aligned_pointer_as_index
+// DESC: arith.addi %[[Q]], %c518_i64{{.*}} : i64
+// DESC: arith.addi %[[K]], %c518_i64{{.*}} : i64
+// DESC: memref.extract_aligned_pointer_as_index
+// DESC: %[[V:.*]] = arith.ori %{{.*}}, %c4611686293338849280_i64{{.*}} : i64
+// DESC: wgmma.mma_async.sync.aligned.m64n128k16{{.*}}%[[V]], %c0_i32
+// DESC-NOT: memref.extract_aligned_pointer_as_index
+// DESC: %[[V1:.*]] = arith.addi %[[V]], %c128_i64{{.*}} : i64
+// DESC: wgmma.mma_async.sync.aligned.m64n128k16{{.*}}%[[V1]], %c1_i32
+// DESC-NOT: memref.extract_aligned_pointer_as_index
+// DESC: arith.addi %[[V]], %c384_i64{{.*}} : i64
 // CHECK-LABEL: func.func @attention_b1_h3_s333_d128
 // CHECK-COUNT-3: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK: scf.forall (%[[BH:.*]], %{{.*}}) in (3, 6)
