@@ -89,6 +89,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
     wgmma.prologueStatistics = options.wgmmaPrologueStatistics;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
+    wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }
   // Decode GEMVs: a grid too small for the chip splits its reduce loop

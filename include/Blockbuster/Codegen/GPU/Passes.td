@@ -414,6 +414,15 @@ def GPUWarpgroupMatmul
            "(RMSNorm's statistics): the mainloop adds the squares of its A "
            "fragments instead, a quad's shuffles total them after it, and "
            "the loop goes (off: the loop stays)">,
+    Option<"splitMaxBlocks", "split-max-blocks", "int64_t",
+           /*default=*/"264",
+           "Grids of fewer blocks than `sms` with the epilogue on the "
+           "fragments split their k steps across at most this many blocks, "
+           "combined in fixed order by the last (0: no split)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors (H100 SXM, H200)">,
+    Option<"sharedMemoryPerSM", "shared-memory-per-sm", "int64_t",
+           /*default=*/"233472", "Shared memory per SM in bytes (H100)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

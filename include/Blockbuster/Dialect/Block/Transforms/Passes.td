@@ -193,7 +193,13 @@ def BlockWarpgroupGemmBlocks
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
-           "Target whose SM count decides: h100 or h200">
+           "Target whose SM count decides: h100 or h200">,
+    Option<"splitMaxBlocks", "split-max-blocks", "int64_t",
+           /*default=*/"264",
+           "gpu-warpgroup-matmul's split-max-blocks: grids of 128-row "
+           "blocks too small for the SMs take 128 x 128 blocks where their "
+           "k steps split across at most this many blocks fill them (0: "
+           "only grids that fill the SMs unsplit)">
   ];
 }
 
