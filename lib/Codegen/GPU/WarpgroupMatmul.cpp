@@ -1354,11 +1354,23 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
     vector::StoreOp::create(rewriter, loc, vector, partials, ValueRange{at},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   }
-  // Every thread's partials are visible at GPU scope before thread 0
-  // counts the block in (the last-block pattern of gpu-split-reductions);
-  // the one that counts last also leaves the counter zeroed for the next
-  // launch, and tells the block through shared memory.
-  NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+  // The block's stores, then its count (CUTLASS's split-K barrier): after
+  // the block's barrier thread 0 alone fences (`fence.acq_rel.gpu`,
+  // cumulative: it releases the stores the barrier ordered before it) and
+  // bumps the tile's counter; the block that counts last fences again (the
+  // acquire), leaves the counter zeroed for the next launch and tells its
+  // threads through shared memory, past a barrier that orders their reads
+  // of the partials after the acquire. One fence per block instead of a
+  // sequentially consistent one per thread (`membar.gl`, as
+  // gpu-split-reductions has it).
+  auto fence = [&] {
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{}, "fence.acq_rel.gpu;", "",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+  };
   gpu::BarrierOp::create(rewriter, loc);
   Type i32 = rewriter.getI32Type();
   Value flag = memref::AllocOp::create(rewriter, loc, sharedTile({1}, i32));
@@ -1368,6 +1380,7 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
     OpBuilder::InsertionGuard guard(rewriter);
     auto counting = scf::IfOp::create(rewriter, loc, leader);
     rewriter.setInsertionPointToStart(&counting.getThenRegion().front());
+    fence();
     Value before = memref::AtomicRMWOp::create(
         rewriter, loc, arith::AtomicRMWKind::addi,
         arith::ConstantIntOp::create(rewriter, loc, i32, 1), counters,
@@ -1380,6 +1393,7 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
                             flag, ValueRange{index(0)});
     auto reset = scf::IfOp::create(rewriter, loc, isLast);
     rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
+    fence();
     memref::StoreOp::create(rewriter, loc,
                             arith::ConstantIntOp::create(rewriter, loc, i32, 0),
                             counters, ValueRange{block});
@@ -1391,7 +1405,6 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
       arith::ConstantIntOp::create(rewriter, loc, i32, 0));
   auto ifLast = scf::IfOp::create(rewriter, loc, last);
   rewriter.setInsertionPointToStart(&ifLast.getThenRegion().front());
-  NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
 
   // The sums in split order, whichever block came last (its own partials
   // read back like the others': the same sum in every run).
@@ -1668,6 +1681,13 @@ struct GPUWarpgroupMatmul
     : blockbuster::impl::GPUWarpgroupMatmulBase<GPUWarpgroupMatmul> {
   using Base::Base;
 
+  static int64_t blockCount(scf::ForallOp grid) {
+    int64_t blocks = 1;
+    for (int64_t extent : grid.getStaticUpperBound())
+      blocks *= extent;
+    return blocks;
+  }
+
   /// The splits of `gemm`'s k steps across blocks (1: none): where its
   /// grid has fewer blocks than the SMs, the rule of gpu-split-reductions
   /// (SplitFactor.h) with the blocks per SM that the ring's `slots` leave
@@ -1678,9 +1698,7 @@ struct GPUWarpgroupMatmul
     if (splitMaxBlocks <= 0 || grid.getRank() > 2 ||
         llvm::any_of(grid.getStaticUpperBound(), ShapedType::isDynamic))
       return 1;
-    int64_t blocks = 1;
-    for (int64_t extent : grid.getStaticUpperBound())
-      blocks *= extent;
+    int64_t blocks = blockCount(grid);
     int64_t kTotal = cast<MemRefType>(gemm.a.getType()).getDimSize(1);
     int64_t slotBytes =
         (kTileM + gemm.tileN * gemm.accumulators()) * kStepK *
@@ -1690,7 +1708,7 @@ struct GPUWarpgroupMatmul
         1, sharedMemoryPerSM / (slots * slotBytes + 1024));
     return chooseSplitFactor(
         {blocks, llvm::divideCeilSigned(kTotal, kStepK), 0, sms * perSM},
-        {sms, splitMaxBlocks});
+        {sms, splitMaxBlocks, kMaxWarpgroupSplits});
   }
 
   void runOnOperation() override {
@@ -1721,12 +1739,19 @@ struct GPUWarpgroupMatmul
       int64_t slots = stages > 0 ? stages.getValue()
                                  : (gemm.warpgroups() > 1 ? 4 : 3);
       auto grid = gemm.dot()->getParentOfType<scf::ForallOp>();
+      int64_t splits =
+          succeeded(epilogue) ? splitFactor(gemm, grid, slots) : 1;
+      // A split grid of at most one block per SM gives each block the room
+      // of the second: a fourth slot of 128 x 128 tiles, one more step of
+      // B in flight from memory (M128 K4096 N4096 on the H200: 25.1 ->
+      // 23.1 us; more slots measured no faster, docs/performance.md).
+      if (stages == 0 && splits > 1 && gemm.warpgroups() == 1 &&
+          blockCount(grid) * splits <= sms)
+        slots = 4;
       if (gemm.warpgroups() > 1)
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
-      int64_t splits =
-          succeeded(epilogue) ? splitFactor(gemm, grid, slots) : 1;
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
                                        prologueRegisters, prologueRowScale,
                                        prologueStatistics, splits);

@@ -350,7 +350,8 @@ struct BlockWarpgroupGemmBlocks
     return blockbuster::chooseSplitFactor(
         {blocks, llvm::divideCeil(k, kBlockK), 0,
          targetDesc.numProcessors * kSplitBlocksPerSM},
-        {targetDesc.numProcessors, splitMaxBlocks});
+        {targetDesc.numProcessors, splitMaxBlocks,
+         blockbuster::kMaxWarpgroupSplits});
   }
 
   /// The FFN's blocks: 128 x 128 blocks of h (each computing the 128
