@@ -6,6 +6,7 @@ run, and writes a markdown table.
     python3 scripts/bench-anchors.py ART [--out DIR] [--only SUBSTRING ...]
         [--budget-s 1.0] [--max-reps 100] [--deadline-s 480] [--graphs-all]
         [--check-only] [--contenders eager compile library] [--blockbuster-only]
+        [--copy-floor]
 
 ART is the directory build-anchors.py wrote (index.json, one artifact per
 workload). Needs PyTorch and a CUDA device; no MLIR. In index order
@@ -45,6 +46,14 @@ workload). Needs PyTorch and a CUDA device; no MLIR. In index order
 without spending device time on timing them). A workload built as a
 variant (build-anchors.py --variant NAME=FLAGS) is shown as "kind shape
 [NAME]".
+
+With --copy-floor, each memory-bound workload also times a device copy of
+its bytes (half read, half written: the same traffic), graph-replayed and
+timed exactly as the contenders (L2 flushed, CUDA events): the floor column
+is bytes over the 1 GiB copy's bandwidth, which a kernel of a few MB cannot
+reach (launch, ramp-up and drain are a large part of its time); the copy of
+the same bytes is what such a kernel can reach in this harness. A second
+table gives it with each contender's time over it.
 
 Rows go to OUT/anchors.jsonl and the table to OUT/anchors.md as each
 workload finishes (OUT defaults to $OUT, else the current directory), so a
@@ -317,7 +326,41 @@ def bench_one(torch, kinds, timer, art_root, entry, ceilings, args):
     row["floor"] = max(compute_ms, memory_ms)
     row["bound"] = "compute" if compute_ms >= memory_ms else "memory"
     prog.close()
+    if args.copy_floor and row["bound"] == "memory":
+        row["copy_same_bytes"] = time_copy(torch, timer, nbytes, use_graphs)
     return row
+
+
+def time_copy(torch, timer, nbytes, use_graphs):
+    """Median ms of a device copy moving nbytes (nbytes / 2 read, as many
+    written), timed as the contenders are."""
+    half = max(16, nbytes // 2 // 16 * 16)
+    src = torch.empty(half, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    fn = lambda: dst.copy_(src)  # noqa: E731
+    fn()
+    torch.cuda.synchronize()
+    if use_graphs:
+        fn = graphed(torch, fn)
+    ms, _ = timer(fn)
+    return ms
+
+
+COPY_HEADER = ("| workload | MB moved | copy of the same bytes ms | Blockbuster ms "
+               "| torch.compile ms | Blockbuster / copy | compile / copy |\n"
+               "|---|---|---|---|---|---|---|")
+
+
+def copy_line(row):
+    copy = row["copy_same_bytes"]
+
+    def over(label):
+        t = row.get(label)
+        return ("%.4g" % t, "%.2fx" % (t / copy)) if isinstance(t, float) else ("-", "-")
+    bb, bb_ratio = over("blockbuster")
+    compiled, compiled_ratio = over("compile")
+    return "| %s | %.1f | %.4g | %s | %s | %s | %s |" % (
+        label(row), row["bytes"] / 1e6, copy, bb, compiled, bb_ratio, compiled_ratio)
 
 
 def figure(x):
@@ -399,6 +442,9 @@ def main():
     parser.add_argument("--contenders", nargs="*", default=["eager", "compile", "library"],
                         choices=["eager", "compile", "library"],
                         help="what Blockbuster is timed against (default: all three)")
+    parser.add_argument("--copy-floor", action="store_true",
+                        help="also time a copy of each memory-bound workload's bytes "
+                        "(the same traffic, the same timing) and print a second table")
     parser.add_argument("--check-only", action="store_true",
                         help="check every artifact against its fp32 reference, time nothing")
     parser.add_argument("--blockbuster-only", action="store_true",
@@ -440,7 +486,7 @@ def main():
                   ceilings["copy_bytes_per_ms"] / 1e9, ceilings["gemm_flops_per_ms"] / 1e9,
                   args.budget_s, args.max_reps))
     print(header + "\n\n" + HEADER, flush=True)
-    lines = []
+    lines, rows = [], []
     jsonl = open(os.path.join(args.out, "anchors.jsonl"), "w")
     jsonl.write(json.dumps({"header": header, "ceilings": ceilings}) + "\n")
     for entry in index:
@@ -459,11 +505,18 @@ def main():
             torch.cuda.empty_cache()
         line = table_line(row, ceilings)
         lines.append(line)
+        rows.append(row)
         print(line, flush=True)
         jsonl.write(json.dumps(row) + "\n")
         jsonl.flush()
         with open(os.path.join(args.out, "anchors.md"), "w") as f:
             f.write(header + "\n\n" + HEADER + "\n" + "\n".join(lines) + "\n")
+    copies = [copy_line(r) for r in rows if "copy_same_bytes" in r]
+    if copies:
+        table = "\n".join([COPY_HEADER] + copies)
+        print("\n" + table, flush=True)
+        with open(os.path.join(args.out, "anchors.md"), "a") as f:
+            f.write("\n" + table + "\n")
     print("\nbench-anchors: %.0f s" % (time.perf_counter() - began))
     return 0
 

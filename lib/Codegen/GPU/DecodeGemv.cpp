@@ -31,9 +31,9 @@
 //     and row before the loop; rows past R are zero;
 //   - accumulators: mma's f32 registers across the whole loop. Lane l's
 //     register 2h + e of tile j is row g + 8h, column c0 + 8 (2q + e) + j:
-//     8 consecutive columns per (h, e), added into the block's accumulator
-//     tile with two 16-byte shared-memory accesses, warp by warp in a fixed
-//     order (deterministic) once the loop is done.
+//     8 consecutive columns per (h, e), stored into a workgroup slot per
+//     warp once the loop is done, and the slots added into the block's
+//     accumulator tile in warp order after one barrier (deterministic).
 //
 // The row statistics before the loop (a norm's sums, tiled along k) take the
 // schedule of gpu-row-kernels (RowKernels.h); the block's accumulator tile,
@@ -1152,55 +1152,161 @@ void GemvEmitter::emit(scf::ForallOp statistics) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group,
                               index(0)));
 
-  // The warps of a column group add their sums into the accumulator tiles
-  // one after another (a fixed order: deterministic), 8 consecutive
-  // columns per row and register pair.
+  // The warps of a column group combine their sums into the accumulator
+  // tiles in a fixed order (deterministic): tile + warp 0's + warp 1's + ...
+  // Each warp first stores its sums (8 consecutive columns per row and
+  // register pair) into a workgroup slot of its own, all at once; after one
+  // barrier the block's threads add the slots into the tile in warp order,
+  // 8 columns each. Session 12's profile of RMSNorm M16 (docs/performance.md)
+  // had 11% of the warps' samples in the earlier form, where each warp added
+  // into the tile in its turn, a barrier between turns: a chain of warpsK
+  // read-add-write passes. One warp per column group adds in place, and so
+  // do two dots' warps (the FFN's gate/up kernel, at 255 registers: the
+  // slots' addresses, live across the loop, made it spill in the loop).
   auto accVecType = VectorType::get({8}, b.getF32Type());
-  for (int64_t p = 0; p < warpsK; ++p) {
-    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       warpK, index(p));
-    auto turn = scf::IfOp::create(b, loc, mine);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(turn.thenBlock());
-      for (int64_t h = 0; h < 2; ++h) {
-        if (8 * h >= info.rows)
-          continue;
-        OpBuilder::InsertionGuard rowGuard(b);
-        if (valid[h]) {
-          auto guardRow = scf::IfOp::create(b, loc, valid[h]);
-          b.setInsertionPointToStart(guardRow.thenBlock());
-        }
-        if (info.squares) {
-          OpBuilder::InsertionGuard squaresGuard(b);
-          b.setInsertionPointToStart(
-              scf::IfOp::create(b, loc, addsSquares).thenBlock());
-          Value sums = info.squares->sums;
+  bool useSlots = warpsK > 1 && dots == 1;
+  // slots[d]: dot d's [warpsK, R, Tn]; squareSlots: [warpsK, R].
+  SmallVector<Value> slots;
+  Value squareSlots;
+  if (useSlots) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forall);
+    auto slotsOf = [&](Value tile) {
+      auto type = cast<MemRefType>(tile.getType());
+      SmallVector<int64_t> shape{warpsK};
+      llvm::append_range(shape, type.getShape());
+      return memref::AllocOp::create(
+          b, loc,
+          MemRefType::get(shape, type.getElementType(),
+                          MemRefLayoutAttrInterface(), type.getMemorySpace()));
+    };
+    for (const Dot &dot : info.dots)
+      slots.push_back(slotsOf(dot.fold.acc));
+    if (info.squares)
+      squareSlots = slotsOf(info.squares->sums);
+  }
+  // This warp's sums into its slots, or added into the tiles.
+  auto combineWarp = [&] {
+    for (int64_t h = 0; h < 2; ++h) {
+      if (8 * h >= info.rows)
+        continue;
+      OpBuilder::InsertionGuard rowGuard(b);
+      if (valid[h]) {
+        auto guardRow = scf::IfOp::create(b, loc, valid[h]);
+        b.setInsertionPointToStart(guardRow.thenBlock());
+      }
+      if (info.squares) {
+        OpBuilder::InsertionGuard squaresGuard(b);
+        b.setInsertionPointToStart(
+            scf::IfOp::create(b, loc, addsSquares).thenBlock());
+        Value sums = info.squares->sums;
+        if (squareSlots) {
+          memref::StoreOp::create(b, loc, rowSquares[h], squareSlots,
+                                  ValueRange{warpK, rows[h]});
+        } else {
           Value old = memref::LoadOp::create(b, loc, sums, rows[h]);
           memref::StoreOp::create(
               b, loc, arith::AddFOp::create(b, loc, old, rowSquares[h]), sums,
               rows[h]);
         }
-        for (int64_t d = 0; d < dots; ++d) {
-          Value accTile = info.dots[d].fold.acc;
-          for (int64_t e = 0; e < 2; ++e) {
-            SmallVector<Value> sums;
-            for (int64_t j = 0; j < kTiles; ++j)
-              sums.push_back(kLoop.getResult((d * kTiles + j) * 4 + 2 * h + e));
-            Value col = add(mul(group, kGroupColumns), addc(mul(q, 16), 8 * e));
-            SmallVector<Value> at = {rows[h], col};
-            auto old = vector::LoadOp::create(b, loc, accVecType, accTile, at);
-            old.setAlignment(16);
-            Value sum = arith::AddFOp::create(
-                b, loc, old,
-                vector::FromElementsOp::create(b, loc, accVecType, sums));
-            vector::StoreOp::create(b, loc, sum, accTile, at).setAlignment(16);
+      }
+      for (int64_t d = 0; d < dots; ++d) {
+        Value accTile = info.dots[d].fold.acc;
+        for (int64_t e = 0; e < 2; ++e) {
+          SmallVector<Value> sums;
+          for (int64_t j = 0; j < kTiles; ++j)
+            sums.push_back(kLoop.getResult((d * kTiles + j) * 4 + 2 * h + e));
+          Value col = add(mul(group, kGroupColumns), addc(mul(q, 16), 8 * e));
+          Value mine = vector::FromElementsOp::create(b, loc, accVecType, sums);
+          if (!slots.empty()) {
+            vector::StoreOp::create(b, loc, mine, slots[d],
+                                    ValueRange{warpK, rows[h], col})
+                .setAlignment(16);
+            continue;
           }
+          SmallVector<Value> at = {rows[h], col};
+          auto old = vector::LoadOp::create(b, loc, accVecType, accTile, at);
+          old.setAlignment(16);
+          vector::StoreOp::create(b, loc,
+                                  arith::AddFOp::create(b, loc, old, mine),
+                                  accTile, at)
+              .setAlignment(16);
         }
       }
     }
-    if (p + 1 < warpsK)
-      gpu::BarrierOp::create(b, loc);
+  };
+  if (!useSlots) {
+    // In turns, a barrier between them.
+    for (int64_t p = 0; p < warpsK; ++p) {
+      Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         warpK, index(p));
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(scf::IfOp::create(b, loc, mine).thenBlock());
+        combineWarp();
+      }
+      if (p + 1 < warpsK)
+        gpu::BarrierOp::create(b, loc);
+    }
+  } else {
+    combineWarp();
+  }
+  if (useSlots) {
+    gpu::BarrierOp::create(b, loc);
+    int64_t threads = warps * kWarpSize;
+    // Adds the slots of `tile[at]` (`type`: one element or 8) into it, in
+    // warp order.
+    auto addSlots = [&](Value tile, Value tileSlots, ValueRange at, Type type) {
+      auto load = [&](Value from, ValueRange indices) -> Value {
+        if (auto vectorType = dyn_cast<VectorType>(type)) {
+          auto loaded =
+              vector::LoadOp::create(b, loc, vectorType, from, indices);
+          loaded.setAlignment(16);
+          return loaded;
+        }
+        return memref::LoadOp::create(b, loc, from, indices);
+      };
+      Value sum = load(tile, at);
+      for (int64_t p = 0; p < warpsK; ++p) {
+        SmallVector<Value> indices{index(p)};
+        llvm::append_range(indices, at);
+        sum = arith::AddFOp::create(b, loc, sum, load(tileSlots, indices));
+      }
+      if (isa<VectorType>(type))
+        vector::StoreOp::create(b, loc, sum, tile, at).setAlignment(16);
+      else
+        memref::StoreOp::create(b, loc, sum, tile, at);
+    };
+    // Runs `body(i)` for i = thread, thread + threads, ... below `count`.
+    auto forEachOfBlock = [&](int64_t count, auto body) {
+      for (int64_t first = 0; first < count; first += threads) {
+        OpBuilder::InsertionGuard guard(b);
+        Value i = addc(thread, first);
+        if (first + threads > count)
+          b.setInsertionPointToStart(
+              scf::IfOp::create(b, loc,
+                                arith::CmpIOp::create(
+                                    b, loc, arith::CmpIPredicate::ult, i,
+                                    index(count)))
+                  .thenBlock());
+        body(i);
+      }
+    };
+    for (int64_t d = 0; d < dots; ++d) {
+      Value accTile = info.dots[d].fold.acc;
+      int64_t vectorsPerRow = info.tileN / 8;
+      forEachOfBlock(info.rows * vectorsPerRow, [&](Value i) {
+        Value row = arith::DivUIOp::create(b, loc, i, index(vectorsPerRow));
+        Value col = mul(arith::RemUIOp::create(b, loc, i, index(vectorsPerRow)),
+                        8);
+        addSlots(accTile, slots[d], ValueRange{row, col}, accVecType);
+      });
+    }
+    if (squareSlots)
+      forEachOfBlock(info.rows, [&](Value row) {
+        addSlots(info.squares->sums, squareSlots, ValueRange{row},
+                 b.getF32Type());
+      });
   }
   b.eraseOp(loop);
 }

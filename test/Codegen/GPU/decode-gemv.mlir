@@ -35,12 +35,14 @@
 // contiguous ones, two 16-byte loads per row (rows g and g + 8, the latter
 // past 4 and zeroed), its weight rows k = 16 q + 4 s + r; with
 // activation-vectors=false (PAIRS) the A fragment comes from 4-byte loads
-// of x; after the loop the 4 warps add their sums into the block's
-// accumulator tile in turn.
+// of x; after the loop the 4 warps store their sums into a workgroup slot
+// each, at once, and after one barrier the block's threads add the 4 slots
+// into the accumulator tile in warp order (deterministic).
 // CHECK-LABEL: func.func @gemv
 // CHECK: scf.forall (%{{.*}}, %[[BX:.*]]) in (1, 4)
 // CHECK:   %[[ACC:.*]] = memref.alloc() {{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>
 // CHECK:   linalg.fill {{.*}} outs(%[[ACC]]
+// CHECK:   %[[SLOTS:.*]] = memref.alloc() : memref<4x4x64xf32, #gpu.address_space<workgroup>>
 // CHECK:   scf.forall (%[[WARP:.*]]) in (4)
 // CHECK:     %[[LANE:.*]] = gpu.lane_id
 // CHECK:     %[[Q:.*]] = arith.remui %[[LANE]], %{{.*}}
@@ -63,14 +65,24 @@
 // CHECK-NOT:   nvvm.mma.sync
 // CHECK:       scf.yield
 // CHECK:     }
-// Warp order: warp 0 adds first, a barrier between turns.
-// CHECK:     %[[TURN:.*]] = arith.cmpi eq, %{{.*}}, %c0
-// CHECK:     scf.if %[[TURN]] {
-// CHECK:       scf.if
-// CHECK:         vector.load %[[ACC]]{{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
-// CHECK:         arith.addf {{.*}} : vector<8xf32>
-// CHECK:         vector.store {{.*}}, %[[ACC]]
+// Each warp's sums into its slot (no turns), one barrier, then the slots
+// added into the tile in warp order: tile + warp 0's + ... + warp 3's.
+// CHECK-NOT: vector.load %[[ACC]]
+// CHECK:     vector.store {{.*}}, %[[SLOTS]][%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<4x4x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK:     gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK:     scf.if
+// CHECK:       %[[OLD:.*]] = vector.load %[[ACC]]{{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK:       %[[S0:.*]] = vector.load %[[SLOTS]][%c0
+// CHECK:       %[[T0:.*]] = arith.addf %[[OLD]], %[[S0]] : vector<8xf32>
+// CHECK:       %[[S1:.*]] = vector.load %[[SLOTS]][%c1
+// CHECK:       %[[T1:.*]] = arith.addf %[[T0]], %[[S1]] : vector<8xf32>
+// CHECK:       %[[S2:.*]] = vector.load %[[SLOTS]][%c2
+// CHECK:       %[[T2:.*]] = arith.addf %[[T1]], %[[S2]] : vector<8xf32>
+// CHECK:       %[[S3:.*]] = vector.load %[[SLOTS]][%c3
+// CHECK:       %[[T3:.*]] = arith.addf %[[T2]], %[[S3]] : vector<8xf32>
+// CHECK:       vector.store %[[T3]], %[[ACC]]
+// CHECK-NOT: gpu.barrier
 // CHECK:   } {mapping = [#gpu.warp<linear_dim_0>]}
 // CHECK-NOT: linalg.generic {{.*}}"reduction"
 // CHECK:   linalg.generic
@@ -332,6 +344,7 @@ func.func @rmsnorm_gemv(%x: memref<4x512xbf16>, %g: memref<512xbf16>, %w: memref
 // CHECK: %[[TILE:.*]] = memref.alloc() {{.*}} : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ACC:.*]] = memref.expand_shape %[[TILE]] {{\[\[}}0, 1]] output_shape [1, 64] : memref<64xf32, #gpu.address_space<workgroup>> into memref<1x64xf32, #gpu.address_space<workgroup>>
 // CHECK: linalg.fill {{.*}} outs(%[[ACC]]
+// CHECK: %[[SLOTS:.*]] = memref.alloc() : memref<4x1x64xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.forall (%{{.*}}) in (4)
 // CHECK:   %[[LANE:.*]] = gpu.lane_id
 // CHECK:   %[[G:.*]] = arith.divui %[[LANE]], %c4{{.*}} : index
@@ -344,9 +357,13 @@ func.func @rmsnorm_gemv(%x: memref<4x512xbf16>, %g: memref<512xbf16>, %w: memref
 // CHECK:     vector.load %{{.*}} {alignment = 16 : i64} : memref<256xbf16, strided<[1], offset: ?>>, vector<8xbf16>
 // CHECK:     arith.truncf
 // CHECK:     nvvm.mma.sync
+// CHECK:   scf.if %[[REAL]]
+// CHECK:     vector.store %{{.*}}, %[[SLOTS]][%{{.*}}, %[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<4x1x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK:   gpu.barrier
 // CHECK:   scf.if
-// CHECK:     scf.if %[[REAL]]
-// CHECK:       vector.store %{{.*}}, %[[ACC]][%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<1x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK:     vector.load %[[ACC]]
+// CHECK-COUNT-4: vector.load %[[SLOTS]]
+// CHECK:     vector.store %{{.*}}, %[[ACC]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK: } {mapping = [#gpu.warp<linear_dim_0>]}
 // CHECK: linalg.generic {{.*}} ins(%[[TILE]] : memref<64xf32, #gpu.address_space<workgroup>>)
 // CHECK: memref.copy

@@ -60,10 +60,12 @@
 // gpu-decode-gemv takes the loop with its sum of squares: each lane adds
 // the squares of the x elements of its A fragments (rows g and g + 8) into
 // two f32 carried by the loop; after it, two xor shuffles per row sum a
-// row's four lanes, and in its warp's turn lane q = 0 adds the sums into
-// the block's tile.
+// row's four lanes, lane q = 0 stores the sums into its warp's slot, and
+// after the barrier the block's first 16 threads add the 4 slots of their
+// row into the block's tile in warp order.
 // GEMV-LABEL: func.func @rmsnorm_decode
 // GEMV:       %[[SUMS:.*]] = memref.alloc() {{.*}} : memref<16xf32, #gpu.address_space<workgroup>>
+// GEMV:       %[[SQSLOTS:.*]] = memref.alloc() : memref<4x16xf32, #gpu.address_space<workgroup>>
 // GEMV:       %[[LOOP:.*]]:56 = scf.for
 // GEMV:         arith.mulf %[[E:.*]], %[[E]] fastmath<contract> : f32
 // GEMV:         nvvm.mma.sync
@@ -72,10 +74,14 @@
 // GEMV:       gpu.shuffle  xor %[[LOOP]]#55, %c1_i32
 // GEMV:       gpu.shuffle  xor
 // GEMV:       scf.if
-// GEMV:         scf.if
-// GEMV-NEXT:      memref.load %[[SUMS]]
-// GEMV-NEXT:      arith.addf
-// GEMV-NEXT:      memref.store %{{.*}}, %[[SUMS]]
+// GEMV-NEXT:    memref.store %{{.*}}, %[[SQSLOTS]][%{{.*}}, %{{.*}}]
+// GEMV:       gpu.barrier
+// GEMV:       scf.if
+// GEMV:         %[[OLD:.*]] = memref.load %[[SUMS]]
+// GEMV:         %[[SQ0:.*]] = memref.load %[[SQSLOTS]][%c0
+// GEMV-NEXT:    arith.addf %[[OLD]], %[[SQ0]] : f32
+// GEMV-COUNT-3: memref.load %[[SQSLOTS]]
+// GEMV:         memref.store %{{.*}}, %[[SUMS]]
 func.func @rmsnorm_decode(%arg0: memref<16x4096xbf16>, %arg1: memref<4096xbf16>, %arg2: memref<4096x128xbf16>, %arg3: memref<16x128xbf16>) {
   %cst = arith.constant 9.99999997E-7 : f32
   %cst_0 = arith.constant 4.096000e+03 : f32

@@ -5,8 +5,9 @@
 // A decode GEMV: 4 blocks of 16 x 32 outputs, each summing 16 k tiles. The
 // grid gets a third dimension of 4 splits (16 / 4 = 4 iterations each, the
 // fewest allowed); each split stores its partial into its own slot, thread
-// 0 counts it in, and the last one sums the 4 slots in order and runs the
-// epilogue (the bf16 cast and the store).
+// 0 counts it in between two GPU-scope acquire-release fences (one thread's:
+// no membar by every thread), and the last one sums the 4 slots in order
+// and runs the epilogue (the bf16 cast and the store).
 // CHECK-LABEL: func.func @gemv
 // CHECK-DAG: %[[PARTIALS:.*]] = memref.alloc() : memref<4x4x16x32xf32>
 // CHECK-DAG: %[[COUNTERS:.*]] = memref.alloc() {blockbuster.workspace} : memref<4xi32>
@@ -19,14 +20,16 @@
 // CHECK:   }
 // CHECK:   %[[SLOT:.*]] = memref.subview %[[PARTIALS]][%[[S]], %[[B:.*]], 0, 0] [1, 1, 16, 32]
 // CHECK:   memref.copy %[[ACC]], %[[SLOT]]
-// CHECK:   nvvm.memory.barrier <gpu>
+// CHECK-NOT: nvvm.memory.barrier
 // CHECK:   gpu.barrier
 // CHECK:   scf.forall (%{{.*}}) in (1)
-// CHECK:     %[[BEFORE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%[[B]]]
+// CHECK:     llvm.fence syncscope("device") acq_rel
+// CHECK-NEXT: %[[BEFORE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%[[B]]]
+// CHECK-NEXT: llvm.fence syncscope("device") acq_rel
 // CHECK:     arith.cmpi eq, %[[BEFORE]], %c3_i32
 // CHECK:   } {mapping = [#gpu.thread<linear_dim_0>]}
 // CHECK:   scf.if
-// CHECK:     nvvm.memory.barrier <gpu>
+// CHECK-NOT: nvvm.memory.barrier
 // CHECK:     %[[ALL:.*]] = memref.subview %[[PARTIALS]][0, %[[B]], 0, 0] [4, 1, 16, 32]
 // CHECK:     linalg.fill {{.*}} outs(%[[ACC]]
 // CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%[[ALL]] {{.*}} outs(%[[ACC]]

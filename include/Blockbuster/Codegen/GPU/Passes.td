@@ -653,10 +653,12 @@ def GPUSplitReductions
     result does not depend on the order blocks finish): each split copies
     its accumulators into its own slot of an f32 partials buffer
     [S, blocks, tile...] (an intermediate of the artifact); after a
-    GPU-scope memory fence and a barrier, thread 0 increments the tile's
-    counter (`memref.atomic_rmw addi` on an i32 buffer with the
-    `blockbuster.workspace` attribute: zeroed by the runtime when it is
-    allocated); the block that sees S - 1 fences again, sums the S
+    barrier, thread 0 increments the tile's counter (`memref.atomic_rmw
+    addi` on an i32 buffer with the `blockbuster.workspace` attribute:
+    zeroed by the runtime when it is allocated) between two GPU-scope
+    acquire-release fences (`llvm.fence syncscope("device") acq_rel`:
+    the release publishes the block's partials, the acquire the other
+    splits'); the block that sees S - 1 sums the S
     partials in split order into its accumulators, resets the counter to
     zero (so the next launch, or a replayed CUDA graph, finds it zeroed)
     and runs the rest of the body (the epilogue).
@@ -681,7 +683,7 @@ def GPUSplitReductions
            "Threads per block (where the grid does not say)">,
   ];
   let dependentDialects = [
-    "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
