@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 
@@ -28,6 +29,10 @@ scf::ForallOp blockbuster::addSplitDimension(RewriterBase &rewriter,
   rewriter.mergeBlocks(grid.getBody(), split.getBody(), ivs);
   rewriter.eraseOp(grid);
   return split;
+}
+
+void blockbuster::createCountFence(OpBuilder &b, Location loc) {
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
 }
 
 Value blockbuster::unsplitBlockIndex(OpBuilder &b, Location loc,

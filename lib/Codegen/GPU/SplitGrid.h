@@ -23,6 +23,13 @@ mlir::scf::ForallOp addSplitDimension(mlir::RewriterBase &rewriter,
                                       mlir::scf::ForallOp grid,
                                       int64_t splits);
 
+/// An acquire-release fence at GPU scope (`fence.acq_rel.gpu`), the one
+/// thread's fence on either side of a split block's count on its tile's
+/// counter: cumulative, so after the block's barrier it releases the
+/// partials every thread of the block stored, and in the block that counted
+/// last it acquires every split's (CUTLASS's split-K semaphore).
+void createCountFence(mlir::OpBuilder &b, mlir::Location loc);
+
 /// The index of a block of `grid` in the grid without its split dimension
 /// (the last one), row-major: the slot of its tile among the counters and
 /// partials of the combine.

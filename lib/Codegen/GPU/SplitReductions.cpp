@@ -410,15 +410,11 @@ struct GPUSplitReductions
       rewriter.setInsertionPoint(one.getBody()->getTerminator());
       Type i32 = rewriter.getIntegerType(32);
       Value oneI32 = arith::ConstantIntOp::create(rewriter, loc, i32, 1);
-      auto fence = [&] {
-        LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::acq_rel,
-                              "device");
-      };
-      fence();
+      blockbuster::createCountFence(rewriter, loc);
       Value before = memref::AtomicRMWOp::create(
           rewriter, loc, arith::AtomicRMWKind::addi, oneI32, counters,
           ValueRange{block});
-      fence();
+      blockbuster::createCountFence(rewriter, loc);
       Value isLast = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, before,
           arith::ConstantIntOp::create(rewriter, loc, i32, S - 1));

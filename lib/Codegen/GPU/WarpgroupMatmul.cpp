@@ -1354,23 +1354,13 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
     vector::StoreOp::create(rewriter, loc, vector, partials, ValueRange{at},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   }
-  // The block's stores, then its count (CUTLASS's split-K barrier): after
-  // the block's barrier thread 0 alone fences (`fence.acq_rel.gpu`,
-  // cumulative: it releases the stores the barrier ordered before it) and
-  // bumps the tile's counter; the block that counts last fences again (the
-  // acquire), leaves the counter zeroed for the next launch and tells its
-  // threads through shared memory, past a barrier that orders their reads
-  // of the partials after the acquire. One fence per block instead of a
-  // sequentially consistent one per thread (`membar.gl`, as
-  // gpu-split-reductions has it).
-  auto fence = [&] {
-    LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange{}, ValueRange{}, "fence.acq_rel.gpu;", "",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
-  };
+  // The block's stores, then its count (as gpu-split-reductions counts):
+  // after the block's barrier thread 0 alone fences (createCountFence: it
+  // releases the stores the barrier ordered before it) and bumps the tile's
+  // counter; the block that counts last fences again (the acquire), leaves
+  // the counter zeroed for the next launch and tells its threads through
+  // shared memory, past a barrier that orders their reads of the partials
+  // after the acquire.
   gpu::BarrierOp::create(rewriter, loc);
   Type i32 = rewriter.getI32Type();
   Value flag = memref::AllocOp::create(rewriter, loc, sharedTile({1}, i32));
@@ -1380,7 +1370,7 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
     OpBuilder::InsertionGuard guard(rewriter);
     auto counting = scf::IfOp::create(rewriter, loc, leader);
     rewriter.setInsertionPointToStart(&counting.getThenRegion().front());
-    fence();
+    createCountFence(rewriter, loc);
     Value before = memref::AtomicRMWOp::create(
         rewriter, loc, arith::AtomicRMWKind::addi,
         arith::ConstantIntOp::create(rewriter, loc, i32, 1), counters,
@@ -1393,7 +1383,7 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
                             flag, ValueRange{index(0)});
     auto reset = scf::IfOp::create(rewriter, loc, isLast);
     rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
-    fence();
+    createCountFence(rewriter, loc);
     memref::StoreOp::create(rewriter, loc,
                             arith::ConstantIntOp::create(rewriter, loc, i32, 0),
                             counters, ValueRange{block});

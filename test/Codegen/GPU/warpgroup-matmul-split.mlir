@@ -11,7 +11,7 @@
 // (128 KB). Each split runs its own k steps (the TMA coordinates from its
 // first step), stores its accumulator registers into its slot of the f32
 // partials (16-byte stores, the block's threads side by side), and after
-// the block's barrier thread 0 fences (fence.acq_rel.gpu) and counts the
+// the block's barrier thread 0 fences (acq_rel at GPU scope) and counts the
 // block in on the tile's counter (a workspace); the block that counts last
 // fences, zeroes the counter, and after a barrier every thread sums the
 // four partials in split order and runs the epilogue (the bf16 cast, quad
@@ -83,11 +83,11 @@
 // CHECK-NOT:    nvvm.memory.barrier
 // CHECK:        gpu.barrier
 // CHECK:        scf.if
-// CHECK-NEXT:     llvm.inline_asm has_side_effects asm_dialect = att "fence.acq_rel.gpu;", ""  : () -> ()
+// CHECK-NEXT:     llvm.fence syncscope("device") acq_rel
 // CHECK:          %[[BEFORE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%{{.*}}] : (i32, memref<4xi32>) -> i32
 // CHECK:          %[[LAST:.*]] = arith.cmpi eq, %[[BEFORE]], %c3_i32 : i32
 // CHECK:          scf.if %[[LAST]] {
-// CHECK-NEXT:       llvm.inline_asm has_side_effects asm_dialect = att "fence.acq_rel.gpu;", ""  : () -> ()
+// CHECK-NEXT:       llvm.fence syncscope("device") acq_rel
 // CHECK:            memref.store %{{.*}}, %[[COUNTERS]][%{{.*}}] : memref<4xi32>
 // CHECK:        gpu.barrier
 // CHECK:        scf.if
