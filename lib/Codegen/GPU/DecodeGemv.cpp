@@ -55,6 +55,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
+#include "Blockbuster/Support/RowSchedule.h"
 
 #include "LinearForalls.h"
 #include "PrologueStatistics.h"
@@ -86,9 +87,9 @@ constexpr int64_t kWarpSize = 32;
 constexpr int64_t kMmaM = 16, kMmaK = 16;
 /// The columns of one warp's k16 step: 8 lane groups x 8 columns (16 bytes).
 constexpr int64_t kGroupColumns = 64;
-/// The most elements of a statistics row one lane keeps (one warp per row
-/// of 4096 bf16: 16 loads of 16 bytes in flight).
-constexpr int64_t kPrefixPerLane = 128;
+/// The most elements of a statistics row one lane keeps (shared with the
+/// block analysis, which must know which statistics rows fit).
+constexpr int64_t kPrefixPerLane = kDecodeStatisticsPerLane;
 /// The bytes one L2 prefetch brings in (a cache line).
 constexpr int64_t kLineBytes = 128;
 

@@ -38,11 +38,15 @@
 #include "RowCombiners.h"
 #include "RowKernels.h"
 
+#include "Blockbuster/Support/RowSchedule.h"
+
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
+
+#include <limits>
 
 namespace blockbuster {
 #define GEN_PASS_DEF_GPUROWKERNELS
@@ -64,31 +68,21 @@ bool blockbuster::isGlobalView(Value v) {
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
-constexpr int64_t kVectorBytes = 16;
+constexpr int64_t kWarpSize = blockbuster::kRowWarpSize;
+constexpr int64_t kVectorBytes = blockbuster::kRowVectorBytes;
 /// The warps of a block. Measured on an H100 (docs/performance.md, session
 /// 6): add+GELU+add+LayerNorm over rows of 4096 bf16 ran at 88% of the
 /// copy bandwidth with blocks of 4 warps on one row (32 elements per
 /// lane), 83% with 8 warps on two rows, 77% with 16 on four.
 constexpr int64_t kMaxWarps = 4;
-/// The most warps one row is split over: a block of 4 x 8 warps, the most
-/// threads a block has.
-constexpr int64_t kMaxWarpsPerRow = 8;
 
 /// How an operand of a row op is indexed: a whole row (r, n), one value per
 /// row (r), one value per column shared by all rows (n).
 enum class Access { Row, RowScalar, Column };
 
-/// The shape of a row kernel: R rows of N columns, P warps per row, V
-/// columns per lane and chunk, E = N / 32P elements per lane.
-struct RowShape {
+/// The shape of a row kernel: R rows laid out as RowLayout says.
+struct RowShape : blockbuster::RowLayout {
   int64_t rows = 0;
-  int64_t width = 0;
-  int64_t vector = 0;
-  int64_t warpsPerRow = 1;
-  int64_t perLane() const { return width / (kWarpSize * warpsPerRow); }
-  /// The columns of one chunk: V for each lane of the row's warps.
-  int64_t chunk() const { return kWarpSize * warpsPerRow * vector; }
 };
 
 std::optional<Access> classifyMap(AffineMap map, unsigned rank) {
@@ -328,17 +322,10 @@ struct RowKernelMatcher {
       if (type.getDimSize(0) != expected)
         return fail("a row-scalar or column operand of another extent");
     }
-    // 16 bytes of the narrowest type per lane and chunk where the width
-    // allows; narrower vectors (down to one element) where it does not.
-    shape.vector = kVectorBytes / narrowestBytes;
-    while (shape.vector > 1 && shape.width % (kWarpSize * shape.vector) != 0)
-      shape.vector /= 2;
-    // Wide rows are split over several warps (up to kMaxWarpsPerRow), so
-    // that a lane keeps at most maxPerLane elements.
-    while (shape.perLane() > maxPerLane &&
-           shape.warpsPerRow < kMaxWarpsPerRow &&
-           shape.width % (2 * shape.chunk()) == 0)
-      shape.warpsPerRow *= 2;
+    // The rule the block analysis applies to decode blocks' statistics too
+    // (Blockbuster/Support/RowSchedule.h).
+    static_cast<blockbuster::RowLayout &>(shape) =
+        blockbuster::chooseRowLayout(shape.width, narrowestBytes, maxPerLane);
     if (shape.width % kWarpSize != 0)
       return fail("rows of " + Twine(shape.width) +
                   " elements, not a multiple of 32");
@@ -1125,7 +1112,9 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
     (void)matchTiledRowLoop(loop, info);
     flat.append(flattenTiledRowLoop(rewriter, info));
   }
-  RowKernelMatcher matcher(maxPerLane);
+  // The layout is the prefix's own (choosePrefixLayout), not the one a row
+  // kernel would take: no per-lane bound for the matcher.
+  RowKernelMatcher matcher(std::numeric_limits<int64_t>::max());
   if (!matcher.check(flat)) {
     reason = matcher.reason;
     return failure();
@@ -1137,21 +1126,26 @@ LogicalResult blockbuster::lowerRowPrefix(RewriterBase &rewriter,
   Operation *first = emitted.empty() ? nullptr : emitted.front();
   if (!first)
     return success();
-  const RowShape &shape = matcher.shape;
-  int64_t slots =
-      std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
-  // A row over several warps combines their totals across a block barrier
-  // (combineAcrossRowWarps): every warp of the block must reach it. Row
-  // kernels size their blocks to the forall; a prefix runs in a block of
-  // `warps`, whose other warps would skip the forall's barriers and read
-  // the statistics early (LayerNorm + matmul M1 K5120: one row over 2 of 4
-  // warps, wrong outputs on the H200 in session 12).
-  if (shape.warpsPerRow > 1 && slots * shape.warpsPerRow != warps) {
-    reason = "a row over " + std::to_string(shape.warpsPerRow) + " of the " +
-             std::to_string(warps) +
-             " warps, whose barrier the others would not reach";
+  // Row kernels size their blocks to the warps' forall; a prefix runs in a
+  // block of `warps`, every one of which must reach the barrier of a row
+  // over several warps (Blockbuster/Support/RowSchedule.h, the rule the
+  // block analysis applies to decode blocks' statistics too).
+  RowShape shape = matcher.shape;
+  std::optional<blockbuster::RowLayout> layout =
+      blockbuster::choosePrefixLayout(shape.rows, shape.width,
+                                      matcher.narrowestBytes, maxPerLane,
+                                      warps);
+  if (!layout) {
+    reason = std::to_string(shape.rows) + " rows of " +
+             std::to_string(shape.width) +
+             " elements that no layout of at most " +
+             std::to_string(maxPerLane) + " a lane spreads over the " +
+             std::to_string(warps) + " warps of the block";
     return failure();
   }
+  static_cast<blockbuster::RowLayout &>(shape) = *layout;
+  int64_t slots =
+      std::max<int64_t>(1, std::min(shape.rows, warps / shape.warpsPerRow));
   // After the last of them: the flattened loops' views are defined there.
   Operation *last = flat.front();
   for (Operation *op : flat)

@@ -167,21 +167,24 @@ KernelEstimate blockbuster::block::estimateKernel(
   if (!serialBound)
     return finish(estimate, target);
   // One block's loops, the split sums' iterations shared among the splits.
+  // Without gpu-decode-gemv its kernels run on the generic lowering.
+  bool decodeGemv = kernel.decodeGemv && target.decodeGemv;
   int64_t iterations = kernel.serialIterations;
-  int64_t elements = kernel.serialThreadElements;
+  int64_t elements = kernel.serialThreadElements +
+                     (decodeGemv ? 0 : kernel.serialColumnWalkElements);
   int64_t fmas = kernel.serialThreadFmas;
   if (int64_t splits = estimate.splits; splits > 1) {
     int64_t trips = kernel.splitTripCount;
     iterations += trips / splits + 1 - trips;
-    elements += (trips / splits - trips) * kernel.splitIterationThreadElements;
+    elements += (trips / splits - trips) *
+                (kernel.splitIterationThreadElements +
+                 (decodeGemv ? 0 : kernel.splitIterationColumnWalkElements));
     fmas += (trips / splits - trips) * kernel.splitIterationThreadFmas;
   }
-  double iterationSeconds = kernel.decodeGemv
-                                ? target.decodeGemvIterationSeconds
-                                : target.iterationSeconds;
-  double elementSeconds = kernel.decodeGemv
-                              ? target.decodeGemvThreadElementSeconds
-                              : target.threadElementSeconds;
+  double iterationSeconds = decodeGemv ? target.decodeGemvIterationSeconds
+                                       : target.iterationSeconds;
+  double elementSeconds = decodeGemv ? target.decodeGemvThreadElementSeconds
+                                     : target.threadElementSeconds;
   estimate.latencySeconds =
       estimate.waves * (iterations * iterationSeconds +
                         elements * elementSeconds +

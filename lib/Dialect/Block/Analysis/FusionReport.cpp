@@ -389,8 +389,12 @@ static bool isContractedOnly(DotOp dot, TileType operand) {
 /// a norm's statistics (a dot of a tile with itself) counts its operand,
 /// like a tile_reduce, and a matrix-vector product the column of its
 /// matrix each thread walks (gpu-distribute-to-threads: one thread per
-/// column, the contracted elements one after another).
-static int64_t countThreadElements(Block &body, const Counter &counter) {
+/// column, the contracted elements one after another), unless `map` runs
+/// on gpu-decode-gemv's schedule (`decodeGemv`), which gives the product of
+/// a decode GEMV dot (x[k] * W[k, n] at M1) a unit rows dimension and puts
+/// it on the matrix units like the dots of two matrices.
+static int64_t countThreadElements(MapOp map, Block &body,
+                                   const Counter &counter, bool decodeGemv) {
   // One entry per shape: the tile's extents in one instance, element types
   // apart.
   std::set<std::vector<int64_t>> shapes;
@@ -408,6 +412,8 @@ static int64_t countThreadElements(Block &body, const Counter &counter) {
     if (isa<LoadOp, ConstantOp, IotaOp, BroadcastOp, YieldOp, ReduceOp>(op))
       continue;
     if (auto dot = dyn_cast<DotOp>(op)) {
+      if (decodeGemv && matchGemvDot(map, dot))
+        continue;
       // A matrix-vector product (an operand with only contracted axes, the
       // M1 GEMV's x[k] * W[k, n]) runs on the threads, not the matrix
       // units: one thread per column walks the matrix operand.
@@ -491,18 +497,25 @@ static int64_t countThreadFmas(Block &body, const Counter &counter) {
 }
 
 /// Fills the serial work of `kernel` (`map`'s): its top-level reduces, one
-/// iteration per block of their axes.
+/// iteration per block of their axes (kernel.decodeGemv set: the schedule
+/// decides how a decode GEMV dot counts).
 static void countSerialWork(MapOp map, const BlockSizes &sizes,
                             const Counter &counter, KernelReport &kernel) {
   for (auto reduce : map.getBody().front().getOps<ReduceOp>()) {
     int64_t trips = sizes.getNumBlocks(reduce.getAxisAttr());
-    int64_t elements = countThreadElements(reduce.getBody().front(), counter);
+    int64_t elements = countThreadElements(map, reduce.getBody().front(),
+                                           counter, kernel.decodeGemv);
+    int64_t walk = countThreadElements(map, reduce.getBody().front(), counter,
+                                       /*decodeGemv=*/false) -
+                   elements;
     int64_t fmas = countThreadFmas(reduce.getBody().front(), counter);
     kernel.serialIterations += trips;
     kernel.serialThreadElements += trips * elements;
+    kernel.serialColumnWalkElements += trips * walk;
     kernel.serialThreadFmas += trips * fmas;
     if (kernel.splitTripCount > 0 && isSplittableSum(reduce)) {
       kernel.splitIterationThreadElements += elements;
+      kernel.splitIterationColumnWalkElements += walk;
       kernel.splitIterationThreadFmas += fmas;
     }
   }
@@ -561,8 +574,8 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
         counter.countPeakBytes(body, Storage::Registers);
     kernel.sharedBytesPeak = counter.countPeakBytes(body, Storage::Shared);
     countSplitCandidate(map, sizes, kernel);
-    countSerialWork(map, sizes, counter, kernel);
     kernel.decodeGemv = runsDecodeGemv(map, sizes);
+    countSerialWork(map, sizes, counter, kernel);
 
     report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
     report.flops += kernel.flops;

@@ -58,10 +58,7 @@ struct BlockSelectPass
     if (budget > 0)
       limited.localMemoryBytes = budget;
     // Without gpu-decode-gemv its kernels run on the generic lowering.
-    if (!decodeGemv) {
-      limited.decodeGemvIterationSeconds = limited.iterationSeconds;
-      limited.decodeGemvThreadElementSeconds = limited.threadElementSeconds;
-    }
+    limited.decodeGemv = decodeGemv;
     const TargetDescription *targetDesc = &limited;
     if (threads < 1) {
       module.emitError() << "block-select: threads " << threads

@@ -86,7 +86,15 @@ struct BlockDecodeGemvBlocks
               (rows.getExtent() > kDecodeGemvTileRows &&
                rows.getExtent() % kDecodeGemvTileRows != 0))) ||
             !open(n) || columns.getExtent() % kDecodeGemvBlockColumns != 0 ||
-            depth.getExtent() % kMaxBlockK != 0)
+            depth.getExtent() % kMaxBlockK != 0 ||
+            !decodeGemvLowers(
+                map, dot,
+                axes->rows ? std::min(rows.getExtent(), kDecodeGemvTileRows)
+                           : 1,
+                [&](StringAttr axis) {
+                  AxisAttr attr = byName.lookup(axis.getValue());
+                  return attr ? attr.getExtent() : int64_t(0);
+                }))
           return;
         if (axes->rows)
           bind(m, std::min(rows.getExtent(), kDecodeGemvTileRows));

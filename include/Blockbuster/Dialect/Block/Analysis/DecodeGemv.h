@@ -15,6 +15,7 @@
 
 #include "Blockbuster/Dialect/Block/Analysis/FusionReport.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 
@@ -44,12 +45,34 @@ struct GemvDotAxes {
 /// The axes of `dot` (in `map`) if it is a decode GEMV dot.
 std::optional<GemvDotAxes> matchGemvDot(MapOp map, DotOp dot);
 
+/// Whether gpu-decode-gemv lowers the kernel of decode GEMV dot `dot`
+/// (`map`'s), given blocks of `rows` rows (1 without a rows axis), as far
+/// as the kernel's form rather than its block sizes decides:
+///  - the statistics: every top-level reduce of the map before the dot's (a
+///    norm's sums, which the codegen flattens to whole rows of their axis'
+///    `extent`) is held by the row schedule on the block's 4 warps
+///    (choosePrefixLayout, Blockbuster/Support/RowSchedule.h, the rule
+///    lowerRowPrefix applies: at most kDecodeStatisticsPerLane elements a
+///    lane, a row over several warps only where the rows take every warp),
+///    unless gpu-decode-row-factor moves it into the dot loop (RMSNorm's
+///    sum of squares, used in the prologue's row factor alone). Rows the
+///    schedule cannot hold (LayerNorm at K4160, K4352, K11008: 130 to 344
+///    elements a lane in chunks the warps cannot share) make
+///    gpu-decode-gemv refuse the block;
+///  - at M1 (a vector-matrix product), the unit rows dimension the block
+///    gets back: the vector a tile of the block or a view of a [1, .., 1,
+///    K] array, no 0-d statistic read from global memory in the loop.
+/// block-decode-gemv-blocks and the cost model (runsDecodeGemv) must not
+/// assume the decode schedule elsewhere.
+bool decodeGemvLowers(MapOp map, DotOp dot, int64_t rows,
+                      llvm::function_ref<int64_t(mlir::StringAttr)> extent);
+
 /// True if a dot of `map` is a decode GEMV dot with blocks gpu-decode-gemv
 /// takes: whole tiles (every block size divides its extent: a partial edge
 /// tile keeps the generic path) of at most 16 rows (one without a rows
-/// axis), of columns in multiples
-/// of 64 (a warp's column group) and of k in multiples of 64 (the k16 steps
-/// of the warps of a column group).
+/// axis), of columns in multiples of 64 (a warp's column group) and of k in
+/// multiples of 64 (the k16 steps of the warps of a column group), in a
+/// kernel the schedule lowers (decodeGemvLowers).
 bool runsDecodeGemv(MapOp map, const BlockSizes &sizes);
 
 } // namespace blockbuster::block

@@ -96,6 +96,13 @@ struct KernelReport {
   int64_t serialThreadFmas = 0;
   int64_t splitIterationThreadElements = 0;
   int64_t splitIterationThreadFmas = 0;
+  /// Left out of the two element counts above where decodeGemv: the
+  /// generic lowering's column walk of a decode GEMV dot at M1 (x[k] *
+  /// W[k, n]: one thread per column walks Tk elements of W), which the
+  /// decode schedule puts on mma.sync. The cost model adds them back for a
+  /// target without gpu-decode-gemv (bb-compile --decode-gemv=false).
+  int64_t serialColumnWalkElements = 0;
+  int64_t splitIterationColumnWalkElements = 0;
   /// gpu-decode-gemv's schedule runs the kernel (runsDecodeGemv): its serial
   /// work costs the target's decodeGemv... rates, not the generic lowering's.
   bool decodeGemv = false;

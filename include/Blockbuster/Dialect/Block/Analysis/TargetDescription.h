@@ -90,6 +90,10 @@ struct TargetDescription {
   /// gpu-split-reductions splits its reduce loop across blocks
   /// (SplitFactor.h; bb-compile --split-max-blocks); 0: no split.
   int64_t splitMaxBlocks;
+  /// Whether gpu-decode-gemv runs the kernels it takes (false under
+  /// bb-compile --decode-gemv=false, block-select decode-gemv=false: the
+  /// generic lowering's rates and column walks).
+  bool decodeGemv = true;
 };
 
 /// Bytes of reduce state (the fusion report's `register_bytes_peak`) one map
