@@ -757,6 +757,13 @@ private:
     Value boundingTile;
   };
   SmallVector<LoopState> loops;
+  // The ring's refill that awaitTma decided on, emitted by flushRefill once
+  // the dot's wgmmas are issued.
+  std::function<void()> pendingRefill;
+  void flushRefill() {
+    if (pendingRefill)
+      std::exchange(pendingRefill, nullptr)();
+  }
   // Row vectors made by an elementwise op from the row index alone, and
   // that index's loop.
   DenseMap<Value, std::pair<linalg::GenericOp, int64_t>> rowFunctions;
@@ -1715,6 +1722,9 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   SmallVector<Value> acc = outIt->second.values;
   scf::IfOp needed;
   if (Value condition = dotNeeded(out)) {
+    // Every iteration refills the ring, also where this one's dot is
+    // skipped.
+    flushRefill();
     SmallVector<Type> types(acc.size(), rewriter.getF32Type());
     needed = scf::IfOp::create(rewriter, loc, types, condition, true);
     rewriter.setInsertionPointToStart(needed.elseBlock());
@@ -1739,6 +1749,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    flushRefill();
     state.nextS = acc;
     fragments[out].values = state.currentS;
     return success();
@@ -1770,6 +1781,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     // it.)
     if (aShared && !needed)
       releaseTurn();
+    flushRefill();
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   } else {
     // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
@@ -2531,18 +2543,21 @@ void FlashAttentionBuilder::releaseTurn() {
 Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   LoopState &state = loops.back();
   // Use u = i * n + k of the ring (iteration i, operand k of n) sits in
-  // slot u % (n + 1). Every warp is past its wgmma of use u - 1 (waited
-  // for before its results were read): thread 0 refills that slot with
-  // use u + n (the same operand's tile of the next iteration), then all
-  // wait for use u's. With two warpgroups, each one's first thread counts
-  // its release of use u - 1's slot instead, and the second to do so
-  // refills it (thread 0 alone at u = 0: slot n was never filled): no
-  // block barrier, so that the warpgroups may drift half an iteration
-  // apart. (wgmma.wait_group in one warp: the warpgroup's wgmma, one
-  // operation, has finished reading the slot; as in gpu-warpgroup-matmul.)
+  // slot u % (n + 1). All wait for use u's tile; once the dot's wgmmas are
+  // issued, thread 0 refills the slot of use u - 1 with use u + n (the same
+  // operand's tile of the next iteration). With one warpgroup thread 0's
+  // own wait for use u - 1 (before its results were read) says that the
+  // warpgroup's wgmma, one operation, has finished reading the slot (as in
+  // gpu-warpgroup-matmul): no block barrier (one per dot measured 2% slower
+  // at B4 H32 S2048 D128, docs/performance.md, session 13). With two
+  // warpgroups, a block barrier (every warp past its wait), or with
+  // ping-pong each one's first thread counts its release of use u - 1's
+  // slot instead, and the second to do so refills it (thread 0 alone at
+  // u = 0: slot n was never filled): no block barrier, so that the
+  // warpgroups may drift half an iteration apart.
   if (state.pipelinedTile && state.tmaOperands == 2)
     return awaitPipelinedPair(oldB, p);
-  if (!pingPong)
+  if (!pingPong && warpgroups > 1)
     gpu::BarrierOp::create(rewriter, loc);
   Value iv = mapping.lookup(state.oldLoop.getInductionVar());
   Value iteration = rewriter.createOrFold<arith::DivUIOp>(
@@ -2598,14 +2613,23 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     }
     refills = arith::AndIOp::create(rewriter, loc, count.getResult(0), more);
   }
-  auto refill = scf::IfOp::create(rewriter, loc, refills);
-  {
+  // The refill is issued once the dot's wgmmas are (flushRefill): thread
+  // 0's copies, some 100 SASS instructions with the TMA's uniform-operand
+  // loops, would otherwise delay its warp's part of the wgmma, which the
+  // warpgroup's other warps wait for; after the issue they run while the
+  // tensor cores do. The refilled slot is not the one the dot reads.
+  const Prefetched *prefetched = &p;
+  pendingRefill = [this, refills, use, next, slots, oldB, prefetched]() {
+    LoopState &state = loops.back();
+    auto refill = scf::IfOp::create(rewriter, loc, refills);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
     Value slot = rem(add(use, state.ahead * state.tmaOperands), slots);
-    issueTma(*p.tma, viewAt(oldB, p, state.oldLoop.getInductionVar(), next),
-             p.buffer, mul(slot, state.slotBytes), p.barriers, slot, p.groups);
-  }
+    issueTma(*prefetched->tma,
+             viewAt(oldB, *prefetched, state.oldLoop.getInductionVar(), next),
+             prefetched->buffer, mul(slot, state.slotBytes),
+             prefetched->barriers, slot, prefetched->groups);
+  };
   if (state.pipelinedTile) {
     // The dot reads the next iteration's tile (use u + 1), when there is
     // one; the last iteration's wgmma reads a stale slot and its result is
@@ -2634,7 +2658,8 @@ Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
   // K_0 = use 0 (before the loop), then per iteration K_{i+1} = use
   // 2 i + 1 and V_i = use 2 i + 2, use u in slot u mod 3. At iteration i's
   // start every warp has waited for S_i and P_{i-1} V_{i-1} (uses 2 i - 1
-  // and 2 i), so after one block barrier thread 0 refills their slots with
+  // and 2 i), so after one block barrier (none for one warpgroup, see
+  // awaitTma) and S_{i+1}'s issue thread 0 refills their slots with
   // V_i (use 2 i + 2, the slot of 2 i - 1) and K_{i+2} (use 2 i + 3, the
   // slot of 2 i), and the iteration waits for K_{i+1}, whose copy started
   // an iteration earlier; V_i's copy runs during S_{i+1}'s issue and the
@@ -2659,11 +2684,19 @@ Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
     waitForRound(rewriter, loc, p.barriers, use, slots);
     return slotOf(use);
   }
-  gpu::BarrierOp::create(rewriter, loc);
+  // (One warpgroup: thread 0 has waited for both itself; see awaitTma.)
+  if (warpgroups > 1)
+    gpu::BarrierOp::create(rewriter, loc);
   Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
   Value afterNext = arith::AddIOp::create(rewriter, loc, next, state.step);
-  auto refill = scf::IfOp::create(rewriter, loc, leader);
-  {
+  // After S_{i+1}'s issue (flushRefill; see awaitTma).
+  const Prefetched *prefetched = &p;
+  pendingRefill = [this, base, iv, afterNext, slots, oldB, prefetched]() {
+    LoopState &state = loops.back();
+    auto slotOf = [&](Value use) {
+      return mul(rem(use, slots), state.slotBytes);
+    };
+    auto refill = scf::IfOp::create(rewriter, loc, leader);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(refill.thenBlock());
     for (auto &[otherB, other] : state.prefetched)
@@ -2674,13 +2707,18 @@ Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
                  other.buffer, slotOf(use), other.barriers, rem(use, slots),
                  other.groups);
       }
-    auto ahead = scf::IfOp::create(rewriter, loc, inLoop(afterNext));
+    auto ahead = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                              afterNext, state.upperBound));
     rewriter.setInsertionPointToStart(ahead.thenBlock());
     Value use = add(base, 3);
-    issueTma(*p.tma,
-             viewAt(oldB, p, state.oldLoop.getInductionVar(), afterNext),
-             p.buffer, slotOf(use), p.barriers, rem(use, slots), p.groups);
-  }
+    issueTma(*prefetched->tma,
+             viewAt(oldB, *prefetched, state.oldLoop.getInductionVar(),
+                    afterNext),
+             prefetched->buffer, slotOf(use), prefetched->barriers,
+             rem(use, slots), prefetched->groups);
+  };
   // The dot reads the next iteration's K (use 2 i + 1), when there is one;
   // the last iteration's wgmma reads a stale slot and its result is never
   // used.

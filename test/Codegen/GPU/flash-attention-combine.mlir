@@ -46,10 +46,10 @@
 // Q K_{i+1}^T is issued before softmax_i and waited for with P_i V_i. The
 // ring keeps 3 slots in the order of the wgmmas: K_0 and K_1 before the
 // loop (no V), the first S issued and waited for there; at each
-// iteration's start one block barrier, then thread 0 copies V_i and (if
-// there is one) K_{i+2} into the slots S_i and P_{i-1} V_{i-1} freed, the
-// wait for K_{i+1} (if there is one) and S_{i+1}'s 4 k16 steps, committed
-// and not waited for; the softmax of the carried S (its max reads the
+// iteration's start (no block barrier: one warpgroup) the wait for K_{i+1}
+// (if there is one) and S_{i+1}'s 4 k16 steps, committed and not waited
+// for, then thread 0 copies V_i and (if there is one) K_{i+2} into the
+// slots S_i and P_{i-1} V_{i-1} freed; the softmax of the carried S (its max reads the
 // carried m); no barrier before P V, only the wait for V_i; P V's one wait
 // (0) covers the S committed before it, then the yield. The blocks per SM
 // are to leave 128 + 32 registers (the S in flight).
@@ -68,18 +68,17 @@
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
 // OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // OVERLAP-NEXT: scf.for {{.*}} iter_args(%[[M0:[^ ]*]] = %cst
-// OVERLAP: gpu.barrier
-// OVERLAP-NOT: nvgpu.mbarrier.try_wait
-// OVERLAP: scf.if
-// OVERLAP: nvgpu.tma.async.load %[[V:[0-9]+]][{{.*}}], %[[RING]][
-// OVERLAP: scf.if
-// OVERLAP: nvgpu.tma.async.load %[[K]][{{.*}}], %[[RING]][
+// OVERLAP-NOT: gpu.barrier
 // OVERLAP: scf.if
 // OVERLAP: nvgpu.mbarrier.try_wait.parity %[[RING]]
 // OVERLAP: nvvm.wgmma.fence.aligned
 // OVERLAP: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}l,l,r"
 // OVERLAP-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}},l,l,r,0,1,2,3,{{.*}},31"
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: scf.if
+// OVERLAP: nvgpu.tma.async.load %[[V:[0-9]+]][{{.*}}], %[[RING]][
+// OVERLAP: scf.if
+// OVERLAP: nvgpu.tma.async.load %[[K]][{{.*}}], %[[RING]][
 // OVERLAP-NOT: nvvm.wgmma.wait
 // OVERLAP-NOT: gpu.barrier
 // OVERLAP: arith.maximumf %[[M0]], %{{.*}} : f32

@@ -12,11 +12,13 @@
 // ring (a slot per TMA operand and one more: 2 for K in the first loop, 3
 // for K and V in the second) initialised by thread 0 before one barrier; Q
 // copied once (two boxes of 64 columns, the collapsed head index split
-// into batch and head); before each dot a barrier, the copy of the same
-// operand's next tile into the slot the previous use freed, the wait for
-// this one's, and the dots as wgmma (S: 8 k16 steps from shared memory;
-// P V: 4 with P's registers as A). P = exp(S - m) / l multiplies by the
-// row's reciprocal, computed once per row.
+// into batch and head); before each dot the wait for this use's tile, the
+// dots as wgmma (S: 8 k16 steps from shared memory; P V: 4 with P's
+// registers as A), and once they are issued, before their wait, the copy
+// of the same operand's next tile into the slot the previous use freed (no
+// block barrier: the block is one warpgroup, whose previous wgmma, one
+// operation, its thread 0 has waited for). P = exp(S - m) / l multiplies by
+// the row's reciprocal, computed once per row.
 
 // CHECK-LABEL: func.func @attention_b1_h3_s333_d128
 // CHECK-COUNT-3: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
@@ -34,22 +36,34 @@
 // CHECK: nvgpu.tma.async.load %{{.*}}[%c0{{.*}}, %{{.*}}, %[[H]], %[[B]]], %[[QBAR]]
 // CHECK: nvgpu.tma.async.load %{{.*}}[%c64{{.*}}, %{{.*}}, %[[H]], %[[B]]], %[[QBAR]]
 // CHECK: scf.for
-// CHECK: gpu.barrier
-// CHECK: scf.if
-// CHECK: nvgpu.tma.async.load
+// CHECK-NOT: gpu.barrier
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[QBAR]]
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: scf.if
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.tma.async.load
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
 // CHECK: scf.for
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// CHECK-NOT: gpu.barrier
 // CHECK: %[[RCP:.*]] = arith.divf %cst{{.*}}, %{{.*}} : f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NEXT: arith.mulf %{{.*}}, %[[RCP]] : f32
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: scf.if
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.tma.async.load
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: linalg.
 // CHECK: return
@@ -64,11 +78,12 @@
 // before the loop (8 k16 steps, the first not reading the zero
 // accumulator: scale-d from a register holding 0), and each iteration
 // issues the next iteration's S (after waiting for its K tile, if there is
-// a next iteration) before the softmax reads this one's, and waits for it
-// at the end, before the yield. The second loop (S, then P V) is
+// a next iteration; then the refill) before the softmax reads this one's,
+// and waits for it at the end, before the yield. The second loop (S, then P V) is
 // pipelined too: its first S issued before it, each iteration's S issued
-// after the iteration's one block barrier and left in flight (no barrier
-// and no wait before P V), P V's wait (0) covering it (test/Codegen/GPU/
+// (no block barrier: one warpgroup) and left in flight, then the
+// iteration's refills (no barrier and no wait before P V), P V's wait (0)
+// covering it (test/Codegen/GPU/
 // flash-attention-combine.mlir checks the ring's order). Both loops make
 // the blocks per SM leave 128 + 32 registers for the S in flight.
 // OVERLAP: gpu.thread_id  x {blockbuster.occupancy_by_shared_memory = 160 : i64}
@@ -79,12 +94,14 @@
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
 // OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // OVERLAP: scf.for {{.*}} iter_args(
-// OVERLAP: gpu.barrier
+// OVERLAP-NOT: gpu.barrier
 // OVERLAP: scf.if
 // OVERLAP: nvgpu.mbarrier.try_wait.parity
 // OVERLAP: nvvm.wgmma.fence.aligned
 // OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: scf.if
+// OVERLAP: nvgpu.tma.async.load
 // OVERLAP-NOT: nvvm.wgmma.wait
 // OVERLAP: gpu.shuffle
 // OVERLAP: nvvm.wgmma.wait.group.sync.aligned 0
@@ -94,10 +111,11 @@
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
 // OVERLAP-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // OVERLAP-NEXT: scf.for {{.*}} iter_args(
-// OVERLAP: gpu.barrier
+// OVERLAP-NOT: gpu.barrier
 // OVERLAP: nvvm.wgmma.fence.aligned
 // OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
 // OVERLAP: nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT: scf.if
 // OVERLAP-NOT: nvvm.wgmma.wait
 // OVERLAP-NOT: gpu.barrier
 // OVERLAP: nvvm.wgmma.fence.aligned
