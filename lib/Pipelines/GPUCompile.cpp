@@ -81,8 +81,9 @@ static LogicalResult compileOnce(ModuleOp module,
   if (options.decodeGemv)
     select = "block-decode-gemv-blocks," + select;
   if (options.chip == "sm_90a")
-    select = "block-warpgroup-gemm-blocks{target=" + options.target + "}," +
-             select;
+    select = "block-warpgroup-gemm-blocks{target=" + options.target +
+             " split-max-blocks=" +
+             std::to_string(options.wgmmaSplitMaxBlocks) + "}," + select;
   if (hasBlockPrograms(module)) {
     if (failed(runPipeline(module,
                            (fuseStep.empty() ? "" : fuseStep + ",") + select)))
@@ -121,6 +122,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
+  gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;
   gpu.decodePrefetchBytes = options.decodePrefetchBytes;
   gpu.decodeWeightsAheadMaxBlocks = options.decodeWeightsAheadMaxBlocks;

@@ -78,7 +78,8 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     attention.mma = options.attentionMma;
   pm.addPass(createGPUFlashAttention(attention));
   // The chooser of GEMM schedules: on sm_90a, 128 x 128 GEMM blocks get the
-  // TMA + wgmma mainloop; every other dot stays with mma.sync.
+  // TMA + wgmma mainloop (its k steps split across blocks where the grid is
+  // too small for the SMs); every other dot stays with mma.sync.
   if (options.chip == "sm_90a") {
     GPUWarpgroupMatmulOptions wgmma;
     wgmma.threads = options.threads;
@@ -89,11 +90,12 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
     wgmma.prologueStatistics = options.wgmmaPrologueStatistics;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
+    wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }
   // Decode GEMVs: a grid too small for the chip splits its reduce loop
   // across blocks (kernel shape 4). After the wgmma chooser, whose GEMM
-  // blocks keep their own loop.
+  // blocks split their own ring.
   // RMSNorm's row factor after a decode block's dot loop, its squares in
   // the loop: before the split, so that the splits' partial sums are
   // combined with the accumulators.

@@ -8,7 +8,7 @@
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
-//              [--split-max-blocks 1056]
+//              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
 // file per kernel module out (docs/Artifact.md). The device that runs the
@@ -151,6 +151,13 @@ static cl::opt<std::string> attentionMma(
              "wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
              "K and V by cp.async)"),
     cl::cat(bbCompileCategory));
+static cl::opt<int64_t> wgmmaSplitMaxBlocks(
+    "wgmma-split-max-blocks", cl::init(264),
+    cl::desc("sm_90a GEMM blocks (128 rows, TMA + wgmma) whose grid has "
+             "fewer blocks than the SMs split their k steps across at most "
+             "this many blocks (0: no split, and small GEMMs keep "
+             "block-select's blocks)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<int64_t> splitMaxBlocks(
     "split-max-blocks", cl::init(1056),
     cl::desc("Grids of fewer blocks than the SMs split their reduce loops "
@@ -252,6 +259,7 @@ int main(int argc, char **argv) {
   options.threads = threadsPerBlock;
   options.wgmmaStages = wgmmaStages;
   options.splitMaxBlocks = splitMaxBlocks;
+  options.wgmmaSplitMaxBlocks = wgmmaSplitMaxBlocks;
   options.decodeGemv = decodeGemv;
   options.decodePrefetchBytes = decodePrefetchBytes;
   options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;

@@ -75,6 +75,13 @@ struct GPUPipelineOptions
                      "wgmma-qk: S = Q K^T on wgmma, P V on mma.sync; "
                      "sync: both on mma.sync)"),
       llvm::cl::init("wgmma")};
+  Option<int64_t> wgmmaSplitMaxBlocks{
+      *this, "wgmma-split-max-blocks",
+      llvm::cl::desc("sm_90a GEMM blocks whose grid has fewer blocks than "
+                     "the SMs: their k steps split across at most this many "
+                     "blocks, the partials combined in fixed order by the "
+                     "last (0: no split)"),
+      llvm::cl::init(264)};
   Option<int64_t> splitMaxBlocks{
       *this, "split-max-blocks",
       llvm::cl::desc("gpu-split-reductions' max-blocks: the most blocks of a "

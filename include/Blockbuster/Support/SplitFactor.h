@@ -22,6 +22,12 @@ namespace blockbuster {
 /// gpu-split-reductions' `max-splits` and `min-iterations`).
 constexpr int64_t kMaxSplitsPerLoop = 16;
 constexpr int64_t kMinIterationsPerSplit = 4;
+/// The most splits of a wgmma GEMM block's k steps (gpu-warpgroup-matmul):
+/// the block that counts last reads every split's 64 KB of partials before
+/// its epilogue, so more splits lengthen the kernel's tail (M128 K4096
+/// N4096 on the H200: 8 splits of 256 blocks 29.1 us, 4 of 128 blocks 25.1
+/// us; docs/performance.md, session 13).
+constexpr int64_t kMaxWarpgroupSplits = 4;
 
 /// Where a split is allowed.
 struct SplitLimits {

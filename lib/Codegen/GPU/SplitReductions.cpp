@@ -53,6 +53,7 @@
 #include "Blockbuster/Support/SplitFactor.h"
 
 #include "LinearForalls.h"
+#include "SplitGrid.h"
 #include "TileContractions.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -321,34 +322,10 @@ struct GPUSplitReductions
                      int64_t(32)}));
   }
 
-  /// The grid of `p` with one more dimension, the split (#gpu.block<z>).
-  scf::ForallOp addSplitDimension(RewriterBase &rewriter, SplitPlan &p) {
-    scf::ForallOp grid = p.grid;
-    SmallVector<OpFoldResult> ubs = grid.getMixedUpperBound();
-    ubs.push_back(rewriter.getIndexAttr(p.splits));
-    SmallVector<Attribute> mapping(grid.getMapping()->getValue());
-    mapping.push_back(gpu::GPUBlockMappingAttr::get(rewriter.getContext(),
-                                                    gpu::MappingId::DimZ));
-    rewriter.setInsertionPoint(grid);
-    auto split = scf::ForallOp::create(rewriter, grid.getLoc(), ubs,
-                                       ValueRange{},
-                                       rewriter.getArrayAttr(mapping));
-    for (NamedAttribute attr : grid->getDiscardableAttrs())
-      split->setAttr(attr.getName(), attr.getValue());
-    rewriter.eraseOp(split.getBody()->getTerminator());
-    SmallVector<Value> ivs = split.getInductionVars();
-    ivs.pop_back();
-    rewriter.mergeBlocks(grid.getBody(), split.getBody(), ivs);
-    rewriter.eraseOp(grid);
-    p.grid = split;
-    return split;
-  }
-
   void rewrite(RewriterBase &rewriter, SplitPlan &p) {
     MLIRContext *ctx = rewriter.getContext();
     Location loc = p.grid.getLoc();
     int64_t S = p.splits;
-    SmallVector<int64_t> gridExtents(p.grid.getStaticUpperBound());
 
     // Workspace on the host: the partials of every accumulator and the
     // counters of the original grid's blocks.
@@ -365,7 +342,8 @@ struct GPUSplitReductions
         MemRefType::get({p.blocks}, rewriter.getIntegerType(32)));
     counters->setAttr(blockbuster::kWorkspaceAttrName, UnitAttr::get(ctx));
 
-    scf::ForallOp grid = addSplitDimension(rewriter, p);
+    p.grid = blockbuster::addSplitDimension(rewriter, p.grid, S);
+    scf::ForallOp grid = p.grid;
     Block *body = grid.getBody();
     Value split = grid.getInductionVars().back();
 
@@ -378,12 +356,7 @@ struct GPUSplitReductions
     Value begin = arith::MulIOp::create(rewriter, loc, split, share);
     Value end = arith::AddIOp::create(rewriter, loc, begin, share);
     // The block's index in the original grid, row-major.
-    Value block = index(0);
-    SmallVector<Value> ivs = grid.getInductionVars();
-    for (auto [iv, extent] : llvm::zip(ArrayRef(ivs).drop_back(), gridExtents)) {
-      block = arith::MulIOp::create(rewriter, loc, block, index(extent));
-      block = arith::AddIOp::create(rewriter, loc, block, iv);
-    }
+    Value block = blockbuster::unsplitBlockIndex(rewriter, loc, grid);
     for (scf::ForOp loop : p.loops)
       rewriter.modifyOpInPlace(loop, [&] {
         loop.getLowerBoundMutable().assign(begin);
@@ -437,15 +410,11 @@ struct GPUSplitReductions
       rewriter.setInsertionPoint(one.getBody()->getTerminator());
       Type i32 = rewriter.getIntegerType(32);
       Value oneI32 = arith::ConstantIntOp::create(rewriter, loc, i32, 1);
-      auto fence = [&] {
-        LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::acq_rel,
-                              "device");
-      };
-      fence();
+      blockbuster::createCountFence(rewriter, loc);
       Value before = memref::AtomicRMWOp::create(
           rewriter, loc, arith::AtomicRMWKind::addi, oneI32, counters,
           ValueRange{block});
-      fence();
+      blockbuster::createCountFence(rewriter, loc);
       Value isLast = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, before,
           arith::ConstantIntOp::create(rewriter, loc, i32, S - 1));

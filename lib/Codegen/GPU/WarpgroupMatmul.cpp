@@ -83,7 +83,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
+#include "Blockbuster/Support/SplitFactor.h"
 #include "QuadTranspose.h"
+#include "SplitGrid.h"
 #include "TileBounds.h"
 #include "TileContractions.h"
 #include "TmaRing.h"
@@ -545,9 +547,12 @@ public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
                           int64_t stages, bool prologueAhead,
                           bool prologueRegisters, bool prologueRowScale,
-                          bool prologueStatistics)
+                          bool prologueStatistics, int64_t splits)
       : rewriter(rewriter), g(gemm), loc(gemm.dot().getLoc()),
-        ctx(rewriter.getContext()), stages(stages),
+        ctx(rewriter.getContext()), stages(stages), splits(splits),
+        steps(llvm::divideCeilSigned(
+                  cast<MemRefType>(gemm.a.getType()).getDimSize(1), kStepK) /
+              splits),
         // Register A with two warpgroups only: a warpgroup of 128 rows
         // needs two sets of 32 A registers beside its 128 accumulators,
         // which ptxas fits in 243-255 registers and spills at partial k
@@ -559,7 +564,8 @@ public:
         prologueRowScale(prologueRowScale && registerA),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {
-    if (prologueStatistics && this->prologueRowScale)
+    // The statistics need every k step of a row: not in a split mainloop.
+    if (prologueStatistics && this->prologueRowScale && splits == 1)
       if (FailureOr<PrologueStatistics> matched =
               matchPrologueStatistics(*gemm.prologue, gemm.reduce);
           succeeded(matched))
@@ -650,6 +656,21 @@ private:
   /// `acc` with each row multiplied by the prologue's factor of the row
   /// (WarpgroupPrologueLowering::rowScales).
   Value scaleRows(Value acc, ArrayRef<Value> scales);
+  /// The k step `step` of the split's mainloop is of the whole K.
+  Value kStep(Value step) {
+    return firstStep ? arith::AddIOp::create(rewriter, loc, firstStep, step)
+                           .getResult()
+                     : step;
+  }
+  /// Gives the grid its split dimension and the split its k steps; the
+  /// partials buffer and the tiles' counters are allocated before the grid.
+  scf::ForallOp splitGrid(scf::ForallOp grid);
+  /// After the mainloop of a split grid: stores this block's accumulator
+  /// registers `accs` into its partials, counts it in on the tile's
+  /// counter, and leaves the insertion point in the branch of the block
+  /// that counted last, where the returned accumulators are the sums of
+  /// the splits' partials in split order.
+  SmallVector<Value> combineSplits(ValueRange accs);
   /// Erases the statistics loop that the mainloop took over, and its tile
   /// (once the prologue that read it is gone).
   void eraseStatistics() {
@@ -665,6 +686,14 @@ private:
   Location loc;
   MLIRContext *ctx;
   int64_t stages;
+  // Blocks that share the k steps of one tile (the grid's split dimension),
+  // and the k steps of each.
+  int64_t splits, steps;
+  // The split's first k step (null without splits): the mainloop counts
+  // its steps from 0 (slots and phases), the copies and the prologue's
+  // column inputs are at firstStep + step.
+  Value firstStep;
+  scf::ForallOp splitForall;
   // The prologue computes wgmma's A fragments in registers (register-A
   // wgmma) instead of rewriting the slot.
   bool registerA;
@@ -677,6 +706,11 @@ private:
   std::optional<PrologueStatistics> statistics;
   gpu::AddressSpaceAttr workgroup;
   Value descA, ring, barriers;
+  // With splits: the f32 partials of every split and tile, in the
+  // accumulator registers' order (per group of 4 registers, the block's
+  // threads side by side: 16-byte stores, coalesced), and the tiles' i32
+  // counters (an artifact workspace).
+  Value partials, counters;
   // One descriptor per product's B.
   SmallVector<Value, 2> descB;
   std::optional<WarpgroupPrologueLowering> prologue;
@@ -701,7 +735,7 @@ void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
   Value aTile = ringView(base, {kTileM, kStepK});
   nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, barriers,
                                           index(slotBytes()), slot, predicate);
-  Value k = arith::MulIOp::create(rewriter, loc, step, index(kStepK));
+  Value k = arith::MulIOp::create(rewriter, loc, kStep(step), index(kStepK));
   Value row = getValueOrCreateConstantIndexOp(rewriter, loc, g.rowOffset);
   Value col = getValueOrCreateConstantIndexOp(rewriter, loc, g.colOffset);
   // Coordinates are innermost first.
@@ -1156,15 +1190,13 @@ WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
 
 SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
     ValueRange inits, Value aOffset, function_ref<void(Value)> refill) {
-  int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
-  int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
   // With the statistics in the mainloop, the thread's sums of squares so
   // far; each step's fragments add theirs.
   SmallVector<Value> sums;
   if (statistics)
     sums = prologue->initialSums();
   auto fragmentsOf = [&](Value step) {
-    return prologue->emitFragments(aPart(step, aOffset), step,
+    return prologue->emitFragments(aPart(step, aOffset), kStep(step),
                                    [&] { waitForStep(barriers, step); },
                                    statistics ? &sums : nullptr);
   };
@@ -1251,10 +1283,163 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
   return acc;
 }
 
+scf::ForallOp WarpgroupMatmulLowering::splitGrid(scf::ForallOp grid) {
+  int64_t blocks = 1;
+  for (int64_t extent : grid.getStaticUpperBound())
+    blocks *= extent;
+  // Per thread, the accumulators' registers (128: a 64 x 128 or 64 x 256
+  // tile per warpgroup, or two 64 x 128 ones), in groups of 4.
+  int64_t threads = g.warpgroups() * kWarpgroupThreads;
+  int64_t registers = g.accumulators() * mmas() * g.tileN / 2;
+  rewriter.setInsertionPoint(grid);
+  partials = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({splits * blocks * registers * threads},
+                      rewriter.getF32Type()));
+  auto countersAlloc = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get({blocks}, rewriter.getI32Type()));
+  countersAlloc->setAttr(kWorkspaceAttrName, UnitAttr::get(ctx));
+  counters = countersAlloc;
+  grid = addSplitDimension(rewriter, grid, splits);
+  splitForall = grid;
+  rewriter.setInsertionPointToStart(grid.getBody());
+  firstStep = arith::MulIOp::create(rewriter, loc,
+                                    grid.getInductionVars().back(),
+                                    index(steps));
+  return grid;
+}
+
+SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
+  int64_t blocks = cast<MemRefType>(counters.getType()).getDimSize(0);
+  int64_t threads = g.warpgroups() * kWarpgroupThreads;
+  int64_t perMma = g.tileN / 2;
+  int64_t registers = g.accumulators() * mmas() * perMma;
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value block = unsplitBlockIndex(rewriter, loc, splitForall);
+  Value split = splitForall.getInductionVars().back();
+  // Register r of the thread's registers (accumulator after accumulator,
+  // m64 after m64) is element r % 4 of the thread's vector in group r / 4
+  // of the block's slot: consecutive threads store consecutive 16 bytes.
+  Value threadOffset =
+      arith::MulIOp::create(rewriter, loc, thread, index(4));
+  auto slotOffset = [&](Value s) {
+    Value tile = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, s, index(blocks)), block);
+    Value first = arith::MulIOp::create(rewriter, loc, tile,
+                                        index(registers * threads));
+    return arith::AddIOp::create(rewriter, loc, first, threadOffset)
+        .getResult();
+  };
+  auto quad = VectorType::get({4}, rewriter.getF32Type());
+
+  SmallVector<Value> structs;
+  for (Value acc : accs)
+    structs.push_back(accumulatorRegisters(acc));
+  SmallVector<Value> values;
+  for (Value registersOf : structs)
+    for (int64_t m = 0; m < mmas(); ++m) {
+      Value fragment =
+          LLVM::ExtractValueOp::create(rewriter, loc, registersOf, m);
+      for (int64_t r = 0; r < perMma; ++r)
+        values.push_back(
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, r));
+    }
+  Value mine = slotOffset(split);
+  for (int64_t group = 0; group < registers / 4; ++group) {
+    Value vector = vector::FromElementsOp::create(
+        rewriter, loc, quad, ArrayRef(values).slice(4 * group, 4));
+    Value at = arith::AddIOp::create(rewriter, loc, mine,
+                                     index(group * 4 * threads));
+    vector::StoreOp::create(rewriter, loc, vector, partials, ValueRange{at},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  }
+  // The block's stores, then its count (as gpu-split-reductions counts):
+  // after the block's barrier thread 0 alone fences (createCountFence: it
+  // releases the stores the barrier ordered before it) and bumps the tile's
+  // counter; the block that counts last fences again (the acquire), leaves
+  // the counter zeroed for the next launch and tells its threads through
+  // shared memory, past a barrier that orders their reads of the partials
+  // after the acquire.
+  gpu::BarrierOp::create(rewriter, loc);
+  Type i32 = rewriter.getI32Type();
+  Value flag = memref::AllocOp::create(rewriter, loc, sharedTile({1}, i32));
+  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       thread, index(0));
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto counting = scf::IfOp::create(rewriter, loc, leader);
+    rewriter.setInsertionPointToStart(&counting.getThenRegion().front());
+    createCountFence(rewriter, loc);
+    Value before = memref::AtomicRMWOp::create(
+        rewriter, loc, arith::AtomicRMWKind::addi,
+        arith::ConstantIntOp::create(rewriter, loc, i32, 1), counters,
+        ValueRange{block});
+    Value isLast = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, before,
+        arith::ConstantIntOp::create(rewriter, loc, i32, splits - 1));
+    memref::StoreOp::create(rewriter, loc,
+                            arith::ExtUIOp::create(rewriter, loc, i32, isLast),
+                            flag, ValueRange{index(0)});
+    auto reset = scf::IfOp::create(rewriter, loc, isLast);
+    rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
+    createCountFence(rewriter, loc);
+    memref::StoreOp::create(rewriter, loc,
+                            arith::ConstantIntOp::create(rewriter, loc, i32, 0),
+                            counters, ValueRange{block});
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  Value last = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ne,
+      memref::LoadOp::create(rewriter, loc, flag, ValueRange{index(0)}),
+      arith::ConstantIntOp::create(rewriter, loc, i32, 0));
+  auto ifLast = scf::IfOp::create(rewriter, loc, last);
+  rewriter.setInsertionPointToStart(&ifLast.getThenRegion().front());
+
+  // The sums in split order, whichever block came last (its own partials
+  // read back like the others': the same sum in every run).
+  SmallVector<Value> sums;
+  SmallVector<Value> slots;
+  for (int64_t s = 0; s < splits; ++s)
+    slots.push_back(slotOffset(index(s)));
+  for (int64_t group = 0; group < registers / 4; ++group) {
+    Value sum;
+    for (Value slot : slots) {
+      Value at = arith::AddIOp::create(rewriter, loc, slot,
+                                       index(group * 4 * threads));
+      Value part = vector::LoadOp::create(rewriter, loc, quad, partials,
+                                          ValueRange{at});
+      sum = sum ? arith::AddFOp::create(rewriter, loc, sum, part).getResult()
+                : part;
+    }
+    for (int64_t e = 0; e < 4; ++e)
+      sums.push_back(vector::ExtractOp::create(rewriter, loc, sum, e));
+  }
+  SmallVector<Value> combined;
+  for (auto [product, acc] : llvm::enumerate(accs)) {
+    Value registersOf = structs[product];
+    for (int64_t m = 0; m < mmas(); ++m) {
+      Value fragment =
+          LLVM::ExtractValueOp::create(rewriter, loc, registersOf, m);
+      for (int64_t r = 0; r < perMma; ++r)
+        fragment = LLVM::InsertValueOp::create(
+            rewriter, loc, fragment,
+            sums[(int64_t(product) * mmas() + m) * perMma + r], r);
+      registersOf =
+          LLVM::InsertValueOp::create(rewriter, loc, registersOf, fragment, m);
+    }
+    combined.push_back(UnrealizedConversionCastOp::create(
+                           rewriter, loc, acc.getType(), registersOf)
+                           .getResult(0));
+  }
+  return combined;
+}
+
 void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   auto grid = g.dot()->getParentOfType<scf::ForallOp>();
   int64_t kTotal = cast<MemRefType>(g.a.getType()).getDimSize(1);
-  int64_t steps = llvm::divideCeilSigned(kTotal, kStepK);
+  if (splits > 1)
+    grid = splitGrid(grid);
 
   rewriter.setInsertionPoint(grid);
   descA = createDescriptor(g.a, {kTileM, kStepK});
@@ -1320,7 +1505,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   if (prologueAhead) {
     // Step 0's A part, before the mainloop rewrites each next one.
     waitForStep(barriers, index(0));
-    prologue->emitSlot(aPart(index(0), aOffset), index(0));
+    prologue->emitSlot(aPart(index(0), aOffset), kStep(index(0)));
     syncWarpgroup(thread);
   }
   SmallVector<Value, 2> inits;
@@ -1382,7 +1567,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       // every rewritten chunk is visible to this step's (with two
       // warpgroups the block's barrier also stands for the slots' release
       // barriers). Each warpgroup rewrites its own rows of the A part.
-      prologue->emitSlot(aTile, step);
+      prologue->emitSlot(aTile, kStep(step));
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       gpu::BarrierOp::create(rewriter, loc);
       refillPrevious(step);
@@ -1414,7 +1599,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       auto rewrite = scf::IfOp::create(rewriter, loc, inRange);
       rewriter.setInsertionPointToStart(&rewrite.getThenRegion().front());
       waitForStep(barriers, next);
-      prologue->emitSlot(aPart(next, aOffset), next);
+      prologue->emitSlot(aPart(next, aOffset), kStep(next));
       rewriter.setInsertionPointAfter(rewrite);
       syncWarpgroup(thread);
     }
@@ -1436,6 +1621,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     // The copy's target view is defined before the copy: the stores go
     // where the copy was.
     rewriter.setInsertionPoint(epilogue->copy);
+    if (splits > 1)
+      products = combineSplits(products);
     storeFragments(products, *epilogue);
     Value tile = epilogue->op.getDpsInits()[0];
     rewriter.eraseOp(epilogue->copy);
@@ -1484,6 +1671,36 @@ struct GPUWarpgroupMatmul
     : blockbuster::impl::GPUWarpgroupMatmulBase<GPUWarpgroupMatmul> {
   using Base::Base;
 
+  static int64_t blockCount(scf::ForallOp grid) {
+    int64_t blocks = 1;
+    for (int64_t extent : grid.getStaticUpperBound())
+      blocks *= extent;
+    return blocks;
+  }
+
+  /// The splits of `gemm`'s k steps across blocks (1: none): where its
+  /// grid has fewer blocks than the SMs, the rule of gpu-split-reductions
+  /// (SplitFactor.h) with the blocks per SM that the ring's `slots` leave
+  /// room for. Only with the epilogue on the fragments, which the partials
+  /// and the combine keep in registers.
+  int64_t splitFactor(const WarpgroupGemm &gemm, scf::ForallOp grid,
+                      int64_t slots) {
+    if (splitMaxBlocks <= 0 || grid.getRank() > 2 ||
+        llvm::any_of(grid.getStaticUpperBound(), ShapedType::isDynamic))
+      return 1;
+    int64_t blocks = blockCount(grid);
+    int64_t kTotal = cast<MemRefType>(gemm.a.getType()).getDimSize(1);
+    int64_t slotBytes =
+        (kTileM + gemm.tileN * gemm.accumulators()) * kStepK *
+        (gemm.elementType.getIntOrFloatBitWidth() / 8);
+    // The runtime's reserve of 1 KB per block besides the ring.
+    int64_t perSM = std::max<int64_t>(
+        1, sharedMemoryPerSM / (slots * slotBytes + 1024));
+    return chooseSplitFactor(
+        {blocks, llvm::divideCeilSigned(kTotal, kStepK), 0, sms * perSM},
+        {sms, splitMaxBlocks, kMaxWarpgroupSplits});
+  }
+
   void runOnOperation() override {
     if (threads != kWarpgroupThreads)
       return;
@@ -1512,13 +1729,22 @@ struct GPUWarpgroupMatmul
       int64_t slots = stages > 0 ? stages.getValue()
                                  : (gemm.warpgroups() > 1 ? 4 : 3);
       auto grid = gemm.dot()->getParentOfType<scf::ForallOp>();
+      int64_t splits =
+          succeeded(epilogue) ? splitFactor(gemm, grid, slots) : 1;
+      // A split grid of at most one block per SM gives each block the room
+      // of the second: a fourth slot of 128 x 128 tiles, one more step of
+      // B in flight from memory (M128 K4096 N4096 on the H200: 25.1 ->
+      // 23.1 us; more slots measured no faster, docs/performance.md).
+      if (stages == 0 && splits > 1 && gemm.warpgroups() == 1 &&
+          blockCount(grid) * splits <= sms)
+        slots = 4;
       if (gemm.warpgroups() > 1)
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
                                        prologueRegisters, prologueRowScale,
-                                       prologueStatistics);
+                                       prologueStatistics, splits);
       lowering.groupTiles(grid, groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)
                                        : std::nullopt);

@@ -311,9 +311,30 @@ def GPUWarpgroupMatmul
        consecutive blocks sweep G rows of tiles column by column): the
        blocks resident at one time share A rows and B columns in L2.
 
+    A grid of fewer blocks than `sms` whose epilogue runs on the fragments
+    splits its k steps across S blocks (`split-max-blocks` > 0; S by the
+    rule of include/Blockbuster/Support/SplitFactor.h, at most 4, a power
+    of two that divides the steps and leaves each split 4 or more, with as
+    many blocks per SM as the ring's shared memory allows): the grid gets
+    a third dimension (#gpu.block<z>), split s runs steps [s T/S,
+    (s + 1) T/S) of the ring (its TMA coordinates and the prologue's
+    column inputs offset by s T/S), then stores its accumulator registers
+    into its slot of an f32 partials buffer (an intermediate; per group of
+    4 registers the block's threads side by side, 16-byte stores); after
+    the block's barrier thread 0 fences (acquire-release at GPU scope) and
+    counts the block in on the tile's counter (an i32 `workspace`); the
+    block that counts last fences again, zeroes the counter (a replayed
+    CUDA graph needs no memset) and, after a barrier, sums the S partials
+    in split order (its own read back like the others': the same sum
+    whichever block is last) and runs the epilogue on the sums. RMSNorm's
+    row factor is applied to each split's registers before its store.
+    Not split: the epilogue through shared memory, prologue statistics in
+    the mainloop (they need every k step; the statistics loop stays).
+
     `stages` 0 (the default) takes 3 slots for 128 x 128 tiles (96 KB: two
-    blocks share an SM, one's epilogue overlapping the other's mainloop) and
-    4 for 128 x 256 (192 KB). On the H100 (docs/performance.md) 128 x 256
+    blocks share an SM, one's epilogue overlapping the other's mainloop),
+    4 for a split grid of 128 x 128 tiles with at most one block per SM,
+    and 4 for 128 x 256 (192 KB). On the H100 (docs/performance.md) 128 x 256
     blocks with the register epilogue run bf16 4096^3 at 0.92x cuBLAS,
     128 x 128 blocks through shared memory at 0.75x.
 
@@ -414,6 +435,15 @@ def GPUWarpgroupMatmul
            "(RMSNorm's statistics): the mainloop adds the squares of its A "
            "fragments instead, a quad's shuffles total them after it, and "
            "the loop goes (off: the loop stays)">,
+    Option<"splitMaxBlocks", "split-max-blocks", "int64_t",
+           /*default=*/"264",
+           "Grids of fewer blocks than `sms` with the epilogue on the "
+           "fragments split their k steps across at most this many blocks, "
+           "combined in fixed order by the last (0: no split)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors (H100 SXM, H200)">,
+    Option<"sharedMemoryPerSM", "shared-memory-per-sm", "int64_t",
+           /*default=*/"233472", "Shared memory per SM in bytes (H100)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

@@ -16,6 +16,17 @@
 
 namespace blockbuster::block {
 
+/// Marks a program (or fusion snapshot) whose GEMM kernel
+/// block-warpgroup-gemm-blocks gave 128-row blocks on a grid too small for
+/// the SMs, which gpu-warpgroup-matmul splits along k: the cost model
+/// prices neither the wgmma schedule nor its split, and its estimate of
+/// those blocks loses to decode blocks of 16 rows that each stream the
+/// weights (M128: 0.35x torch.compile against 1.4x, docs/performance.md,
+/// session 13), so block-select prefers a form with the mark over forms
+/// without, as it does attention in registers.
+inline constexpr llvm::StringLiteral kWarpgroupSplitAttrName =
+    "block.warpgroup_split";
+
 /// The axes of a tile value, else empty.
 inline llvm::SmallVector<llvm::StringRef> tileAxes(mlir::Value value) {
   llvm::SmallVector<llvm::StringRef> axes;

@@ -20,6 +20,7 @@
 #include "Blockbuster/Dialect/Block/Analysis/TargetDescription.h"
 #include "Blockbuster/Dialect/Block/IR/Block.h"
 #include "Blockbuster/Dialect/Block/Transforms/Passes.h"
+#include "Blockbuster/Support/SplitFactor.h"
 #include "AxisTable.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -45,6 +46,14 @@ constexpr int64_t kBlockM = 128, kBlockN = 256, kBlockK = 64;
 // products (two accumulators of 64 x 128 per warpgroup, the registers of
 // one 64 x 256).
 constexpr int64_t kPairBlockN = 128;
+// Grids of 128-row blocks too small for the SMs: 128 x 128 blocks (one
+// warpgroup, two per SM) whose k steps gpu-warpgroup-matmul splits across
+// blocks (m of 128 rows or more: block-select keeps a block within its
+// axis, and the schedule's tile is 128 rows; shorter m keeps decode blocks
+// of 16 rows, or the generic path).
+constexpr int64_t kSplitBlockN = 128;
+// The blocks of 128 x 128 tiles one SM holds (3 ring slots of 32 KB).
+constexpr int64_t kSplitBlocksPerSM = 2;
 // The offset of a load index that is an axis without a slice (as in
 // BlockOps.cpp and BlockToLinalg.cpp).
 constexpr int64_t kExactIndex = -1;
@@ -309,14 +318,40 @@ struct BlockWarpgroupGemmBlocks
         AxisAttr axis = byName.lookup(entry.getKey());
         return axis && axis.isTiled() && !axis.getBlockSize();
       });
-      if (!open || mAxis.getExtent() < kBlockM ||
-          nAxis.getExtent() < kBlockN || kAxis.getExtent() <= kBlockK ||
-          llvm::divideCeil(mAxis.getExtent(), kBlockM) *
-                  llvm::divideCeil(nAxis.getExtent(), kBlockN) <
-              targetDesc->numProcessors)
+      if (!open || kAxis.getExtent() <= kBlockK)
         continue;
+      int64_t m = mAxis.getExtent(), n = nAxis.getExtent(),
+              k = kAxis.getExtent();
+      if (m >= kBlockM && n >= kBlockN &&
+          llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, kBlockN) >=
+              targetDesc->numProcessors) {
+        setBlockSizes(program, sizes);
+        continue;
+      }
+      // Too few for the SMs: 128 x 128 blocks where gpu-warpgroup-matmul
+      // splits their k steps (the same rule as there) to fill them.
+      if (m < kBlockM || n < kSplitBlockN ||
+          splitsOf(llvm::divideCeil(m, kBlockM) *
+                       llvm::divideCeil(n, kSplitBlockN),
+                   k, *targetDesc) == 1)
+        continue;
+      sizes[(*axes)[1]] = kSplitBlockN;
       setBlockSizes(program, sizes);
+      program->setAttr(kWarpgroupSplitAttrName, UnitAttr::get(&getContext()));
     }
+  }
+
+  /// The splits gpu-warpgroup-matmul gives a grid of `blocks` 128 x 128
+  /// blocks over `k` (SplitFactor.h, k steps of 64).
+  int64_t splitsOf(int64_t blocks, int64_t k,
+                   const TargetDescription &targetDesc) {
+    if (splitMaxBlocks <= 0)
+      return 1;
+    return blockbuster::chooseSplitFactor(
+        {blocks, llvm::divideCeil(k, kBlockK), 0,
+         targetDesc.numProcessors * kSplitBlocksPerSM},
+        {targetDesc.numProcessors, splitMaxBlocks,
+         blockbuster::kMaxWarpgroupSplits});
   }
 
   /// The FFN's blocks: 128 x 128 blocks of h (each computing the 128
@@ -339,13 +374,22 @@ struct BlockWarpgroupGemmBlocks
     }
     int64_t m = table[0].getExtent(), n = table[1].getExtent(),
             k = table[2].getExtent(), n2 = table[3].getExtent();
+    // Up projections too few for the SMs still take the schedule (from 128
+    // rows): each of their blocks streams two B tiles once (decode blocks
+    // of 16 rows read them once per 16 rows), and the down projection's
+    // grid is split.
+    bool fills = m >= kBlockM && llvm::divideCeilSigned(m, kBlockM) *
+                                         llvm::divideCeilSigned(
+                                             n, kPairBlockN) >=
+                                     targetDesc.numProcessors;
     if (m < kBlockM || n < kPairBlockN || k <= kBlockK ||
-        llvm::divideCeilSigned(m, kBlockM) * llvm::divideCeilSigned(n, kPairBlockN) <
-            targetDesc.numProcessors)
+        !(fills || splitMaxBlocks > 0))
       return;
     bool wide = n2 >= kBlockN && llvm::divideCeilSigned(m, kBlockM) *
                                          llvm::divideCeilSigned(n2, kBlockN) >=
                                      targetDesc.numProcessors;
+    if (!fills)
+      program->setAttr(kWarpgroupSplitAttrName, UnitAttr::get(&getContext()));
     setBlockSizes(program, {{axes.m, kBlockM},
                             {axes.n, kPairBlockN},
                             {axes.k, kBlockK},

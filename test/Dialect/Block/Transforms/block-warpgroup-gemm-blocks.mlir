@@ -5,9 +5,16 @@
 // of 128 x 256 x 64 in its axis table, the tile of gpu-warpgroup-matmul's
 // two-warpgroup schedule; an RMSNorm + SwiGLU FFN gets 128 x 128 x 64
 // blocks for its up projections (two accumulators per warpgroup) and its
-// down projection's; every other program is left to block-select.
+// down projection's. Programs of at least 128 rows whose grids would not
+// fill the SMs get 128 x 128 x 64 blocks where gpu-warpgroup-matmul's split
+// of the k steps (SplitFactor.h, at most 4 splits) fills them, and the
+// `block.warpgroup_split` mark by which block-select prefers them (the
+// cost model prices neither the wgmma schedule nor its split); with
+// split-max-blocks=0 they are left open. Every other program is left to
+// block-select.
 //
 // RUN: bb-opt %s --split-input-file --block-warpgroup-gemm-blocks | FileCheck %s
+// RUN: bb-opt %s --split-input-file --block-warpgroup-gemm-blocks=split-max-blocks=0 | FileCheck %s --check-prefix=OFF
 
 // The GEMM with its bf16 cast, 4096^3: 32 x 16 blocks.
 // CHECK-LABEL: block.program @gemm axes(m = 4096 tiled block 128, n = 4096 tiled block 256, k = 4096 tiled block 64)
@@ -45,8 +52,13 @@ block.program @partial axes(m = 4000 tiled, n = 4056 tiled, k = 4040 tiled) (%a:
 
 // -----
 
-// Fewer 128 x 256 blocks (8 x 4) than the H100's 132 SMs: left open.
-// CHECK-LABEL: block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled)
+// Fewer 128 x 256 blocks (8 x 4) than the H100's 132 SMs: 8 x 8 blocks of
+// 128 x 128, whose 16 k steps split in 2 fill them; without the split, left
+// open.
+// CHECK-LABEL: block.program @small axes(m = 1024 tiled block 128, n = 1024 tiled block 128, k = 1024 tiled block 64)
+// CHECK-SAME: attributes {block.warpgroup_split}
+// OFF-LABEL: block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled)
+// OFF-NOT: block.warpgroup_split
 block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled) (%a: !block.array<1024x1024xbf16>, %b: !block.array<1024x1024xbf16>) -> !block.array<1024x1024xf32> {
   %0 = block.map [m, n] -> !block.array<1024x1024xf32> {
     %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
@@ -58,6 +70,44 @@ block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled) (%a: !
     block.yield %1 : !block.tile<[m, n], f32>
   }
   block.return %0 : !block.array<1024x1024xf32>
+}
+
+// -----
+
+// Refusals of the split's blocks, left open: 4 k steps (K = 256) are too
+// few to split (4 at least per split), and m shorter than a block of 128
+// rows (block-select keeps blocks within their axis; decode blocks of 16
+// rows take M16, the generic path M100).
+// CHECK-LABEL: block.program @short_k axes(m = 1024 tiled, n = 1024 tiled, k = 256 tiled)
+// CHECK-NOT: block.warpgroup_split
+block.program @short_k axes(m = 1024 tiled, n = 1024 tiled, k = 256 tiled) (%a: !block.array<1024x256xbf16>, %b: !block.array<256x1024xbf16>) -> !block.array<1024x1024xf32> {
+  %0 = block.map [m, n] -> !block.array<1024x1024xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<1024x256xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<256x1024xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<1024x1024xf32>
+}
+
+// -----
+
+// CHECK-LABEL: block.program @m100 axes(m = 100 tiled, n = 4096 tiled, k = 4096 tiled)
+// CHECK-NOT: block.warpgroup_split
+block.program @m100 axes(m = 100 tiled, n = 4096 tiled, k = 4096 tiled) (%a: !block.array<100x4096xbf16>, %b: !block.array<4096x4096xbf16>) -> !block.array<100x4096xf32> {
+  %0 = block.map [m, n] -> !block.array<100x4096xf32> {
+    %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
+      %3 = block.load %a [m, k] : !block.array<100x4096xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<4096x4096xbf16> -> !block.tile<[k, n], bf16>
+      %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
+      block.yield %5 : !block.tile<[m, n], f32>
+    }
+    block.yield %1 : !block.tile<[m, n], f32>
+  }
+  block.return %0 : !block.array<100x4096xf32>
 }
 
 // -----
@@ -397,8 +447,15 @@ block.program @residual_norm_matmul axes(a0 = 2048 tiled, a1 = 256 tiled, a2 = 4
 
 // -----
 
-// M256 F4096: 2 x 32 blocks of h, fewer than the SMs: left to block-select.
-// CHECK-LABEL: block.program @ffn_small axes(a0 = 256 tiled, a1 = 4096 tiled, a2 = 4096 tiled, a3 = 4096 tiled)
+// M256 F4096: 2 x 32 blocks of h, fewer than the SMs: the FFN's blocks all
+// the same (each block of the up projections streams its two B tiles once;
+// gpu-warpgroup-matmul splits the grids the split fills), the down
+// projection's n2 blocks 128, and the mark; without the split, left to
+// block-select.
+// CHECK-LABEL: block.program @ffn_small axes(a0 = 256 tiled block 128, a1 = 4096 tiled block 64, a2 = 4096 tiled block 128, a3 = 4096 tiled block 128)
+// CHECK-SAME: attributes {block.warpgroup_split}
+// OFF-LABEL: block.program @ffn_small axes(a0 = 256 tiled, a1 = 4096 tiled, a2 = 4096 tiled, a3 = 4096 tiled)
+// OFF-NOT: block.warpgroup_split
   block.program @ffn_small axes(a0 = 256 tiled, a1 = 4096 tiled, a2 = 4096 tiled, a3 = 4096 tiled) (%arg0: !block.array<256x4096xbf16>, %arg1: !block.array<4096xbf16>, %arg2: !block.array<4096x4096xbf16>, %arg3: !block.array<4096x4096xbf16>, %arg4: !block.array<4096x4096xbf16>) -> !block.array<256x4096xbf16> {
     %0 = block.map [a0] -> !block.array<256xf32> {
       %3 = block.reduce a1 combiners [add] -> !block.tile<[a0], f32> {

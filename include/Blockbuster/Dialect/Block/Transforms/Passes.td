@@ -175,10 +175,19 @@ def BlockWarpgroupGemmBlocks
     and k axes
     are tiled and still open, gets blocks of 128 (m) x 256 (n) x 64 (k) in
     its axis table, the tile of `gpu-warpgroup-matmul`'s two-warpgroup
-    schedule (docs/GPUPipeline.md). Left to `block-select` instead: m
-    shorter than 128, n shorter than 256, k of one step (64 or less), and
-    grids of fewer 128 x 256 blocks than the target has SMs (one such
-    block fills an SM's shared memory).
+    schedule (docs/GPUPipeline.md). Where fewer 128 x 256 blocks than the
+    target has SMs (one such block fills an SM's shared memory) but
+    `gpu-warpgroup-matmul` would split the k steps of 128 x 128 blocks
+    to fill them (the rule of include/Blockbuster/Support/SplitFactor.h
+    with two blocks per SM, at most 4 splits, at least 4 k steps each;
+    `split-max-blocks` its option of that name, 0: never), the program
+    gets 128 x 128 x 64 blocks and the `block.warpgroup_split` mark, by
+    which `block-select` prefers it to its other forms (M128 K4096 N4096:
+    the statistics kernel and 32 x 4 split GEMM blocks instead of decode
+    blocks of 16 rows; the cost model prices neither the wgmma schedule
+    nor its split). Left to `block-select` instead: m shorter than 128,
+    n shorter than 128 (256 without the split), k of one step (64 or
+    less), and grids neither 128 x 256 blocks nor the split fill.
 
     An RMSNorm + SwiGLU FFN (kernels over m alone, then a kernel over
     (m, n) whose reduce over k does two dots of one A tile computed from an
@@ -189,11 +198,21 @@ def BlockWarpgroupGemmBlocks
     per warpgroup. The down projection's k blocks are then 128 (its ring
     still steps by 64) and its n2 blocks 256, or 128 where fewer 128 x 256
     blocks than SMs. Only where all four axes are open, m is at least 128,
-    k more than 64 and the up projections' grid fills the SMs.
+    k more than 64 and the up projections' grid fills the SMs, or, with
+    `split-max-blocks` above 0, does not (M128 F11008: 86 blocks of the
+    up projections, each streaming its two B tiles once, and a down
+    projection of 32 blocks that `gpu-warpgroup-matmul` splits), with the
+    mark then.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
-           "Target whose SM count decides: h100 or h200">
+           "Target whose SM count decides: h100 or h200">,
+    Option<"splitMaxBlocks", "split-max-blocks", "int64_t",
+           /*default=*/"264",
+           "gpu-warpgroup-matmul's split-max-blocks: grids of 128-row "
+           "blocks too small for the SMs take 128 x 128 blocks where their "
+           "k steps split across at most this many blocks fill them (0: "
+           "only grids that fill the SMs unsplit)">
   ];
 }
 
