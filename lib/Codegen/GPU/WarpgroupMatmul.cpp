@@ -1154,18 +1154,9 @@ WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
             LLVM::ExtractValueOp::create(rewriter, loc, fragment, i));
       for (int64_t kk = 0; kk < k16s; ++kk) {
         // B stored N-major: k16 kk starts 16 kk swizzled rows of 128 bytes
-        // into each box; the descriptor's address is in units of 16 bytes
-        // (nvgpu.warpgroup.mma's own iteration).
-        Value desc = bBase;
-        if (kk) {
-          int64_t offset = 16 * kk * kSwizzleElements * elementBytes() / 16;
-          // arith, not llvm.mlir.constant: constants are sunk into the
-          // kernel before outlining, and only arith's are.
-          desc = arith::AddIOp::create(
-              rewriter, loc, bBase,
-              arith::ConstantOp::create(rewriter, loc,
-                                        rewriter.getI64IntegerAttr(offset)));
-        }
+        // into each box (nvgpu.warpgroup.mma's own iteration).
+        Value desc = advanceMatrixDescriptor(
+            rewriter, loc, bBase, 16 * kk * kSwizzleElements * elementBytes());
         values = wgmmaRegisterA(
             rewriter, loc, values,
             llvm::to_vector(registers.slice((m * k16s + kk) * 4, 4)), desc,
