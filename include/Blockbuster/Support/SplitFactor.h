@@ -28,6 +28,12 @@ constexpr int64_t kMinIterationsPerSplit = 4;
 /// N4096 on the H200: 8 splits of 256 blocks 29.1 us, 4 of 128 blocks 25.1
 /// us; docs/performance.md, session 13).
 constexpr int64_t kMaxWarpgroupSplits = 4;
+/// The fewest k steps (of 64) a split wgmma GEMM block runs: with fewer,
+/// the combine's partials cost more than the split's blocks buy (GEMM
+/// 1024^3 on the H200: 2 splits of 8 steps on 128 blocks 0.0180 ms, the
+/// unsplit 128 x 256 blocks of 16 steps 0.0141 ms; M128 K4096 N4096 runs
+/// 16 steps a split; docs/performance.md, session 13).
+constexpr int64_t kMinWarpgroupStepsPerSplit = 16;
 
 /// Where a split is allowed.
 struct SplitLimits {

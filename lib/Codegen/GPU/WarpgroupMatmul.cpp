@@ -1689,7 +1689,8 @@ struct GPUWarpgroupMatmul
         1, sharedMemoryPerSM / (slots * slotBytes + 1024));
     return chooseSplitFactor(
         {blocks, llvm::divideCeilSigned(kTotal, kStepK), 0, sms * perSM},
-        {sms, splitMaxBlocks, kMaxWarpgroupSplits});
+        {sms, splitMaxBlocks, kMaxWarpgroupSplits,
+         kMinWarpgroupStepsPerSplit});
   }
 
   void runOnOperation() override {

@@ -314,7 +314,7 @@ def GPUWarpgroupMatmul
     A grid of fewer blocks than `sms` whose epilogue runs on the fragments
     splits its k steps across S blocks (`split-max-blocks` > 0; S by the
     rule of include/Blockbuster/Support/SplitFactor.h, at most 4, a power
-    of two that divides the steps and leaves each split 4 or more, with as
+    of two that divides the steps and leaves each split 16 or more, with as
     many blocks per SM as the ring's shared memory allows): the grid gets
     a third dimension (#gpu.block<z>), split s runs steps [s T/S,
     (s + 1) T/S) of the ring (its TMA coordinates and the prologue's

@@ -351,7 +351,8 @@ struct BlockWarpgroupGemmBlocks
         {blocks, llvm::divideCeil(k, kBlockK), 0,
          targetDesc.numProcessors * kSplitBlocksPerSM},
         {targetDesc.numProcessors, splitMaxBlocks,
-         blockbuster::kMaxWarpgroupSplits});
+         blockbuster::kMaxWarpgroupSplits,
+         blockbuster::kMinWarpgroupStepsPerSplit});
   }
 
   /// The FFN's blocks: 128 x 128 blocks of h (each computing the 128

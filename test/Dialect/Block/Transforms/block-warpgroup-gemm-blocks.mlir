@@ -53,17 +53,18 @@ block.program @partial axes(m = 4000 tiled, n = 4056 tiled, k = 4040 tiled) (%a:
 // -----
 
 // Fewer 128 x 256 blocks (8 x 4) than the H100's 132 SMs: 8 x 8 blocks of
-// 128 x 128, whose 16 k steps split in 2 fill them; without the split, left
-// open.
-// CHECK-LABEL: block.program @small axes(m = 1024 tiled block 128, n = 1024 tiled block 128, k = 1024 tiled block 64)
+// 128 x 128, whose 64 k steps split to fill them; without the split, left
+// open. At K = 1024 (16 k steps) the split would leave fewer than 16 steps
+// a split (kMinWarpgroupStepsPerSplit): left open, as @short_k below.
+// CHECK-LABEL: block.program @small axes(m = 1024 tiled block 128, n = 1024 tiled block 128, k = 4096 tiled block 64)
 // CHECK-SAME: attributes {block.warpgroup_split}
-// OFF-LABEL: block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled)
+// OFF-LABEL: block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 4096 tiled)
 // OFF-NOT: block.warpgroup_split
-block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 1024 tiled) (%a: !block.array<1024x1024xbf16>, %b: !block.array<1024x1024xbf16>) -> !block.array<1024x1024xf32> {
+block.program @small axes(m = 1024 tiled, n = 1024 tiled, k = 4096 tiled) (%a: !block.array<1024x4096xbf16>, %b: !block.array<4096x1024xbf16>) -> !block.array<1024x1024xf32> {
   %0 = block.map [m, n] -> !block.array<1024x1024xf32> {
     %1 = block.reduce k combiners [add] -> !block.tile<[m, n], f32> {
-      %3 = block.load %a [m, k] : !block.array<1024x1024xbf16> -> !block.tile<[m, k], bf16>
-      %4 = block.load %b [k, n] : !block.array<1024x1024xbf16> -> !block.tile<[k, n], bf16>
+      %3 = block.load %a [m, k] : !block.array<1024x4096xbf16> -> !block.tile<[m, k], bf16>
+      %4 = block.load %b [k, n] : !block.array<4096x1024xbf16> -> !block.tile<[k, n], bf16>
       %5 = block.dot %3, %4 contract [k] : !block.tile<[m, k], bf16>, !block.tile<[k, n], bf16>
       block.yield %5 : !block.tile<[m, n], f32>
     }

@@ -179,7 +179,7 @@ def BlockWarpgroupGemmBlocks
     target has SMs (one such block fills an SM's shared memory) but
     `gpu-warpgroup-matmul` would split the k steps of 128 x 128 blocks
     to fill them (the rule of include/Blockbuster/Support/SplitFactor.h
-    with two blocks per SM, at most 4 splits, at least 4 k steps each;
+    with two blocks per SM, at most 4 splits, at least 16 k steps each;
     `split-max-blocks` its option of that name, 0: never), the program
     gets 128 x 128 x 64 blocks and the `block.warpgroup_split` mark, by
     which `block-select` prefers it to its other forms (M128 K4096 N4096:
