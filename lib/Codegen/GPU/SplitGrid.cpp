@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 
@@ -33,6 +34,19 @@ scf::ForallOp blockbuster::addSplitDimension(RewriterBase &rewriter,
 
 void blockbuster::createCountFence(OpBuilder &b, Location loc) {
   LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+}
+
+Value blockbuster::countBlockIn(OpBuilder &b, Location loc, Value counters,
+                                Value block, int64_t splits) {
+  Type i32 = b.getI32Type();
+  createCountFence(b, loc);
+  Value before = memref::AtomicRMWOp::create(
+      b, loc, arith::AtomicRMWKind::addi,
+      arith::ConstantIntOp::create(b, loc, i32, 1), counters,
+      ValueRange{block});
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, before,
+      arith::ConstantIntOp::create(b, loc, i32, splits - 1));
 }
 
 Value blockbuster::unsplitBlockIndex(OpBuilder &b, Location loc,

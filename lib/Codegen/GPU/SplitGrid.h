@@ -30,6 +30,14 @@ mlir::scf::ForallOp addSplitDimension(mlir::RewriterBase &rewriter,
 /// last it acquires every split's (CUTLASS's split-K semaphore).
 void createCountFence(mlir::OpBuilder &b, mlir::Location loc);
 
+/// One thread's count of its block on `counters[block]` (i32, a workspace
+/// left zeroed): the release fence (createCountFence), the atomic add of
+/// 1, and whether the block was the last of `splits` to count (an i1).
+/// The caller adds the acquire fence and tells the block's threads.
+mlir::Value countBlockIn(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value counters, mlir::Value block,
+                         int64_t splits);
+
 /// The index of a block of `grid` in the grid without its split dimension
 /// (the last one), row-major: the slot of its tile among the counters and
 /// partials of the combine.

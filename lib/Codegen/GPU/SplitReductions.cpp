@@ -409,15 +409,9 @@ struct GPUSplitReductions
       scf::ForallOp one = blockbuster::createThreadForall(rewriter, loc, 1);
       rewriter.setInsertionPoint(one.getBody()->getTerminator());
       Type i32 = rewriter.getIntegerType(32);
-      Value oneI32 = arith::ConstantIntOp::create(rewriter, loc, i32, 1);
+      Value isLast =
+          blockbuster::countBlockIn(rewriter, loc, counters, block, S);
       blockbuster::createCountFence(rewriter, loc);
-      Value before = memref::AtomicRMWOp::create(
-          rewriter, loc, arith::AtomicRMWKind::addi, oneI32, counters,
-          ValueRange{block});
-      blockbuster::createCountFence(rewriter, loc);
-      Value isLast = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, before,
-          arith::ConstantIntOp::create(rewriter, loc, i32, S - 1));
       memref::StoreOp::create(
           rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i32, isLast),
           flag, ValueRange{zeroIndex});

@@ -1361,14 +1361,7 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
     OpBuilder::InsertionGuard guard(rewriter);
     auto counting = scf::IfOp::create(rewriter, loc, leader);
     rewriter.setInsertionPointToStart(&counting.getThenRegion().front());
-    createCountFence(rewriter, loc);
-    Value before = memref::AtomicRMWOp::create(
-        rewriter, loc, arith::AtomicRMWKind::addi,
-        arith::ConstantIntOp::create(rewriter, loc, i32, 1), counters,
-        ValueRange{block});
-    Value isLast = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, before,
-        arith::ConstantIntOp::create(rewriter, loc, i32, splits - 1));
+    Value isLast = countBlockIn(rewriter, loc, counters, block, splits);
     memref::StoreOp::create(rewriter, loc,
                             arith::ExtUIOp::create(rewriter, loc, i32, isLast),
                             flag, ValueRange{index(0)});

@@ -24,9 +24,9 @@
 // CHECK:   gpu.barrier
 // CHECK:   scf.forall (%{{.*}}) in (1)
 // CHECK:     llvm.fence syncscope("device") acq_rel
-// CHECK-NEXT: %[[BEFORE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%[[B]]]
-// CHECK-NEXT: llvm.fence syncscope("device") acq_rel
+// CHECK:     %[[BEFORE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]][%[[B]]]
 // CHECK:     arith.cmpi eq, %[[BEFORE]], %c3_i32
+// CHECK-NEXT: llvm.fence syncscope("device") acq_rel
 // CHECK:   } {mapping = [#gpu.thread<linear_dim_0>]}
 // CHECK:   scf.if
 // CHECK-NOT: nvvm.memory.barrier
