@@ -120,6 +120,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueRowScale = options.wgmmaPrologueRowScale;
   gpu.wgmmaPrologueStatistics = options.wgmmaPrologueStatistics;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
+  gpu.wgmmaProducer = options.wgmmaProducer;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;

@@ -90,6 +90,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
     wgmma.prologueStatistics = options.wgmmaPrologueStatistics;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
+    wgmma.producer = options.wgmmaProducer;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }

@@ -6,7 +6,7 @@
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
-//              [--wgmma-prologue-row-scale=false]
+//              [--wgmma-prologue-row-scale=false] [--wgmma-producer]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //
@@ -141,6 +141,12 @@ static cl::opt<bool> wgmmaPrologueAhead(
              "step's A part rewritten while this step's wgmma runs "
              "(=false: this step's, after the last wgmma)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaProducer(
+    "wgmma-producer", cl::init(false),
+    cl::desc("sm_90a 128 x 256 GEMM blocks: a third (producer) warpgroup "
+             "issues the TMA copies, setmaxnreg gives its registers to the "
+             "two consumer warpgroups (384 threads)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
@@ -274,6 +280,7 @@ int main(int argc, char **argv) {
   options.wgmmaPrologueRowScale = wgmmaPrologueRowScale;
   options.wgmmaPrologueStatistics = wgmmaPrologueStatistics;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
+  options.wgmmaProducer = wgmmaProducer;
   options.attentionMma = attentionMma;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))

@@ -42,8 +42,8 @@ struct GPUCompileOptions {
   int64_t threads = 128;
   /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
   /// wgmma-fragment-epilogue, wgmma-prologue-registers,
-  /// wgmma-prologue-row-scale, wgmma-prologue-statistics and
-  /// wgmma-prologue-ahead (sm_90a).
+  /// wgmma-prologue-row-scale, wgmma-prologue-statistics,
+  /// wgmma-prologue-ahead and wgmma-producer (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
@@ -51,6 +51,7 @@ struct GPUCompileOptions {
   bool wgmmaPrologueRowScale = true;
   bool wgmmaPrologueStatistics = false;
   bool wgmmaPrologueAhead = true;
+  bool wgmmaProducer = false;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.
   std::string attentionMma = "wgmma";

@@ -58,6 +58,12 @@ struct GPUPipelineOptions
                      "slower on the H100, so off by default: the "
                      "statistics kernel stays)"),
       llvm::cl::init(false)};
+  Option<bool> wgmmaProducer{
+      *this, "wgmma-producer",
+      llvm::cl::desc("sm_90a 128 x 256 GEMM blocks: a producer warpgroup "
+                     "issues the TMA copies, setmaxnreg moves registers to "
+                     "the two consumer warpgroups (384 threads)"),
+      llvm::cl::init(false)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

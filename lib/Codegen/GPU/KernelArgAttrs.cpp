@@ -10,6 +10,7 @@
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -40,6 +41,22 @@ struct GPUKernelArgAttrs
     getOperation().walk([&](gpu::LaunchFuncOp launch) {
       auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
           launch, launch.getKernel());
+      // A kernel that moves registers between its warpgroups (setmaxnreg)
+      // must be compiled for its block size: ptxas then allocates at most
+      // 65536 / threads registers per thread, the pool the warpgroups'
+      // setmaxnreg share (without .maxntid it assumes blocks of up to 1024
+      // threads or takes more registers than the pool holds).
+      gpu::KernelDim3 blockSize = launch.getBlockSizeOperandValues();
+      std::optional<int64_t> bx = getConstantIntValue(blockSize.x),
+                             by = getConstantIntValue(blockSize.y),
+                             bz = getConstantIntValue(blockSize.z);
+      if (func && bx && by && bz &&
+          func.getBody()
+              .walk([](NVVM::SetMaxRegisterOp) { return WalkResult::interrupt(); })
+              .wasInterrupted())
+        func->setAttr("nvvm.maxntid",
+                      b.getDenseI32ArrayAttr({int32_t(*bx), int32_t(*by),
+                                              int32_t(*bz)}));
       // The registers a thread is to keep: 128, or the mark's value.
       int64_t registers = 0;
       if (func)

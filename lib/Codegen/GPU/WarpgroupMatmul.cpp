@@ -132,6 +132,12 @@ namespace {
 constexpr int64_t kTileM = 128, kStepK = 64;
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kRowsPerMma = 64;
+// The producer form's register split (setmaxnreg): the block of 384
+// threads is compiled for at most 168 registers (65536 / 384, rounded down
+// to a multiple of 8); the producer warpgroup gives back 128 of them per
+// thread and the two consumer warpgroups take 64 more each:
+// 128 * 40 + 256 * 232 = 64512 <= 65536.
+constexpr int32_t kProducerRegisters = 40, kConsumerRegisters = 232;
 // The 128-byte swizzle spans 64 elements of 16 bits: B's 128-wide rows are
 // loaded as two boxes of 64 columns.
 constexpr int64_t kSwizzleElements = kTmaSwizzleElements;
@@ -547,7 +553,8 @@ public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
                           int64_t stages, bool prologueAhead,
                           bool prologueRegisters, bool prologueRowScale,
-                          bool prologueStatistics, int64_t splits)
+                          bool prologueStatistics, int64_t splits,
+                          bool producer)
       : rewriter(rewriter), g(gemm), loc(gemm.dot().getLoc()),
         ctx(rewriter.getContext()), stages(stages), splits(splits),
         steps(llvm::divideCeilSigned(
@@ -561,7 +568,7 @@ public:
         registerA(prologueRegisters && gemm.prologue &&
                   gemm.warpgroups() > 1),
         prologueAhead(prologueAhead && gemm.prologue && !registerA),
-        prologueRowScale(prologueRowScale && registerA),
+        prologueRowScale(prologueRowScale && registerA), producer(producer),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {
     // The statistics need every k step of a row: not in a split mainloop.
@@ -615,6 +622,16 @@ private:
   /// The A part of k step `step`'s slot that the warpgroup whose first row
   /// is at byte `aOffset` of it multiplies.
   Value aPart(Value step, Value aOffset);
+  /// The producer form's branches: the producer warpgroup (threads from
+  /// 128 * warpgroups() on) lowers its registers and one of its threads
+  /// fills every slot of the ring in turn, each once both consumer
+  /// warpgroups released its previous use (`released`); the else branch,
+  /// where the insertion point is left, is the consumers' (their registers
+  /// raised). Returns the branch.
+  scf::IfOp emitProducer(Value thread, Value released);
+  /// A barrier of the consumer warpgroups' threads only (named barrier 1):
+  /// the producer warpgroup may have left the kernel.
+  void syncConsumers();
   /// A barrier of the warpgroup of `thread`: its warps' stores to shared
   /// memory are done before any of them goes on (named barrier 1 + w of
   /// 128 threads; the block's barrier with one warpgroup).
@@ -701,6 +718,9 @@ private:
   bool prologueAhead;
   // The register prologue leaves its row factor to the accumulator rows.
   bool prologueRowScale;
+  // A producer warpgroup (the block's third, threads 256 to 383) issues
+  // the copies; the consumers only wait, multiply and release.
+  bool producer;
   // The statistics loop before the mainloop that the mainloop's fragments
   // take over (the sum of squares of the rows of A).
   std::optional<PrologueStatistics> statistics;
@@ -822,6 +842,53 @@ void WarpgroupMatmulLowering::syncWarpgroup(Value thread) {
       arith::AddIOp::create(rewriter, loc, warpgroup, index(1)));
   Value count = arith::ConstantOp::create(
       rewriter, loc, rewriter.getI32IntegerAttr(kWarpgroupThreads));
+  NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, count,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+scf::IfOp WarpgroupMatmulLowering::emitProducer(Value thread,
+                                                Value released) {
+  int64_t consumerThreads = g.warpgroups() * kWarpgroupThreads;
+  Value isProducer = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::uge, thread, index(consumerThreads));
+  auto branch = scf::IfOp::create(rewriter, loc, isProducer,
+                                  /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+  // setmaxnreg is warpgroup-wide (.sync.aligned): every thread of the
+  // producer warpgroup runs it, then only the elected one goes on.
+  NVVM::SetMaxRegisterOp::create(rewriter, loc, kProducerRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  Value elected = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::eq, thread, index(consumerThreads));
+  auto copier = scf::IfOp::create(rewriter, loc, elected);
+  rewriter.setInsertionPointToStart(&copier.getThenRegion().front());
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
+                                 index(1));
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value step = loop.getInductionVar();
+  // Step s refills the slot that step s - stages read: its releases (one
+  // per consumer warpgroup, after the wgmma that read it completed) end
+  // that use's round of the slot's second barrier.
+  Value reused = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                       step, index(stages));
+  auto wait = scf::IfOp::create(rewriter, loc, reused);
+  rewriter.setInsertionPointToStart(&wait.getThenRegion().front());
+  waitForStep(released,
+              arith::SubIOp::create(rewriter, loc, step, index(stages)));
+  rewriter.setInsertionPointAfter(wait);
+  issueCopies(step, Value());
+  rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+  NVVM::SetMaxRegisterOp::create(rewriter, loc, kConsumerRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  return branch;
+}
+
+void WarpgroupMatmulLowering::syncConsumers() {
+  Value id = arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getI32IntegerAttr(1));
+  Value count = arith::ConstantOp::create(
+      rewriter, loc,
+      rewriter.getI32IntegerAttr(g.warpgroups() * kWarpgroupThreads));
   NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, count,
                           NVVM::BarrierReductionAttr(), Value());
 }
@@ -1449,7 +1516,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // with it: one more barrier per slot, on which each warpgroup arrives
   // once it has finished the wgmma that read the slot.
   Value released;
-  if (g.warpgroups() > 1 && (!g.prologue || prologueAhead || registerA)) {
+  if (g.warpgroups() > 1 &&
+      (!g.prologue || prologueAhead || registerA || producer)) {
     released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
     for (int64_t slot = 0; slot < stages; ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, released,
@@ -1461,9 +1529,14 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     nvgpu::TmaPrefetchOp::create(rewriter, loc, desc, leader);
   gpu::BarrierOp::create(rewriter, loc);
 
-  // Prologue: the first stages - 1 steps in flight.
-  for (int64_t step = 0; step < std::min(stages - 1, steps); ++step)
-    issueCopies(index(step), leader);
+  // Prologue: the first stages - 1 steps in flight, or the producer
+  // warpgroup's branch (the rest is the consumers').
+  scf::IfOp consumerBranch;
+  if (producer)
+    consumerBranch = emitProducer(thread, released);
+  else
+    for (int64_t step = 0; step < std::min(stages - 1, steps); ++step)
+      issueCopies(index(step), leader);
   if (g.prologue) {
     prologue.emplace(rewriter, *g.prologue, g.reduce, warpgroupRows(), kStepK,
                      kTotal, g.warpgroups(),
@@ -1513,6 +1586,9 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   auto refillPrevious = [&](Value step) {
     if (released)
       releaseSlots(released, step, thread);
+    // The producer refills it.
+    if (producer)
+      return;
     Value next = arith::AddIOp::create(rewriter, loc, step, index(stages - 1));
     Value inRange = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
@@ -1594,7 +1670,10 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // Epilogue: every wgmma done and every warp past its reads of the ring
   // (whose bytes later tiles may reuse).
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
-  gpu::BarrierOp::create(rewriter, loc);
+  if (producer)
+    syncConsumers();
+  else
+    gpu::BarrierOp::create(rewriter, loc);
   // The row factor the A elements left out (RMSNorm's rstd), once per
   // accumulator register instead of once per A element and k step; every
   // product reads the same A.
@@ -1622,6 +1701,16 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     for (const WarpgroupProduct &product : g.products) {
       rewriter.eraseOp(product.accFill);
       rewriter.eraseOp(product.acc.getDefiningOp());
+    }
+    // The epilogue is the consumers' (it went where the copy was): the rest
+    // of the block joins their branch.
+    if (producer) {
+      Block *body = consumerBranch->getBlock();
+      Operation *yield = consumerBranch.getElseRegion().front().getTerminator();
+      for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
+               std::next(consumerBranch->getIterator()),
+               body->getTerminator()->getIterator())))
+        op.moveBefore(yield);
     }
     return;
   }
@@ -1686,6 +1775,31 @@ struct GPUWarpgroupMatmul
          kMinWarpgroupStepsPerSplit});
   }
 
+  /// Whether `gemm` takes the producer form: a tile of two consumer
+  /// warpgroups (128 x 256, or two 128 x 128 products), A read as it is or
+  /// computed by the register prologue (each consumer warpgroup's own
+  /// rows, in registers: the slots stay as TMA wrote them), the epilogue
+  /// on the fragments (which the consumers run in their branch; through
+  /// shared memory it would be lowered later over all the block's
+  /// threads), an unsplit grid, and the reduce directly in the grid's body
+  /// (the ops after it join the consumers' branch).
+  LogicalResult
+  producerPrecondition(const WarpgroupGemm &gemm, scf::ForallOp grid,
+                       const FailureOr<FragmentEpilogue> &epilogue,
+                       int64_t splits) {
+    if (gemm.warpgroups() != 2)
+      return fail(gemm.dot(), "producer form: not two consumer warpgroups");
+    if (gemm.prologue && !prologueRegisters)
+      return fail(gemm.dot(),
+                  "producer form: the prologue rewrites the slots");
+    if (failed(epilogue) || splits > 1)
+      return fail(gemm.dot(),
+                  "producer form: no fragment epilogue, or a split grid");
+    if (gemm.reduce->getBlock() != grid.getBody())
+      return fail(gemm.dot(), "producer form: the reduce is nested");
+    return success();
+  }
+
   void runOnOperation() override {
     if (threads != kWarpgroupThreads)
       return;
@@ -1723,13 +1837,18 @@ struct GPUWarpgroupMatmul
       if (stages == 0 && splits > 1 && gemm.warpgroups() == 1 &&
           blockCount(grid) * splits <= sms)
         slots = 4;
+      bool producerForm =
+          producer && succeeded(producerPrecondition(gemm, grid, epilogue,
+                                                     splits));
       if (gemm.warpgroups() > 1)
         grid->setAttr(kBlockThreadsAttrName,
-                      rewriter.getI64IntegerAttr(gemm.warpgroups() *
-                                                 kWarpgroupThreads));
+                      rewriter.getI64IntegerAttr(
+                          (gemm.warpgroups() + (producerForm ? 1 : 0)) *
+                          kWarpgroupThreads));
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
                                        prologueRegisters, prologueRowScale,
-                                       prologueStatistics, splits);
+                                       prologueStatistics, splits,
+                                       producerForm);
       lowering.groupTiles(grid, groupRows);
       lowering.run(succeeded(epilogue) ? std::optional(*epilogue)
                                        : std::nullopt);

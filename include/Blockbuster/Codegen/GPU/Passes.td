@@ -423,6 +423,11 @@ def GPUWarpgroupMatmul
            "scale the accumulator rows after the mainloop, the rest is "
            "rounded per element (a 16-bit pair multiply where it is "
            "extf(x) * extf(gamma)); off: the op's body as written">,
+    Option<"producer", "producer", "bool", /*default=*/"false",
+           "128 x 256 blocks of a plain GEMM with the epilogue on the "
+           "fragments: a third (producer) warpgroup issues the TMA copies "
+           "(384 threads, setmaxnreg 40 for it and 232 for the two "
+           "consumer warpgroups, full and empty mbarriers per slot)">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
