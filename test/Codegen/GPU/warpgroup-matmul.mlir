@@ -4,6 +4,7 @@
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefixes=FRAG,REGA
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false" | FileCheck %s --check-prefix=AHEAD
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=prologue-row-scale=false | FileCheck %s --check-prefix=EXACT
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=producer=true | FileCheck %s --check-prefix=PRODUCER
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -180,6 +181,11 @@
 // FRAG-NOT:    memref.copy
 // FRAG-NOT:    linalg.generic
 // FRAG:        } {mapping
+
+// One warpgroup (128 x 128): no producer form.
+// PRODUCER-LABEL: func.func @g
+// PRODUCER-NOT:     nvvm.setmaxregister
+// PRODUCER-LABEL: func.func @rows64
 
 // ROWS-LABEL: func.func @g
 // ROWS:      scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3) {
@@ -670,6 +676,51 @@
 // FRAG-COUNT-16:  vector.store %{{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
 // FRAG-NOT:       vector.store
 // FRAG:         } {blockbuster.block_threads = 256 : i64, mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// The producer form: a third warpgroup (threads 256 to 383) lowers its
+// registers to 40 and its first thread fills every slot in turn, waiting for
+// both consumer warpgroups' releases of the slot's previous use (steps past
+// the ring's 4); the consumers raise theirs to 232, wait for each slot,
+// multiply, release it, and run the epilogue in their branch, after a named
+// barrier of their 256 threads.
+// PRODUCER-LABEL: func.func @wide
+// PRODUCER:         %[[TID:.*]] = gpu.thread_id  x
+// PRODUCER:         %[[LEADER:.*]] = arith.cmpi eq, %[[TID]]
+// PRODUCER:         %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// PRODUCER-COUNT-4: nvgpu.mbarrier.init %[[FULL]][%{{.*}}], %c1{{[_0-9]*}}, predicate = %[[LEADER]]
+// PRODUCER:         %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// PRODUCER-COUNT-4: nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c2{{[_0-9]*}}, predicate = %[[LEADER]]
+// PRODUCER:         gpu.barrier
+// PRODUCER-NOT:     nvgpu.tma.async.load
+// PRODUCER:         %[[ISPRODUCER:.*]] = arith.cmpi uge, %[[TID]], %c256
+// PRODUCER:         scf.if %[[ISPRODUCER]] {
+// PRODUCER-NEXT:      nvvm.setmaxregister  decrease 40
+// PRODUCER:           %[[ELECTED:.*]] = arith.cmpi eq, %[[TID]], %c256
+// PRODUCER:           scf.if %[[ELECTED]] {
+// PRODUCER:             scf.for %[[S:.*]] = %{{.*}} to %c4{{[_0-9]*}} step
+// PRODUCER:               %[[REUSED:.*]] = arith.cmpi uge, %[[S]], %c4
+// PRODUCER:               scf.if %[[REUSED]] {
+// PRODUCER:                 nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// PRODUCER:               }
+// PRODUCER:               nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c49152
+// PRODUCER-COUNT-5:       nvgpu.tma.async.load {{.*}}, %[[FULL]]
+// PRODUCER:         } else {
+// PRODUCER-NEXT:      nvvm.setmaxregister  increase 232
+// PRODUCER:           scf.for
+// PRODUCER:             nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// PRODUCER:             nvgpu.warpgroup.mma
+// PRODUCER:             scf.if
+// PRODUCER:               arith.subi
+// PRODUCER:               arith.remui
+// PRODUCER-NEXT:          nvgpu.mbarrier.arrive %[[EMPTY]]
+// PRODUCER-NOT:         nvgpu.tma.async.load
+// PRODUCER:           nvvm.wgmma.wait.group.sync.aligned 0
+// PRODUCER-NEXT:      %[[ID:.*]] = arith.constant 1 : i32
+// PRODUCER-NEXT:      %[[COUNT:.*]] = arith.constant 256 : i32
+// PRODUCER-NEXT:      nvvm.barrier id = %[[ID]] number_of_threads = %[[COUNT]]
+// PRODUCER-COUNT-16:  vector.store %{{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+// PRODUCER-NEXT:    }
+// PRODUCER-NEXT:  } {blockbuster.block_threads = 384 : i64, mapping = [#gpu.block<y>, #gpu.block<x>]}
 
 // Through shared memory: the two warpgroups' fragments land in one 128 x
 // 256 f32 tile (warp w's rows 16 w onwards), 64 stores of 8 bytes per thread.
@@ -1181,6 +1232,24 @@
     } {mapping = [#gpu.block<y>, #gpu.block<x>]}
     return
   }
+
+// The producer form with the register prologue: the producer warpgroup
+// only copies; the consumers' branch has the rows' rstd, the ldmatrix of
+// the raw slots and the register-A wgmmas, and releases each slot.
+// PRODUCER-LABEL: func.func @rms_wide
+// PRODUCER:         scf.if
+// PRODUCER-NEXT:      nvvm.setmaxregister  decrease 40
+// PRODUCER-NOT:       nvgpu.ldmatrix
+// PRODUCER-COUNT-3:   nvgpu.tma.async.load
+// PRODUCER-NOT:       nvgpu.ldmatrix
+// PRODUCER:         } else {
+// PRODUCER-NEXT:      nvvm.setmaxregister  increase 232
+// PRODUCER:           math.rsqrt
+// PRODUCER:           nvgpu.ldmatrix
+// PRODUCER:           wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// PRODUCER:           nvgpu.mbarrier.arrive
+// PRODUCER-NOT:       nvgpu.tma.async.load
+// PRODUCER:         } {blockbuster.block_threads = 384 : i64
 
 // RMSNorm: rstd, a factor of the row inputs alone in the rounded product,
 // is left to the accumulator rows; the A registers are x * gamma rounded,
