@@ -6,7 +6,7 @@
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
-//              [--wgmma-prologue-row-scale=false] [--wgmma-producer]
+//              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //
@@ -142,7 +142,7 @@ static cl::opt<bool> wgmmaPrologueAhead(
              "(=false: this step's, after the last wgmma)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaProducer(
-    "wgmma-producer", cl::init(false),
+    "wgmma-producer", cl::init(true),
     cl::desc("sm_90a 128 x 256 GEMM blocks: a third (producer) warpgroup "
              "issues the TMA copies, setmaxnreg gives its registers to the "
              "two consumer warpgroups (384 threads)"),

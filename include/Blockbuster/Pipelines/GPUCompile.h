@@ -51,7 +51,7 @@ struct GPUCompileOptions {
   bool wgmmaPrologueRowScale = true;
   bool wgmmaPrologueStatistics = false;
   bool wgmmaPrologueAhead = true;
-  bool wgmmaProducer = false;
+  bool wgmmaProducer = true;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.
   std::string attentionMma = "wgmma";

@@ -63,7 +63,7 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a 128 x 256 GEMM blocks: a producer warpgroup "
                      "issues the TMA copies, setmaxnreg moves registers to "
                      "the two consumer warpgroups (384 threads)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "
