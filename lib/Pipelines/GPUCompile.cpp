@@ -121,6 +121,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueStatistics = options.wgmmaPrologueStatistics;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.wgmmaProducer = options.wgmmaProducer;
+  gpu.wgmmaPersistent = options.wgmmaPersistent;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;

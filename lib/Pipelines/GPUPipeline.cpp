@@ -91,6 +91,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.prologueStatistics = options.wgmmaPrologueStatistics;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     wgmma.producer = options.wgmmaProducer;
+    wgmma.persistent = options.wgmmaPersistent;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }

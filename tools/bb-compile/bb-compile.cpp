@@ -7,6 +7,7 @@
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
+//              [--wgmma-persistent=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //
@@ -147,6 +148,11 @@ static cl::opt<bool> wgmmaProducer(
              "issues the TMA copies, setmaxnreg gives its registers to the "
              "two consumer warpgroups (384 threads)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPersistent(
+    "wgmma-persistent", cl::init(true),
+    cl::desc("sm_90a GEMM blocks of the producer form: a persistent grid "
+             "(one block per SM looping over the tiles in grouped order)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
@@ -281,6 +287,7 @@ int main(int argc, char **argv) {
   options.wgmmaPrologueStatistics = wgmmaPrologueStatistics;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   options.wgmmaProducer = wgmmaProducer;
+  options.wgmmaPersistent = wgmmaPersistent;
   options.attentionMma = attentionMma;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))

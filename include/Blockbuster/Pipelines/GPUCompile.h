@@ -43,7 +43,7 @@ struct GPUCompileOptions {
   /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
   /// wgmma-fragment-epilogue, wgmma-prologue-registers,
   /// wgmma-prologue-row-scale, wgmma-prologue-statistics,
-  /// wgmma-prologue-ahead and wgmma-producer (sm_90a).
+  /// wgmma-prologue-ahead, wgmma-producer and wgmma-persistent (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
@@ -52,6 +52,7 @@ struct GPUCompileOptions {
   bool wgmmaPrologueStatistics = false;
   bool wgmmaPrologueAhead = true;
   bool wgmmaProducer = true;
+  bool wgmmaPersistent = true;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.
   std::string attentionMma = "wgmma";

@@ -64,6 +64,11 @@ struct GPUPipelineOptions
                      "issues the TMA copies, setmaxnreg moves registers to "
                      "the two consumer warpgroups (384 threads)"),
       llvm::cl::init(true)};
+  Option<bool> wgmmaPersistent{
+      *this, "wgmma-persistent",
+      llvm::cl::desc("sm_90a GEMM blocks of the producer form: a persistent "
+                     "grid (one block per SM looping over the tiles)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

@@ -428,6 +428,12 @@ def GPUWarpgroupMatmul
            "fragments: a third (producer) warpgroup issues the TMA copies "
            "(384 threads, setmaxnreg 40 for it and 232 for the two "
            "consumer warpgroups, full and empty mbarriers per slot)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "Blocks of the producer form on a persistent grid: min(sms, "
+           "tiles) blocks, each looping over tiles in grouped order with "
+           "the ring and its barriers kept across them, so that the "
+           "producer loads a tile's first steps during the previous tile's "
+           "last steps and epilogue">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
