@@ -5,6 +5,7 @@
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false" | FileCheck %s --check-prefix=AHEAD
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=prologue-row-scale=false | FileCheck %s --check-prefix=EXACT
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=producer=true | FileCheck %s --check-prefix=PRODUCER
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="producer=true persistent=true sms=3" | FileCheck %s --check-prefix=PERSIST
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -721,6 +722,52 @@
 // PRODUCER-COUNT-16:  vector.store %{{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
 // PRODUCER-NEXT:    }
 // PRODUCER-NEXT:  } {blockbuster.block_threads = 384 : i64, mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// On a persistent grid (3 SMs for the 4 tiles): 3 blocks, the ring and its
+// barriers set up once; the producer's tile loop (block, block + 3, ...)
+// recomputes each tile's grouped row and column and counts the ring's uses
+// on from the tiles before (4 steps each); the consumers' loop runs the old
+// body per tile, its uses counted the same way, and releases the tile's
+// last slot after wgmma.wait_group 0 so that the producer can refill it
+// with the next tile's step.
+// PERSIST-LABEL: func.func @wide
+// PERSIST:         scf.forall (%[[BLOCK:.*]]) in (3) {
+// PERSIST:           memref.alloc() {alignment = 1024 : i64} : memref<196608xi8
+// PERSIST:           %[[FULL:.*]] = nvgpu.mbarrier.create
+// PERSIST:           %[[EMPTY:.*]] = nvgpu.mbarrier.create
+// PERSIST:           gpu.barrier
+// PERSIST:           scf.if
+// PERSIST-NEXT:        nvvm.setmaxregister  decrease 56
+// PERSIST:             scf.if
+// PERSIST-NEXT:          scf.for %[[PT:.*]] = %[[BLOCK]] to %c4{{[_0-9]*}} step %c3{{[_0-9]*}} {
+// PERSIST:                 %[[PD:.*]] = arith.subi %[[PT]], %[[BLOCK]]
+// PERSIST:                 %[[PI:.*]] = arith.divui %[[PD]], %c3
+// PERSIST:                 %[[PBASE:.*]] = arith.muli %[[PI]], %c4
+// PERSIST:                 scf.for %[[S:.*]] = %c0{{[_0-9]*}} to %c4{{[_0-9]*}} step
+// PERSIST:                   %[[USE:.*]] = arith.addi %[[PBASE]], %[[S]]
+// PERSIST:                   arith.cmpi uge, %[[USE]], %c4
+// PERSIST:                   nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// PERSIST:                 nvgpu.mbarrier.arrive.expect_tx %[[FULL]]
+// PERSIST-COUNT-5:         nvgpu.tma.async.load
+// PERSIST:           } else {
+// PERSIST-NEXT:        nvvm.setmaxregister  increase 224
+// PERSIST-NEXT:        scf.for %[[CT:.*]] = %[[BLOCK]] to %c4{{[_0-9]*}} step %c3{{[_0-9]*}} {
+// PERSIST:               %[[CD:.*]] = arith.subi %[[CT]], %[[BLOCK]]
+// PERSIST:               %[[CI:.*]] = arith.divui %[[CD]], %c3
+// PERSIST:               %[[CBASE:.*]] = arith.muli %[[CI]], %c4
+// PERSIST:               scf.for
+// PERSIST:                 arith.addi %[[CBASE]]
+// PERSIST:                 nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// PERSIST:                 nvgpu.warpgroup.mma
+// PERSIST:                 nvgpu.mbarrier.arrive %[[EMPTY]]
+// PERSIST:               nvvm.wgmma.wait.group.sync.aligned 0
+// PERSIST:               scf.if
+// PERSIST:                 %[[LAST:.*]] = arith.addi %[[CBASE]], %c4
+// PERSIST:                 arith.subi %[[LAST]], %c1
+// PERSIST:                 nvgpu.mbarrier.arrive %[[EMPTY]]
+// PERSIST:               nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// PERSIST-COUNT-16:      vector.store %{{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+// PERSIST:           } {blockbuster.block_threads = 384 : i64, mapping = [#gpu.block<x>]}
 
 // Through shared memory: the two warpgroups' fragments land in one 128 x
 // 256 f32 tile (warp w's rows 16 w onwards), 64 stores of 8 bytes per thread.
