@@ -91,15 +91,15 @@ def f32_literal(value):
     return text if any(c in text for c in ".e") else text + ".0"
 
 
-def bf16_to_f32_matmul(a, b, m, n, k):
+def bf16_to_f32_matmul(a, b, m, n, k, acc="acc"):
     """Lines computing the f32 [m, n] product of bf16 %a [m, k] and %b
     [k, n] into %acc (the form of the FFN example)."""
     return """\
-  %e_acc = tensor.empty() : tensor<{m}x{n}xf32>
-  %acc0 = linalg.fill ins(%zero : f32) outs(%e_acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %acc = linalg.matmul ins(%{a}, %{b} : tensor<{m}x{k}xbf16>, tensor<{k}x{n}xbf16>)
-                       outs(%acc0 : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-""".format(a=a, b=b, m=m, n=n, k=k)
+  %e_{acc} = tensor.empty() : tensor<{m}x{n}xf32>
+  %{acc}0 = linalg.fill ins(%zero : f32) outs(%e_{acc} : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %{acc} = linalg.matmul ins(%{a}, %{b} : tensor<{m}x{k}xbf16>, tensor<{k}x{n}xbf16>)
+                       outs(%{acc}0 : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+""".format(a=a, b=b, m=m, n=n, k=k, acc=acc)
 
 
 def truncate(src, dst, m, n):
@@ -272,8 +272,7 @@ func.func @{name}(%x: tensor<{M}x{D}xbf16>, %w1: tensor<{D}x{F}xbf16>, %b1: tens
     %t = arith.truncf %g : f32 to bf16
     linalg.yield %t : bf16
   }} -> tensor<{M}x{F}xbf16>
-""".format(M=M, F=F) + bf16_to_f32_matmul("h", "w2", M, D, F).replace("%e_acc", "%e_acc2").replace(
-        "%acc0", "%acc20").replace("%acc ", "%acc2 ") + """\
+""".format(M=M, F=F) + bf16_to_f32_matmul("h", "w2", M, D, F, acc="acc2") + """\
   %e_out = tensor.empty() : tensor<{M}x{D}xbf16>
   %out = linalg.generic {{indexing_maps = [#mn, #n_, #mn, #mn], iterator_types = ["parallel", "parallel"]}}
       ins(%acc2, %b2, %x : tensor<{M}x{D}xf32>, tensor<{D}xbf16>, tensor<{M}x{D}xbf16>)
