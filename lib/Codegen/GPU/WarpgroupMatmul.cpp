@@ -75,6 +75,15 @@
 // registers once per k16 and issues one m64n128k16 into each of its two
 // accumulators (128 registers per thread, as one 64 x 256), all in one
 // wgmma group; the epilogue runs on both accumulators' registers.
+// With `producer`, blocks of two consumer warpgroups get a third warpgroup
+// that only copies: after setup the block branches, the producer's
+// setmaxnreg returns registers that the consumers' setmaxnreg takes, one
+// producer thread fills each slot once both consumer warpgroups released
+// its previous use, and the consumers wait, multiply, release and run the
+// epilogue. With `persistent` too, min(SMs, tiles) blocks loop over the
+// tiles with one ring whose uses are counted across them, so the producer
+// loads a tile's first steps during the previous tile's last steps and
+// epilogue.
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not

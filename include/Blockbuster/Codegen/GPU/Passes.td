@@ -393,6 +393,24 @@ def GPUWarpgroupMatmul
     `prologue-registers` and an epilogue on the fragments; otherwise both
     dots are left to `gpu-contractions-to-mma`.
 
+    With `producer`, a block of two consumer warpgroups whose epilogue runs
+    on the fragments and whose grid is not split gets a third, producer
+    warpgroup (`blockbuster.block_threads = 384`): after the mbarriers are
+    published the block branches; the producer lowers its registers
+    (`nvvm.setmaxregister decrease 40`) and its first thread issues every
+    slot's copies, each once both consumer warpgroups released the slot's
+    previous use (one empty mbarrier per slot); the consumers raise theirs
+    (`increase 232`), wait for each slot, multiply, release the slot of
+    the step before, and run the epilogue in their branch after a named
+    barrier of their 256 threads. With `persistent` as well, the grid of
+    such a block becomes min(`sms`, tiles) blocks looping over the tiles
+    in the grouped order (`group-rows`), the ring and its barriers kept
+    across tiles and a tile's last slot released after its mainloop, so
+    that the producer loads the next tile during this tile's last steps
+    and epilogue (registers 56 and 224); not for a register prologue that
+    keeps row values in the mainloop (LayerNorm's: spills) nor for blocks
+    that compute before their reduce.
+
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
     `threads` must be 128 (one warpgroup: the pipeline's own thread count),
