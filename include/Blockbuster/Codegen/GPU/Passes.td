@@ -442,10 +442,10 @@ def GPUWarpgroupMatmul
            "rounded per element (a 16-bit pair multiply where it is "
            "extf(x) * extf(gamma)); off: the op's body as written">,
     Option<"producer", "producer", "bool", /*default=*/"false",
-           "128 x 256 blocks of a plain GEMM with the epilogue on the "
-           "fragments: a third (producer) warpgroup issues the TMA copies "
-           "(384 threads, setmaxnreg 40 for it and 232 for the two "
-           "consumer warpgroups, full and empty mbarriers per slot)">,
+           "Blocks of two consumer warpgroups with the epilogue on the "
+           "fragments, unsplit: a third (producer) warpgroup issues the TMA "
+           "copies (384 threads, setmaxnreg 40 for it and 232 for the "
+           "consumers, full and empty mbarriers per slot)">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Blocks of the producer form on a persistent grid: min(sms, "
            "tiles) blocks, each looping over tiles in grouped order with "
