@@ -120,6 +120,8 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueRowScale = options.wgmmaPrologueRowScale;
   gpu.wgmmaPrologueStatistics = options.wgmmaPrologueStatistics;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
+  gpu.contractFma = options.contractFma;
+  gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;

@@ -51,6 +51,9 @@ struct GPUCompileOptions {
   bool wgmmaPrologueRowScale = true;
   bool wgmmaPrologueStatistics = false;
   bool wgmmaPrologueAhead = true;
+  /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
+  bool contractFma = true;
+  bool rationalErf = true;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.
   std::string attentionMma = "wgmma";

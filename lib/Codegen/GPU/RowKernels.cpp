@@ -34,12 +34,15 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "BF16Widening.h"
+#include "FmaContraction.h"
 #include "LinearForalls.h"
 #include "RowCombiners.h"
 #include "RowKernels.h"
 
 #include "Blockbuster/Support/RowSchedule.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -685,8 +688,11 @@ private:
       auto load = vector::LoadOp::create(b, loc, vectorType, memref, indices);
       if (aligned)
         load.setAlignment(vectorBytes(element));
-      for (int64_t i = 0; i < piece; ++i)
+      for (int64_t i = 0; i < piece; ++i) {
         elements.push_back(vector::ExtractOp::create(b, loc, load, i));
+        if (element.isBF16() && piece % 2 == 0)
+          loadedBF16[elements.back()] = {load, i};
+      }
     }
     return elements;
   }
@@ -808,8 +814,14 @@ private:
       if (part.ops.contains(&bodyOp))
         continue;
       auto div = dyn_cast<arith::DivFOp>(bodyOp);
+      auto ext = dyn_cast<arith::ExtFOp>(bodyOp);
+      Value widened = ext && ext.getType().isF32()
+                          ? widen(mapping.lookupOrDefault(ext.getIn()))
+                          : Value();
       if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp))
         mapping.map(loopIndex.getResult(), column(e));
+      else if (widened)
+        mapping.map(ext.getResult(), widened);
       else if (div && part.reciprocals.count(div.getRhs()))
         mapping.map(div.getResult(),
                     arith::MulFOp::create(b, loc,
@@ -823,6 +835,26 @@ private:
     for (Value v : op.getBlock()->getTerminator()->getOperands())
       results.push_back(mapping.lookupOrDefault(v));
     return results;
+  }
+
+  /// The f32 of `element` where it is a bf16 of a loaded vector: one
+  /// integer op on its 32-bit pair (BF16Widening.h), else null.
+  Value widen(Value element) {
+    auto it = loadedBF16.find(element);
+    if (it == loadedBF16.end())
+      return nullptr;
+    auto [load, i] = it->second;
+    Value &words = loadWords[load];
+    if (!words) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(load.getDefiningOp());
+      auto type = cast<VectorType>(load.getType());
+      words = vector::BitCastOp::create(
+          b, loc, VectorType::get({type.getNumElements() / 2}, b.getI32Type()),
+          load);
+    }
+    Value word = vector::ExtractOp::create(b, loc, words, i / 2);
+    return blockbuster::widenBF16Half(b, loc, word, i % 2);
   }
 
   /// Element `e` of operand `operand` of `op`.
@@ -939,6 +971,10 @@ private:
   bool looping = false;
   Value lane, row, slot, warpInRow, laneColumn;
   DenseMap<Value, SmallVector<Value>> values;
+  // Each bf16 element of a loaded vector: the load and its position.
+  DenseMap<Value, std::pair<Value, int64_t>> loadedBF16;
+  // A loaded bf16 vector as 32-bit words (pairs).
+  DenseMap<Value, Value> loadWords;
 };
 
 struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
@@ -1003,6 +1039,13 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
     grid->setAttr(
         blockbuster::kBlockThreadsAttrName,
         rewriter.getI64IntegerAttr(slots * shape.warpsPerRow * kWarpSize));
+    // The elementwise bodies with fused multiply-adds before they are
+    // cloned per element (LayerNorm's normalisation: two fmas instead of
+    // four operations; the ops are erased below).
+    if (contractFma)
+      for (Operation *op : ops)
+        if (auto generic = dyn_cast<linalg::GenericOp>(op))
+          (void)blockbuster::contractToFma(rewriter, generic);
     RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds)
         .emit(ops, slots, part);
     for (Operation *op : llvm::reverse(ops))

@@ -84,6 +84,7 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "Blockbuster/Support/SplitFactor.h"
+#include "FmaContraction.h"
 #include "QuadTranspose.h"
 #include "SplitGrid.h"
 #include "TileBounds.h"
@@ -1727,6 +1728,10 @@ struct GPUWarpgroupMatmul
         grid->setAttr(kBlockThreadsAttrName,
                       rewriter.getI64IntegerAttr(gemm.warpgroups() *
                                                  kWarpgroupThreads));
+      // The prologue body the lowering clones per A element, with fused
+      // multiply-adds (FmaContraction.h).
+      if (gemm.prologue && prologueContractFma)
+        (void)contractToFma(rewriter, gemm.prologue->op);
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
                                        prologueRegisters, prologueRowScale,
                                        prologueStatistics, splits);
