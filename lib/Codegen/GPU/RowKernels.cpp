@@ -598,10 +598,13 @@ class RowEmitter {
 public:
   /// `liveOut`: workgroup row-scalar buffers read after the emitted ops
   /// (by other code of the block): lane 0 of each row stores them.
+  /// `contractFma`: a row sum of products (`out + a * b`, a variance)
+  /// adds each product with one fma.
   RowEmitter(RewriterBase &rewriter, Location loc, const RowShape &shape,
              const DenseMap<Value, Access> &kinds,
-             const DenseSet<Value> &liveOut = {})
-      : b(rewriter), loc(loc), shape(shape), kinds(kinds), liveOut(liveOut) {}
+             const DenseSet<Value> &liveOut = {}, bool contractFma = false)
+      : b(rewriter), loc(loc), shape(shape), kinds(kinds), liveOut(liveOut),
+        contractFma(contractFma) {}
 
   /// Emits `ops` (in order) for every row of the block, `slots` rows at a
   /// time (P warps each): warps w P .. w P + P - 1 take row w when there
@@ -809,9 +812,28 @@ private:
   /// The body of `op` for element `e` besides its row part, inputs and
   /// outputs bound in `mapping`; returns the yielded values.
   SmallVector<Value> cloneBody(linalg::GenericOp op, const RowPart &part,
-                               IRMapping &mapping, int64_t e) {
+                               IRMapping &mapping, int64_t e,
+                               const DenseMap<Operation *, arith::MulFOp>
+                                   &fusedProducts = {}) {
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
       if (part.ops.contains(&bodyOp))
+        continue;
+      if (auto mul = fusedProducts.lookup(&bodyOp)) {
+        // The combiner's add of the product, as one fma.
+        Value acc = bodyOp.getOperand(0) == mul.getResult()
+                        ? bodyOp.getOperand(1)
+                        : bodyOp.getOperand(0);
+        mapping.map(bodyOp.getResult(0),
+                    math::FmaOp::create(b, loc,
+                                        mapping.lookupOrDefault(mul.getLhs()),
+                                        mapping.lookupOrDefault(mul.getRhs()),
+                                        mapping.lookupOrDefault(acc)));
+        continue;
+      }
+      if (auto mul = dyn_cast<arith::MulFOp>(bodyOp);
+          mul && llvm::any_of(fusedProducts, [&](auto &entry) {
+            return entry.second == mul;
+          }))
         continue;
       auto div = dyn_cast<arith::DivFOp>(bodyOp);
       auto ext = dyn_cast<arith::ExtFOp>(bodyOp);
@@ -899,6 +921,19 @@ private:
       partials.push_back(
           SmallVector<Value>(std::min(kAccumulators, n), identity));
     }
+    DenseMap<Operation *, arith::MulFOp> fusedProducts;
+    if (contractFma)
+      for (auto [combiner, out] :
+           llvm::zip(combiners, op.getRegionOutputArgs())) {
+        auto add = dyn_cast<arith::AddFOp>(combiner);
+        if (!add || !add.getType().isF32())
+          continue;
+        Value other = add.getLhs() == out ? add.getRhs() : add.getLhs();
+        auto mul = other.getDefiningOp<arith::MulFOp>();
+        if (mul && mul->getBlock() == body && mul->hasOneUse() &&
+            !part.ops.contains(mul))
+          fusedProducts[add] = mul;
+      }
     for (int64_t e = 0; e < n; ++e) {
       IRMapping mapping = part.mapping;
       for (OpOperand *input : op.getDpsInputOperands())
@@ -906,7 +941,8 @@ private:
                     element(op, *input, e));
       for (auto [i, out] : llvm::enumerate(op.getRegionOutputArgs()))
         mapping.map(out, partials[i][e % kAccumulators]);
-      for (auto [i, value] : llvm::enumerate(cloneBody(op, part, mapping, e)))
+      for (auto [i, value] :
+           llvm::enumerate(cloneBody(op, part, mapping, e, fusedProducts)))
         partials[i][e % kAccumulators] = value;
     }
     for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
@@ -969,6 +1005,7 @@ private:
   DenseSet<Value> liveOut;
   int64_t slots = 1;
   bool looping = false;
+  bool contractFma;
   Value lane, row, slot, warpInRow, laneColumn;
   DenseMap<Value, SmallVector<Value>> values;
   // Each bf16 element of a loaded vector: the load and its position.
@@ -1046,7 +1083,7 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
       for (Operation *op : ops)
         if (auto generic = dyn_cast<linalg::GenericOp>(op))
           (void)blockbuster::contractToFma(rewriter, generic);
-    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds)
+    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds, {}, contractFma)
         .emit(ops, slots, part);
     for (Operation *op : llvm::reverse(ops))
       rewriter.eraseOp(op);

@@ -650,8 +650,9 @@ def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
     Option<"contractFma", "contract-fma", "bool", /*default=*/"true",
            "Elementwise bodies with fused multiply-adds: `(x - m) * r` of "
            "row values m, r as `fma(x, r, -(m * r))` (m * r once per row), "
-           "`a * b + c` as `fma(a, b, c)` (f32 rounding differences; "
-           "FmaContraction.h)">,
+           "`a * b + c` as `fma(a, b, c)`, a row sum of products "
+           "`out + a * b` (a variance) with one fma per element (f32 "
+           "rounding differences; FmaContraction.h)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
