@@ -61,6 +61,13 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# The runtime of vector.print for the programs that lli runs on the CPU
+# (test/Codegen/GPU/expand-erf.test).
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(config.llvm_tools_dir, "..", "lib",
+                  "libmlir_c_runner_utils" + config.llvm_shlib_ext)))
+
 # ptxas assembles generated PTX for sm_90 where a CUDA toolkit is installed.
 ptxas = shutil.which("ptxas") or (
     "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)

@@ -122,6 +122,8 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.wgmmaProducer = options.wgmmaProducer;
   gpu.wgmmaPersistent = options.wgmmaPersistent;
+  gpu.contractFma = options.contractFma;
+  gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;

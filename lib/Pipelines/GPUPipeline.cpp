@@ -68,6 +68,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   // Whole-row blocks first: their rows stay in registers (kernel shape 3).
   GPURowKernelsOptions rows;
   rows.threads = options.threads;
+  rows.contractFma = options.contractFma;
   pm.addPass(createGPURowKernels(rows));
   // Attention blocks (16 query rows per warp): every tile in registers,
   // the dots on wgmma with K and V on a TMA ring (sm_90a), else on
@@ -92,6 +93,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     wgmma.producer = options.wgmmaProducer;
     wgmma.persistent = options.wgmmaPersistent;
+    wgmma.prologueContractFma = options.contractFma;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));
   }
@@ -166,6 +168,10 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   // would otherwise become descriptor structs passed by value (docs/design/
   // 05-gpu-lowering-notes.md, gotcha 6).
   kernels.addPass(createConvertNVGPUToNVVMPass());
+  // f32 erf without libdevice's per-element coefficient selects (before
+  // convert-gpu-to-nvvm turns it into a call of __nv_erff).
+  if (options.rationalErf)
+    kernels.addPass(createGPUExpandErf());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());

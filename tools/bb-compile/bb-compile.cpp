@@ -7,7 +7,8 @@
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
-//              [--wgmma-persistent=false]
+//              [--wgmma-persistent=false] [--contract-fma=false]
+//              [--rational-erf=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //
@@ -127,6 +128,19 @@ static cl::opt<bool> wgmmaPrologueRowScale(
              "row inputs alone (RMSNorm's rstd) scale the accumulator rows "
              "after the mainloop instead of every A element (=false: the "
              "op's body as written)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> contractFma(
+    "contract-fma", cl::init(true),
+    cl::desc("Elementwise bodies of row kernels and of sm_90a GEMM "
+             "prologues with fused multiply-adds: (x - m) * r of row values "
+             "as fma(x, r, -(m * r)), a * b + c as fma(a, b, c) (=false: the "
+             "bodies as written)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> rationalErf(
+    "rational-erf", cl::init(true),
+    cl::desc("f32 erf in kernels as one rational function (16 instructions, "
+             "within 9 ulp) instead of libdevice's __nv_erff (about 22, "
+             "within 2 ulp)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueStatistics(
     "wgmma-prologue-statistics", cl::init(false),
@@ -288,6 +302,8 @@ int main(int argc, char **argv) {
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   options.wgmmaProducer = wgmmaProducer;
   options.wgmmaPersistent = wgmmaPersistent;
+  options.contractFma = contractFma;
+  options.rationalErf = rationalErf;
   options.attentionMma = attentionMma;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))

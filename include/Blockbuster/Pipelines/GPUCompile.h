@@ -53,6 +53,9 @@ struct GPUCompileOptions {
   bool wgmmaPrologueAhead = true;
   bool wgmmaProducer = true;
   bool wgmmaPersistent = true;
+  /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
+  bool contractFma = true;
+  bool rationalErf = true;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.
   std::string attentionMma = "wgmma";

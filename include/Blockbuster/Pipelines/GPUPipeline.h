@@ -49,6 +49,20 @@ struct GPUPipelineOptions
                      "accumulator rows after the mainloop instead of every "
                      "A element (off: the op's body as written)"),
       llvm::cl::init(true)};
+  Option<bool> rationalErf{
+      *this, "rational-erf",
+      llvm::cl::desc("f32 erf in kernels as one rational function (16 "
+                     "instructions, within 9 ulp; gpu-expand-erf) instead "
+                     "of libdevice's __nv_erff (about 22, within 2 ulp)"),
+      llvm::cl::init(true)};
+  Option<bool> contractFma{
+      *this, "contract-fma",
+      llvm::cl::desc("Elementwise bodies of row kernels and of sm_90a GEMM "
+                     "prologues with fused multiply-adds: `(x - m) * r` of "
+                     "row values as `fma(x, r, -(m * r))`, `a * b + c` as "
+                     "`fma(a, b, c)` (f32 rounding differences; off: the "
+                     "bodies as written)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueStatistics{
       *this, "wgmma-prologue-statistics",
       llvm::cl::desc("sm_90a GEMM blocks with a register-A prologue whose "

@@ -34,12 +34,15 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 
+#include "BF16Widening.h"
+#include "FmaContraction.h"
 #include "LinearForalls.h"
 #include "RowCombiners.h"
 #include "RowKernels.h"
 
 #include "Blockbuster/Support/RowSchedule.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -595,10 +598,13 @@ class RowEmitter {
 public:
   /// `liveOut`: workgroup row-scalar buffers read after the emitted ops
   /// (by other code of the block): lane 0 of each row stores them.
+  /// `contractFma`: a row sum of products (`out + a * b`, a variance)
+  /// adds each product with one fma.
   RowEmitter(RewriterBase &rewriter, Location loc, const RowShape &shape,
              const DenseMap<Value, Access> &kinds,
-             const DenseSet<Value> &liveOut = {})
-      : b(rewriter), loc(loc), shape(shape), kinds(kinds), liveOut(liveOut) {}
+             const DenseSet<Value> &liveOut = {}, bool contractFma = false)
+      : b(rewriter), loc(loc), shape(shape), kinds(kinds), liveOut(liveOut),
+        contractFma(contractFma) {}
 
   /// Emits `ops` (in order) for every row of the block, `slots` rows at a
   /// time (P warps each): warps w P .. w P + P - 1 take row w when there
@@ -685,8 +691,11 @@ private:
       auto load = vector::LoadOp::create(b, loc, vectorType, memref, indices);
       if (aligned)
         load.setAlignment(vectorBytes(element));
-      for (int64_t i = 0; i < piece; ++i)
+      for (int64_t i = 0; i < piece; ++i) {
         elements.push_back(vector::ExtractOp::create(b, loc, load, i));
+        if (element.isBF16() && piece % 2 == 0)
+          loadedBF16[elements.back()] = {load, i};
+      }
     }
     return elements;
   }
@@ -803,13 +812,38 @@ private:
   /// The body of `op` for element `e` besides its row part, inputs and
   /// outputs bound in `mapping`; returns the yielded values.
   SmallVector<Value> cloneBody(linalg::GenericOp op, const RowPart &part,
-                               IRMapping &mapping, int64_t e) {
+                               IRMapping &mapping, int64_t e,
+                               const DenseMap<Operation *, arith::MulFOp>
+                                   &fusedProducts = {}) {
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
       if (part.ops.contains(&bodyOp))
         continue;
+      if (auto mul = fusedProducts.lookup(&bodyOp)) {
+        // The combiner's add of the product, as one fma.
+        Value acc = bodyOp.getOperand(0) == mul.getResult()
+                        ? bodyOp.getOperand(1)
+                        : bodyOp.getOperand(0);
+        mapping.map(bodyOp.getResult(0),
+                    math::FmaOp::create(b, loc,
+                                        mapping.lookupOrDefault(mul.getLhs()),
+                                        mapping.lookupOrDefault(mul.getRhs()),
+                                        mapping.lookupOrDefault(acc)));
+        continue;
+      }
+      if (auto mul = dyn_cast<arith::MulFOp>(bodyOp);
+          mul && llvm::any_of(fusedProducts, [&](auto &entry) {
+            return entry.second == mul;
+          }))
+        continue;
       auto div = dyn_cast<arith::DivFOp>(bodyOp);
+      auto ext = dyn_cast<arith::ExtFOp>(bodyOp);
+      Value widened = ext && ext.getType().isF32()
+                          ? widen(mapping.lookupOrDefault(ext.getIn()))
+                          : Value();
       if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp))
         mapping.map(loopIndex.getResult(), column(e));
+      else if (widened)
+        mapping.map(ext.getResult(), widened);
       else if (div && part.reciprocals.count(div.getRhs()))
         mapping.map(div.getResult(),
                     arith::MulFOp::create(b, loc,
@@ -823,6 +857,26 @@ private:
     for (Value v : op.getBlock()->getTerminator()->getOperands())
       results.push_back(mapping.lookupOrDefault(v));
     return results;
+  }
+
+  /// The f32 of `element` where it is a bf16 of a loaded vector: one
+  /// integer op on its 32-bit pair (BF16Widening.h), else null.
+  Value widen(Value element) {
+    auto it = loadedBF16.find(element);
+    if (it == loadedBF16.end())
+      return nullptr;
+    auto [load, i] = it->second;
+    Value &words = loadWords[load];
+    if (!words) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(load.getDefiningOp());
+      auto type = cast<VectorType>(load.getType());
+      words = vector::BitCastOp::create(
+          b, loc, VectorType::get({type.getNumElements() / 2}, b.getI32Type()),
+          load);
+    }
+    Value word = vector::ExtractOp::create(b, loc, words, i / 2);
+    return blockbuster::widenBF16Half(b, loc, word, i % 2);
   }
 
   /// Element `e` of operand `operand` of `op`.
@@ -867,6 +921,19 @@ private:
       partials.push_back(
           SmallVector<Value>(std::min(kAccumulators, n), identity));
     }
+    DenseMap<Operation *, arith::MulFOp> fusedProducts;
+    if (contractFma)
+      for (auto [combiner, out] :
+           llvm::zip(combiners, op.getRegionOutputArgs())) {
+        auto add = dyn_cast<arith::AddFOp>(combiner);
+        if (!add || !add.getType().isF32())
+          continue;
+        Value other = add.getLhs() == out ? add.getRhs() : add.getLhs();
+        auto mul = other.getDefiningOp<arith::MulFOp>();
+        if (mul && mul->getBlock() == body && mul->hasOneUse() &&
+            !part.ops.contains(mul))
+          fusedProducts[add] = mul;
+      }
     for (int64_t e = 0; e < n; ++e) {
       IRMapping mapping = part.mapping;
       for (OpOperand *input : op.getDpsInputOperands())
@@ -874,7 +941,8 @@ private:
                     element(op, *input, e));
       for (auto [i, out] : llvm::enumerate(op.getRegionOutputArgs()))
         mapping.map(out, partials[i][e % kAccumulators]);
-      for (auto [i, value] : llvm::enumerate(cloneBody(op, part, mapping, e)))
+      for (auto [i, value] :
+           llvm::enumerate(cloneBody(op, part, mapping, e, fusedProducts)))
         partials[i][e % kAccumulators] = value;
     }
     for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
@@ -937,8 +1005,13 @@ private:
   DenseSet<Value> liveOut;
   int64_t slots = 1;
   bool looping = false;
+  bool contractFma;
   Value lane, row, slot, warpInRow, laneColumn;
   DenseMap<Value, SmallVector<Value>> values;
+  // Each bf16 element of a loaded vector: the load and its position.
+  DenseMap<Value, std::pair<Value, int64_t>> loadedBF16;
+  // A loaded bf16 vector as 32-bit words (pairs).
+  DenseMap<Value, Value> loadWords;
 };
 
 struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
@@ -1003,7 +1076,14 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
     grid->setAttr(
         blockbuster::kBlockThreadsAttrName,
         rewriter.getI64IntegerAttr(slots * shape.warpsPerRow * kWarpSize));
-    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds)
+    // The elementwise bodies with fused multiply-adds before they are
+    // cloned per element (LayerNorm's normalisation: two fmas instead of
+    // four operations; the ops are erased below).
+    if (contractFma)
+      for (Operation *op : ops)
+        if (auto generic = dyn_cast<linalg::GenericOp>(op))
+          (void)blockbuster::contractToFma(rewriter, generic);
+    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds, {}, contractFma)
         .emit(ops, slots, part);
     for (Operation *op : llvm::reverse(ops))
       rewriter.eraseOp(op);

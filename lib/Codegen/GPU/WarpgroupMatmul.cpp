@@ -93,6 +93,7 @@
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "Blockbuster/Support/SplitFactor.h"
+#include "FmaContraction.h"
 #include "QuadTranspose.h"
 #include "SplitGrid.h"
 #include "TileBounds.h"
@@ -2018,6 +2019,10 @@ struct GPUWarpgroupMatmul
       if (stages == 0 && splits > 1 && gemm.warpgroups() == 1 &&
           blockCount(grid) * splits <= sms)
         slots = 4;
+      // The prologue body the lowering clones per A element, with fused
+      // multiply-adds (FmaContraction.h).
+      if (gemm.prologue && prologueContractFma)
+        (void)contractToFma(rewriter, gemm.prologue->op);
       bool producerForm =
           producer && succeeded(producerPrecondition(gemm, grid, epilogue,
                                                      splits));

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpgroupPrologue.h"
+#include "BF16Widening.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -354,21 +355,7 @@ void WarpgroupPrologueLowering::mapWidened(BlockArgument arg, Value pair,
 }
 
 Value WarpgroupPrologueLowering::widenHalf(Value word, int64_t e) {
-  // Element 0 is the low half of the little-endian pair.
-  Value bits =
-      e == 0
-          ? arith::ShLIOp::create(
-                rewriter, loc, word,
-                arith::ConstantOp::create(rewriter, loc,
-                                          rewriter.getI32IntegerAttr(16)))
-                .getResult()
-          : arith::AndIOp::create(
-                rewriter, loc, word,
-                arith::ConstantOp::create(
-                    rewriter, loc,
-                    rewriter.getI32IntegerAttr(int32_t(0xffff0000u))))
-                .getResult();
-  return arith::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), bits);
+  return widenBF16Half(rewriter, loc, word, e);
 }
 
 void WarpgroupPrologueLowering::emitRowValues() {

@@ -4,6 +4,7 @@
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul | FileCheck %s --check-prefixes=FRAG,REGA
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false" | FileCheck %s --check-prefix=AHEAD
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=prologue-row-scale=false | FileCheck %s --check-prefix=EXACT
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false prologue-ahead=false prologue-contract-fma=false" | FileCheck %s --check-prefix=WRITTEN
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=producer=true | FileCheck %s --check-prefix=PRODUCER
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="producer=true persistent=true sms=3" | FileCheck %s --check-prefix=PERSIST
 
@@ -887,6 +888,9 @@
 // CHECK:        arith.divf %[[S0]]
 // CHECK:        arith.addf
 // CHECK:        %[[RSTD0:.*]] = math.rsqrt
+// The shift of the contracted body, once per row (prologue-contract-fma).
+// CHECK-NEXT:   %[[MR0:.*]] = arith.mulf %[[M0]], %[[RSTD0]]
+// CHECK-NEXT:   %[[NMR0:.*]] = arith.negf %[[MR0]]
 // CHECK-COUNT-7: math.rsqrt
 // CHECK-NOT:    math.rsqrt
 // CHECK:        scf.for %[[STEP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
@@ -904,9 +908,17 @@
 // CHECK:          %[[RAW:.*]] = vector.load %[[SLOTA]][%{{.*}}, %[[SC]]] {alignment = 16 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK:          %[[E0:.*]] = vector.extract %[[RAW]][0]
 // CHECK:          %[[XF:.*]] = arith.extf %[[E0]] : bf16 to f32
-// CHECK:          %[[D:.*]] = arith.subf %[[XF]], %[[M0]]
-// CHECK:          arith.mulf %[[D]], %[[RSTD0]]
-// CHECK:          arith.truncf
+// (x - mean) * rstd * gamma + beta as two fmas per element.
+// CHECK-NEXT:     %[[N:.*]] = math.fma %[[XF]], %[[RSTD0]], %[[NMR0]] : f32
+// CHECK-NEXT:     %[[Y:.*]] = math.fma %[[N]], %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:     arith.truncf %[[Y]]
+// Without the contraction, the body as written.
+// WRITTEN:        %[[WRAW:.*]] = vector.load {{.*}} : memref<128x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// WRITTEN-NEXT:   %[[WE:.*]] = vector.extract %[[WRAW]][0]
+// WRITTEN-NEXT:   %[[WX:.*]] = arith.extf %[[WE]] : bf16 to f32
+// WRITTEN-NEXT:   %[[WD:.*]] = arith.subf %[[WX]], %{{.*}}
+// WRITTEN-NEXT:   arith.mulf %[[WD]], %{{.*}}
+// WRITTEN-NOT:    math.fma
 // CHECK-NOT:      math.rsqrt
 // CHECK:          vector.from_elements {{.*}} : vector<8xbf16>
 // CHECK:          vector.store %{{.*}}, %[[SLOTA]][%{{.*}}, %[[SC]]] {alignment = 16 : i64}

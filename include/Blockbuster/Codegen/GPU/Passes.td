@@ -452,6 +452,12 @@ def GPUWarpgroupMatmul
            "the ring and its barriers kept across them, so that the "
            "producer loads a tile's first steps during the previous tile's "
            "last steps and epilogue">,
+    Option<"prologueContractFma", "prologue-contract-fma", "bool",
+           /*default=*/"true",
+           "A blocks with a prologue: its body with fused multiply-adds "
+           "before it is cloned, `(x - mean) * rstd` as `fma(x, rstd, "
+           "-(mean * rstd))` (the product once per row) and `* gamma + "
+           "beta` as one fma (f32 rounding differences; FmaContraction.h)">,
     Option<"prologueAhead", "prologue-ahead", "bool", /*default=*/"true",
            "A blocks with a prologue: rewrites step i + 1's A part while "
            "step i's wgmma runs, so that the next wgmma is queued behind "
@@ -670,9 +676,16 @@ def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
     Option<"maxRowElementsPerLane", "max-row-elements-per-lane", "int64_t",
            /*default=*/"32",
            "The most elements of a row one lane keeps in registers">,
+    Option<"contractFma", "contract-fma", "bool", /*default=*/"true",
+           "Elementwise bodies with fused multiply-adds: `(x - m) * r` of "
+           "row values m, r as `fma(x, r, -(m * r))` (m * r once per row), "
+           "`a * b + c` as `fma(a, b, c)`, a row sum of products "
+           "`out + a * b` (a variance) with one fma per element (f32 "
+           "rounding differences; FmaContraction.h)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
@@ -885,6 +898,36 @@ def GPUExternDynamicSharedMemory
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"1024",
            "Alignment of the dynamic shared memory">,
+  ];
+}
+
+def GPUExpandErf : Pass<"gpu-expand-erf"> {
+  let summary = "f32 erf as one rational function, no libdevice call";
+  let description = [{
+    Rewrites every f32 `math.erf` as `x * P(x^2) / Q(x^2)` with x clamped
+    to [-3.92, 3.92] (beyond it erf rounds to +-1), P and Q of degree 5: 10
+    fmas, two multiplications, a reciprocal and the clamp (16 SASS
+    instructions), against libdevice's `__nv_erff`, about 22 (two
+    polynomials of degree 6 whose coefficients are selected per element by
+    `|x| >= 1.003`, then `1 - 2^p` above it). Measured on every
+    non-negative f32 against erf in f64: at most 7.0 ulp with an exact
+    reciprocal (libdevice's erff: 2 ulp); `approximate-reciprocal` (the
+    default) uses `rcp.approx.ftz.f32` (NVVM), within 1 ulp of the
+    reciprocal, at most 9.0 ulp (docs/GPUPipeline.md, "Row kernels", and
+    test/Codegen/GPU/expand-erf.test). NaN propagates (`minimumf` /
+    `maximumf`). Runs on any op: the GPU pipeline runs it on the kernel
+    modules before the NVVM conversion; `approximate-reciprocal=false`
+    gives an `arith.divf` that the CPU can run.
+  }];
+  let options = [
+    Option<"approximateReciprocal", "approximate-reciprocal", "bool",
+           /*default=*/"true",
+           "The reciprocal of Q as nvvm.rcp.approx.ftz.f (false: arith.divf)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::NVVM::NVVMDialect",
   ];
 }
 
