@@ -121,6 +121,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueStatistics = options.wgmmaPrologueStatistics;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.attentionMma = options.attentionMma;
+  gpu.attentionVWaitEarly = options.attentionVWaitEarly;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;
