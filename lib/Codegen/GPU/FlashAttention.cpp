@@ -573,8 +573,9 @@ public:
   /// The new grid, or failure (nothing left behind).
   FailureOr<scf::ForallOp> build();
 
-  /// The iteration's later TMA tiles (V) waited for right after S = Q
-  /// K^T's wgmmas are issued, before their wait (see interpretContraction).
+  /// The iteration's V tile waited for right after S = Q K^T's wgmmas are
+  /// issued, before their wait, instead of at P V (see
+  /// interpretContraction).
   bool vWaitEarly = false;
 
 private:
@@ -671,6 +672,17 @@ private:
   /// The wait (and the refill of the other slot) for this iteration's tile
   /// of the TMA operand `p`; returns the byte offset of its slot.
   Value awaitTma(Value oldB, const Prefetched &p);
+  /// vWaitEarly, at S = Q K^T's dot (K the ring's operand 0), once its
+  /// wgmmas are issued: the wait for this iteration's V (operand 1), which
+  /// awaitTma then leaves out at P V. The wait is a try_wait loop, whose
+  /// branch ends a basic block: at P V it split the softmax in two, and
+  /// ptxas left the rescale of O by alpha (64 FMULs) and alpha's
+  /// exponentials after all of P's, just before P V's issue, where here
+  /// they go among P's exponentials. But V's copy (issued at the previous P
+  /// V) has less time to land: measured 3-6% faster at D = 64 with 128-key
+  /// tiles, 1-6% slower at D = 128 (32 KB tiles) and with 64-key tiles
+  /// (docs/performance.md, session 14), so it is opt-in.
+  void awaitSecondEarly(const Prefetched &p);
   /// awaitTma in a pipelined loop of two dots, S = Q K^T and P V.
   Value awaitPipelinedPair(Value oldB, const Prefetched &p);
   /// S = Q K^T's wgmmas (D / 16 k steps) on `acc`, Q's tile in `q`, K's in
@@ -748,17 +760,9 @@ private:
     int64_t slots() const {
       return ringSlots(tmaOperands, bool(pipelinedTile));
     }
-    // The ring's use counter at the iteration's first use (i n), carried
-    // modulo 2 slots by the loop: a wait's slot and parity from it are a
-    // compare and selects, where recomputing them from the induction
-    // variable took a division and a remainder by the ring's size (some 15
-    // uniform SASS instructions before each wait and refill, on the path
-    // to the iteration's first wgmma). Not in the overlap and ping-pong
-    // schedules, whose uses are ordered otherwise.
-    std::optional<RingPhase> phase;
-    // The later TMA operands' tiles (V) were waited for at the first dot,
-    // after its wgmmas' issue (vWaitEarly).
-    bool laterOperandsWaited = false;
+    // The second TMA operand's tile (V) was waited for at the first dot
+    // (vWaitEarly).
+    bool vWaited = false;
     // A pipelined loop (MmaKind::WgmmaOverlap): its S = Q K^T is issued an
     // iteration ahead, its wgmma running while the iteration's softmax
     // runs on the previous S. S may be the loop's only dot (K its one TMA
@@ -771,7 +775,7 @@ private:
     // it.
     Value boundingTile;
   };
-  SmallVector<LoopState, 2> loops;
+  SmallVector<LoopState> loops;
   // The ring's refill that awaitTma decided on, emitted by flushRefill once
   // the dot's wgmmas are issued.
   std::function<void()> pendingRefill;
@@ -1799,52 +1803,9 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     if (aShared && !needed)
       releaseTurn();
     flushRefill();
-    // The iteration's V (the ring's second operand) early: see vWaitEarly.
-    std::pair<Value, const Prefetched *> early;
-    if (vWaitEarly && aShared && !needed && prefetched->operand == 0 &&
-        loops.back().phase && loops.back().tmaOperands == 2) {
-      LoopState &state = loops.back();
-      for (auto &[otherB, other] : state.prefetched)
-        if (other.tma && other.operand == 1)
-          early = {otherB, &other};
-    }
-    if (early.second) {
-      // V's wait while S's wgmmas run, instead of at P V: a wait is a
-      // try_wait loop, whose branch ends a basic block, and at P V it split
-      // the softmax in two (ptxas left the rescale of O by alpha, 64 FMULs,
-      // and alpha's exponentials after all of P's, just before P V's
-      // issue, instead of among P's exponentials).
-      LoopState &state = loops.back();
-      RingPhase at = state.phase->advance(rewriter, loc, 1);
-      waitForPhase(rewriter, loc, early.second->barriers,
-                   at.slot(rewriter, loc), at.parity(rewriter, loc));
-      state.laterOperandsWaited = true;
-    }
+    if (vWaitEarly && aShared && !needed)
+      awaitSecondEarly(*prefetched);
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
-    if (early.second) {
-      // And the next V's copy as soon as S is done with K's slot, the one
-      // it takes (use u + 3 of the ring of 3), instead of at P V's issue:
-      // waited for at the next S, it has this iteration's softmax and P V
-      // besides (with the copy at P V's issue, the early wait stalled where
-      // an iteration is short: 64-key tiles, D = 128's 32 KB tiles).
-      LoopState &state = loops.back();
-      Value iv = mapping.lookup(state.oldLoop.getInductionVar());
-      Value next = arith::AddIOp::create(rewriter, loc, iv, state.step);
-      auto refill = scf::IfOp::create(
-          rewriter, loc,
-          arith::AndIOp::create(
-              rewriter, loc, leader,
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                    next, state.upperBound)));
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(refill.thenBlock());
-      Value slot = state.phase->advance(rewriter, loc, 3).slot(rewriter, loc);
-      const Prefetched &v = *early.second;
-      issueTma(*v.tma,
-               viewAt(early.first, v, state.oldLoop.getInductionVar(), next),
-               v.buffer, mul(slot, state.slotBytes), v.barriers, slot,
-               v.groups);
-    }
   } else {
     // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
     Value matrix = div(lane, 8), row8 = rem(lane, 8);
@@ -2624,6 +2585,10 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   if (!pingPong && warpgroups > 1)
     gpu::BarrierOp::create(rewriter, loc);
   Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+      loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+      state.step);
+  Value use = add(mul(iteration, state.tmaOperands), p.operand);
   int64_t slots = state.slots();
   Value next = iv;
   for (int64_t i = 0; i < state.ahead; ++i)
@@ -2631,37 +2596,6 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   Value more = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
                                      next, state.upperBound);
   Value refills = arith::AndIOp::create(rewriter, loc, leader, more);
-  const Prefetched *prefetched = &p;
-  if (state.phase) {
-    // The loop-carried use counter (LoopState::phase): use u's slot and
-    // parity, and the refill's slot of use u + n.
-    RingPhase at = state.phase->advance(rewriter, loc, p.operand);
-    Value slot = at.slot(rewriter, loc);
-    RingPhase refilled = at.advance(rewriter, loc, state.tmaOperands);
-    // (Where the first dot waited for this operand, it also refilled its
-    // slot: vWaitEarly.)
-    bool refilledEarly = p.operand > 0 && state.laterOperandsWaited;
-    if (!refilledEarly)
-      pendingRefill = [this, refills, refilled, next, oldB, prefetched]() {
-      LoopState &state = loops.back();
-      auto refill = scf::IfOp::create(rewriter, loc, refills);
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(refill.thenBlock());
-      Value slot = refilled.slot(rewriter, loc);
-      issueTma(
-          *prefetched->tma,
-          viewAt(oldB, *prefetched, state.oldLoop.getInductionVar(), next),
-          prefetched->buffer, mul(slot, state.slotBytes),
-          prefetched->barriers, slot, prefetched->groups);
-    };
-    if (!refilledEarly)
-      waitForPhase(rewriter, loc, p.barriers, slot, at.parity(rewriter, loc));
-    return mul(slot, state.slotBytes);
-  }
-  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
-      loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
-      state.step);
-  Value use = add(mul(iteration, state.tmaOperands), p.operand);
   if (pingPong) {
     // Thread 0 at u = 0; at u > 0 the first thread of the warpgroup that
     // releases use u - 1's slot second.
@@ -2709,6 +2643,7 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
   // loops, would otherwise delay its warp's part of the wgmma, which the
   // warpgroup's other warps wait for; after the issue they run while the
   // tensor cores do. The refilled slot is not the one the dot reads.
+  const Prefetched *prefetched = &p;
   pendingRefill = [this, refills, use, next, slots, oldB, prefetched]() {
     LoopState &state = loops.back();
     auto refill = scf::IfOp::create(rewriter, loc, refills);
@@ -2735,8 +2670,29 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     rewriter.setInsertionPointAfter(wait);
     return mul(rem(following, slots), state.slotBytes);
   }
-  waitForRound(rewriter, loc, p.barriers, use, slots);
+  if (!(p.operand == 1 && state.vWaited))
+    waitForRound(rewriter, loc, p.barriers, use, slots);
   return mul(rem(use, slots), state.slotBytes);
+}
+
+void FlashAttentionBuilder::awaitSecondEarly(const Prefetched &p) {
+  // Only the plain ring of one warpgroup with K and V (the single pass,
+  // the exact form's second loop), at K's dot.
+  LoopState &state = loops.back();
+  if (state.pipelinedTile || pingPong || warpgroups != 1 ||
+      state.tmaOperands != 2 || p.operand != 0)
+    return;
+  for (auto &[oldB, other] : state.prefetched) {
+    if (!other.tma || other.operand != 1)
+      continue;
+    Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+    Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+        loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+        state.step);
+    waitForRound(rewriter, loc, other.barriers,
+                 add(mul(iteration, state.tmaOperands), 1), state.slots());
+    state.vWaited = true;
+  }
 }
 
 Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
@@ -2897,13 +2853,6 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
                         rewriter.getI64IntegerAttr(registers));
     }
   }
-  // The ring's use counter, carried (LoopState::phase; the loop's last
-  // iter_arg, after the buffers' registers).
-  bool carriesPhase = state.tmaOperands && !state.pipelinedTile && !pingPong;
-  Value phaseInit;
-  if (carriesPhase)
-    phaseInit =
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0);
   // The loop's bound: before the copies in a pipelined loop (its second
   // iteration's copy is conditional on it), else after them.
   auto bound = [&] {
@@ -2990,8 +2939,6 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
     llvm::append_range(inits, first);
   }
-  if (carriesPhase)
-    inits.push_back(phaseInit);
   // Ping-pong: the turn is held at the start of every iteration (taken
   // again at its end if its last dot passed it on).
   acquireTurn();
@@ -3014,9 +2961,6 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
     rewriter.setInsertionPointToEnd(newLoop.getBody());
     mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
     assign(newLoop.getRegionIterArgs());
-    if (carriesPhase)
-      loops.back().phase =
-          RingPhase{newLoop.getRegionIterArgs().back(), state.slots()};
     if (state.pipelinedTile)
       loops.back().currentS.assign(newLoop.getRegionIterArgs().end() -
                                        sRegisters,
@@ -3035,9 +2979,6 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
         NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       llvm::append_range(yielded, loops.back().nextS);
     }
-    if (carriesPhase)
-      yielded.push_back(
-          loops.back().phase->advance(rewriter, loc, state.tmaOperands).value);
     if (yielded.size() != inits.size() ||
         llvm::any_of(llvm::zip(yielded, inits), [](auto pair) {
           return std::get<0>(pair).getType() != std::get<1>(pair).getType();

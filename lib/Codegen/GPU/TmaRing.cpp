@@ -41,13 +41,6 @@ Value createTmaDescriptor(OpBuilder &b, Location loc, Value source,
   return nvgpu::TmaCreateDescriptorOp::create(b, loc, mapType, unranked, sizes);
 }
 
-void waitForPhase(OpBuilder &b, Location loc, Value group, Value slot,
-                  Value parity) {
-  nvgpu::MBarrierTryWaitParityOp::create(
-      b, loc, group, parity,
-      arith::ConstantIndexOp::create(b, loc, kTmaWaitTicks), slot);
-}
-
 void waitForRound(OpBuilder &b, Location loc, Value group, Value use,
                   int64_t stages) {
   Value count = arith::ConstantIndexOp::create(b, loc, stages);
@@ -57,37 +50,9 @@ void waitForRound(OpBuilder &b, Location loc, Value group, Value use,
       b, loc, b.getI1Type(),
       arith::RemUIOp::create(b, loc, round,
                              arith::ConstantIndexOp::create(b, loc, 2)));
-  waitForPhase(b, loc, group, slot, parity);
-}
-
-RingPhase RingPhase::advance(OpBuilder &b, Location loc, int64_t uses) const {
-  assert(uses >= 0 && uses < 2 * stages && "at most one wrap");
-  if (uses == 0)
-    return *this;
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  };
-  // u + uses < 4 stages: one subtraction of 2 stages at most.
-  Value sum = arith::AddIOp::create(b, loc, value, constant(uses));
-  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, sum,
-                                      constant(2 * stages));
-  Value wrapped = arith::SubIOp::create(b, loc, sum, constant(2 * stages));
-  return {arith::SelectOp::create(b, loc, wraps, wrapped, sum), stages};
-}
-
-Value RingPhase::parity(OpBuilder &b, Location loc) const {
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::uge, value,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), stages));
-}
-
-Value RingPhase::slot(OpBuilder &b, Location loc) const {
-  Value upper = arith::SubIOp::create(
-      b, loc, value,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), stages));
-  return arith::IndexCastUIOp::create(
-      b, loc, b.getIndexType(),
-      arith::SelectOp::create(b, loc, parity(b, loc), upper, value));
+  nvgpu::MBarrierTryWaitParityOp::create(
+      b, loc, group, parity,
+      arith::ConstantIndexOp::create(b, loc, kTmaWaitTicks), slot);
 }
 
 Value sharedMatrixDescriptor(OpBuilder &b, Location loc, Value buffer,

@@ -38,29 +38,6 @@ mlir::Value createTmaDescriptor(mlir::OpBuilder &b, mlir::Location loc,
 void waitForRound(mlir::OpBuilder &b, mlir::Location loc, mlir::Value group,
                   mlir::Value use, int64_t stages);
 
-/// Waits on the barrier of slot `slot` (an index) of `group` for the phase
-/// of parity `parity` (an i1).
-void waitForPhase(mlir::OpBuilder &b, mlir::Location loc, mlir::Value group,
-                  mlir::Value slot, mlir::Value parity);
-
-/// A ring's use counter u carried modulo 2 * stages (an i32 in [0, 2
-/// stages)): the slot u % stages and the parity (u / stages) % 2 depend on
-/// u only through it. A loop carries it and adds its uses per iteration
-/// (ringAdvance), so that a wait's slot and parity are a compare and two
-/// selects of a loop-carried value instead of a division and remainder by
-/// the ring's size of a use recomputed from the induction variable.
-struct RingPhase {
-  mlir::Value value;
-  int64_t stages;
-  /// The phase of use u + `uses` (0 <= uses < 2 stages).
-  RingPhase advance(mlir::OpBuilder &b, mlir::Location loc,
-                    int64_t uses) const;
-  /// u % stages, as an index.
-  mlir::Value slot(mlir::OpBuilder &b, mlir::Location loc) const;
-  /// (u / stages) % 2, as an i1.
-  mlir::Value parity(mlir::OpBuilder &b, mlir::Location loc) const;
-};
-
 /// The wgmma matrix descriptor (an i64) of the tile at byte `offset` of the
 /// workgroup memref `buffer`, stored with the 128-byte swizzle: rows of 128
 /// bytes, 8-row groups `strideBytes` apart, and (for a tile whose rows are
