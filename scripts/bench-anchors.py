@@ -27,7 +27,8 @@ workload). Needs PyTorch and a CUDA device; no MLIR. In index order
    PyTorch eager and torch.compile (dynamic=False) of the PyTorch code of
    docs/design/torch_baselines.py at the workload's shape, and the
    library kernel: cuBLAS's matmul(s) alone for GEMM-shaped workloads (for
-   the FFN the three matmuls on the same operand shapes), SDPA for
+   the FFN the three matmuls on the same operand shapes, for the GELU MLP
+   the two), SDPA for
    attention; none for row kernels. Decode shapes (M <= 128), or all with
    --graphs-all, are timed as CUDA-graph replays on every side. With
    --blockbuster-only the artifacts alone are timed (variants of a workload
@@ -149,6 +150,11 @@ def make_kinds(torch):
         h = torch.empty(x.shape[0], w1.shape[1], device=x.device, dtype=x.dtype).uniform_(-1, 1)
         return lambda: (x @ w1, x @ w3, h @ w2)
 
+    def mlp_library(x, w1, b1, w2, b2):
+        # The two matmuls alone on the MLP's operand shapes; h is made once.
+        h = torch.empty(x.shape[0], w1.shape[1], device=x.device, dtype=x.dtype).uniform_(-1, 1)
+        return lambda: (x @ w1, h @ w2)
+
     def mm_flops(p):
         return 2 * p["M"] * p["K"] * p["N"]
 
@@ -166,6 +172,10 @@ def make_kinds(torch):
         "rmsnorm_ffn_swiglu": Kind(
             lambda *xs: references.rmsnorm_ffn_swiglu(*xs, references._TorchOps())[0],
             ffn_model, ffn_library, lambda p: 6 * p["M"] * p["D"] * p["F"]),
+        "gelu_mlp": Kind(
+            lambda x, w1, b1, w2, b2: gelu_ref(x @ w1 + b1) @ w2 + b2 + x,
+            lambda x, w1, b1, w2, b2: F.gelu(x @ w1 + b1) @ w2 + b2 + x,
+            mlp_library, lambda p: 4 * p["M"] * p["D"] * p["F"]),
         "layernorm": Kind(ln_ref, lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b, 1e-5)),
         "add_gelu_add_layernorm": Kind(
             lambda x, r, bias, g, b: ln_ref(gelu_ref(x + bias) + r, g, b),

@@ -30,7 +30,8 @@ of bb-compile's output. The chip defaults to sm_90a, the H100's
 architecture-specific target (wgmma and TMA kernels for GEMM blocks);
 `--gemm` adds plain GEMMs at other shapes (partial edge tiles),
 `--norm-matmul` LayerNorm+matmul and RMSNorm+matmul at other shapes,
-`--ffn` the RMSNorm + SwiGLU FFN at other shapes.
+`--ffn` the RMSNorm + SwiGLU FFN at other shapes, `--gelu-mlp` the GELU
+MLP (y = x + gelu(x W1 + b1) W2 + b2) at other shapes.
 `--variant NAME=FLAGS` compiles every selected workload once more with
 extra bb-compile flags (e.g. `--variant tile128="--block-sizes
 a0=128,a1=128,a2=128"`), as WORKLOAD__NAME: schedule variants checked and
@@ -78,6 +79,8 @@ WORKLOADS = [
     ("layernorm_matmul_m2048_k4096_n4096", "layernorm_matmul", dict(M=2048, K=4096, N=4096)),
     ("rmsnorm_matmul_m8192_k4096_n4096", "rmsnorm_matmul", dict(M=8192, K=4096, N=4096)),
     ("layernorm_matmul_m8192_k4096_n4096", "layernorm_matmul", dict(M=8192, K=4096, N=4096)),
+    ("gelu_mlp_m2048_d4096_f16384", "gelu_mlp", dict(M=2048, D=4096, F=16384)),
+    ("gelu_mlp_m8192_d4096_f16384", "gelu_mlp", dict(M=8192, D=4096, F=16384)),
 ]
 
 
@@ -88,15 +91,15 @@ def f32_literal(value):
     return text if any(c in text for c in ".e") else text + ".0"
 
 
-def bf16_to_f32_matmul(a, b, m, n, k):
+def bf16_to_f32_matmul(a, b, m, n, k, acc="acc"):
     """Lines computing the f32 [m, n] product of bf16 %a [m, k] and %b
     [k, n] into %acc (the form of the FFN example)."""
     return """\
-  %e_acc = tensor.empty() : tensor<{m}x{n}xf32>
-  %acc0 = linalg.fill ins(%zero : f32) outs(%e_acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %acc = linalg.matmul ins(%{a}, %{b} : tensor<{m}x{k}xbf16>, tensor<{k}x{n}xbf16>)
-                       outs(%acc0 : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-""".format(a=a, b=b, m=m, n=n, k=k)
+  %e_{acc} = tensor.empty() : tensor<{m}x{n}xf32>
+  %{acc}0 = linalg.fill ins(%zero : f32) outs(%e_{acc} : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %{acc} = linalg.matmul ins(%{a}, %{b} : tensor<{m}x{k}xbf16>, tensor<{k}x{n}xbf16>)
+                       outs(%{acc}0 : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+""".format(a=a, b=b, m=m, n=n, k=k, acc=acc)
 
 
 def truncate(src, dst, m, n):
@@ -241,6 +244,50 @@ def rmsnorm_ffn_swiglu(name, M, D, F):
     with open(os.path.join(ROOT, "examples", "linalg", "rmsnorm_ffn_swiglu.mlir")) as f:
         text = gen_workloads.instantiate(f.read(), {"100": M, "512": D, "1000": F})
     return text.replace("@rmsnorm_ffn_swiglu(", "@%s(" % name, 1)
+
+
+def gelu_mlp(name, M, D, F):
+    # y = x + (gelu(x @ W1 + b1) @ W2 + b2), exact GELU as F.gelu; the
+    # hidden activations materialised in bf16 as PyTorch does (the MLP of
+    # examples/linalg/gelu_mlp.mlir in bf16, weights [in, out]).
+    return ROW_MAPS + """\
+func.func @{name}(%x: tensor<{M}x{D}xbf16>, %w1: tensor<{D}x{F}xbf16>, %b1: tensor<{F}xbf16>,
+                  %w2: tensor<{F}x{D}xbf16>, %b2: tensor<{D}xbf16>) -> tensor<{M}x{D}xbf16> {{
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %rsqrt2 = arith.constant 0.707106769 : f32
+""".format(name=name, M=M, D=D, F=F) + bf16_to_f32_matmul("x", "w1", M, F, D) + """\
+  %e_h = tensor.empty() : tensor<{M}x{F}xbf16>
+  %h = linalg.generic {{indexing_maps = [#mn, #n_, #mn], iterator_types = ["parallel", "parallel"]}}
+      ins(%acc, %b1 : tensor<{M}x{F}xf32>, tensor<{F}xbf16>) outs(%e_h : tensor<{M}x{F}xbf16>) {{
+  ^bb0(%a: f32, %b: bf16, %o: bf16):
+    %bf = arith.extf %b : bf16 to f32
+    %z = arith.addf %a, %bf : f32
+    %s = arith.mulf %z, %rsqrt2 : f32
+    %e = math.erf %s : f32
+    %e1 = arith.addf %e, %one : f32
+    %zh = arith.mulf %z, %half : f32
+    %g = arith.mulf %zh, %e1 : f32
+    %t = arith.truncf %g : f32 to bf16
+    linalg.yield %t : bf16
+  }} -> tensor<{M}x{F}xbf16>
+""".format(M=M, F=F) + bf16_to_f32_matmul("h", "w2", M, D, F, acc="acc2") + """\
+  %e_out = tensor.empty() : tensor<{M}x{D}xbf16>
+  %out = linalg.generic {{indexing_maps = [#mn, #n_, #mn, #mn], iterator_types = ["parallel", "parallel"]}}
+      ins(%acc2, %b2, %x : tensor<{M}x{D}xf32>, tensor<{D}xbf16>, tensor<{M}x{D}xbf16>)
+      outs(%e_out : tensor<{M}x{D}xbf16>) {{
+  ^bb0(%a: f32, %b: bf16, %r: bf16, %o: bf16):
+    %bf = arith.extf %b : bf16 to f32
+    %rf = arith.extf %r : bf16 to f32
+    %z = arith.addf %a, %bf : f32
+    %y = arith.addf %z, %rf : f32
+    %t = arith.truncf %y : f32 to bf16
+    linalg.yield %t : bf16
+  }} -> tensor<{M}x{D}xbf16>
+  return %out : tensor<{M}x{D}xbf16>
+}}
+""".format(M=M, D=D)
 
 
 def layernorm_alone(name, M, N):
@@ -458,6 +505,7 @@ GENERATORS = {
     "layernorm_matmul": layernorm_matmul,
     "rmsnorm_matmul": rmsnorm_matmul,
     "rmsnorm_ffn_swiglu": rmsnorm_ffn_swiglu,
+    "gelu_mlp": gelu_mlp,
     "layernorm": layernorm_alone,
     "add_gelu_add_layernorm": add_gelu_add_layernorm,
     "softmax": softmax,
@@ -541,6 +589,8 @@ def main():
                         help="also LayerNorm+matmul and RMSNorm+matmul of these shapes")
     parser.add_argument("--ffn", nargs="*", default=[], metavar="MxDxF",
                         help="also the RMSNorm + SwiGLU FFN at these shapes")
+    parser.add_argument("--gelu-mlp", nargs="*", default=[], metavar="MxDxF",
+                        help="also the GELU MLP at these shapes")
     parser.add_argument("--attention", nargs="*", default=[], metavar="BxHxSxD",
                         help="also attention (bf16, P rounded as the anchors) "
                              "of these shapes, unmasked and causal (issue 15's "
@@ -567,6 +617,9 @@ def main():
         m, d, f = (int(x) for x in shape.split("x"))
         workloads.append(("rmsnorm_ffn_swiglu_m%d_d%d_f%d" % (m, d, f), "rmsnorm_ffn_swiglu",
                           dict(M=m, D=d, F=f)))
+    for shape in args.gelu_mlp:
+        m, d, f = (int(x) for x in shape.split("x"))
+        workloads.append(("gelu_mlp_m%d_d%d_f%d" % (m, d, f), "gelu_mlp", dict(M=m, D=d, F=f)))
     for shape in args.attention:
         b, h, n, d = (int(x) for x in shape.split("x"))
         for kind in ("attention", "attention_causal"):

@@ -47,11 +47,12 @@ CONTEXT_LOST = 3
 
 def expected_outputs(path, kind="output"):
     """The arrays of bb-run --print's sections KIND #N: "output" (the
-    expected values) or "oracle" (--print-f64-oracle's, computed in f64)."""
+    program run on the CPU), "reference" (with --check: upstream MLIR's
+    lowering of it) or "oracle" (--print-f64-oracle's, computed in f64)."""
     import numpy as np
     outputs, values = [], None
     for line in open(path):
-        m = re.match(r"(\w+) #\d+ \(([0-9x]*)x?(\w+)\):", line)
+        m = re.match(r"(\w+) #\d+ \(([0-9x]*)x?(\w+)\):$", line)
         if m:
             values = None
             if m.group(1) == kind:
@@ -60,9 +61,13 @@ def expected_outputs(path, kind="output"):
                 outputs.append((shape, m.group(3), values))
             continue
         # "  [i, j] v v v ..." rows; a 0-d output is one bare value.
-        m = re.match(r"\s*(?:\[[0-9, ]*\])?\s*(\S.*)", line)
+        # Anything else (bb-run --check's "reference: ..." line and its
+        # comparison lines) ends the section.
+        m = re.match(r"\s+(?:\[[0-9, ]*\])?\s*(\S.*)", line)
         if m and values is not None:
             values.extend(float(v) for v in m.group(1).split())
+        else:
+            values = None
     return [(shape, dtype, np.array(vals, dtype=np.float64)) for shape, dtype, vals in outputs]
 
 
@@ -94,7 +99,11 @@ def check_program(path):
     finally:
         prog.close()
     expected_path = os.path.join(path, "expected.txt")
-    expected = expected_outputs(expected_path)
+    # Upstream MLIR's outputs (bb-run --check --print's "reference"
+    # sections, scripts/prepare-gpu-difftest.sh); a hand-made expected.txt
+    # of bb-run --print has only the "output" ones.
+    expected = (expected_outputs(expected_path, "reference") or
+                expected_outputs(expected_path))
     oracle = expected_outputs(expected_path, "oracle")
     notes = []
     ok = len(outs) == len(expected)

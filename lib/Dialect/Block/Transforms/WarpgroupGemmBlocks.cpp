@@ -84,6 +84,22 @@ bool isTmaOperand(Value tile, ArrayRef<StringRef> axes) {
 }
 
 
+/// A load of the whole result [m, k] of an earlier kernel of the program,
+/// rank 2 with 16-bit elements and 16-byte aligned rows (TMA's rule): the
+/// hidden activations an MLP's second GEMM reads.
+bool isKernelResultOperand(Value tile, ArrayRef<StringRef> axes) {
+  auto load = tile.getDefiningOp<LoadOp>();
+  if (!load || !load.getSource().getDefiningOp<MapOp>())
+    return false;
+  auto array = cast<ArrayType>(load.getSource().getType());
+  Type element = array.getElementType();
+  return array.getRank() == 2 && (element.isBF16() || element.isF16()) &&
+         (array.getShape()[1] * 2) % 16 == 0 &&
+         tileAxes(load.getResult()) == SmallVector<StringRef>(axes) &&
+         llvm::all_of(load.getOffsets(),
+                      [](int64_t o) { return o == kExactIndex; });
+}
+
 /// Whether the dot's A operand `tile` [m, k] is computed in `reduce` from
 /// one load of a whole 16-bit argument [m, k] of TMA's kind by pure
 /// elementwise work that reads besides it only tiles along m computed
@@ -134,16 +150,19 @@ bool isPrologueOperand(Value tile, StringRef m, StringRef k, ReduceOp reduce,
   return rawLoads == 1;
 }
 
-/// The precondition: `program` ends with a kernel whose only reduction is
-/// C[m, n] = sum over k of A[m, k] * B[k, n] of whole 16-bit arguments (any
-/// elementwise epilogue after it), where A is an argument or computed in
-/// the reduce from one (isPrologueOperand); with a computed A, kernels over
-/// m alone (its row statistics) may come before. Returns the axes m, n, k.
-FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
-  auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
-  if (maps.empty())
-    return fail(program, "no kernel");
-  MapOp map = maps.back();
+/// A GEMM kernel: its axes, and whether A is read as it is (an argument or
+/// an earlier kernel's result) rather than computed in the reduce.
+struct GemmKernel {
+  StringRef m, n, k;
+  bool plain;
+};
+
+/// The precondition of one kernel: `map`'s only reduction is C[m, n] = sum
+/// over k of A[m, k] * B[k, n], B a whole 16-bit argument, any elementwise
+/// epilogue after it, and A a whole 16-bit argument or earlier kernel's
+/// result (plain), or computed in the reduce from an argument
+/// (isPrologueOperand).
+FailureOr<GemmKernel> matchGemmKernel(MapOp map) {
   if (map.getAxes().size() != 2)
     return fail(map, "not a grid over two axes");
   SmallVector<ReduceOp> reduces;
@@ -166,22 +185,57 @@ FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
   // The reduce's body: A's load or computation, B's load, the dot and its
   // yield.
   llvm::SmallPtrSet<Operation *, 16> prologue;
-  bool plain = isTmaOperand(dot.getLhs(), {m, k});
+  bool plain = isTmaOperand(dot.getLhs(), {m, k}) ||
+               isKernelResultOperand(dot.getLhs(), {m, k});
   if (!plain && !isPrologueOperand(dot.getLhs(), m, k, reduce, prologue))
-    return fail(dot, "A is neither A[m, k] of a 16-bit argument with "
-                     "16-byte aligned rows nor computed from one");
+    return fail(dot, "A is neither A[m, k] of a 16-bit argument or kernel "
+                     "result with 16-byte aligned rows nor computed from an "
+                     "argument");
   if (dot->getParentOp() != reduce ||
       llvm::range_size(reduce.getBody().front().getOperations()) !=
           (plain ? 4 : 3 + prologue.size()))
     return fail(reduce, "the reduce does more than one dot and its operands");
+  return GemmKernel{m, n, k, plain};
+}
+
+/// The precondition: `program` ends with a GEMM kernel (matchGemmKernel);
+/// with a computed A, kernels over m alone (its row statistics) may come
+/// before. Returns the axes m, n, k.
+FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
+  auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
+  if (maps.empty())
+    return fail(program, "no kernel");
+  FailureOr<GemmKernel> gemm = matchGemmKernel(maps.back());
+  if (failed(gemm))
+    return failure();
   // Kernels before the GEMM: none for a plain GEMM; the row statistics of
   // a computed A (grids over m alone).
   for (MapOp other : ArrayRef(maps).drop_back())
-    if (plain || other.getAxes().size() != 1 ||
-        cast<StringAttr>(other.getAxes()[0]).getValue() != m)
+    if (gemm->plain || other.getAxes().size() != 1 ||
+        cast<StringAttr>(other.getAxes()[0]).getValue() != gemm->m)
       return fail(other, "a kernel besides the GEMM that is not over m "
                          "alone");
-  return std::array<StringRef, 3>{m, n, k};
+  return std::array<StringRef, 3>{gemm->m, gemm->n, gemm->k};
+}
+
+/// The precondition of a chain of GEMMs (an MLP: x W1 + b1, an activation,
+/// then W2 + b2 and a residual): two or more kernels, each a plain GEMM
+/// over the same rows m (matchGemmKernel, A an argument or an earlier
+/// kernel's result). Returns the kernels' axes.
+FailureOr<SmallVector<GemmKernel>> matchGemmChain(ProgramOp program) {
+  auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
+  if (maps.size() < 2)
+    return fail(program, "fewer than two kernels");
+  SmallVector<GemmKernel> chain;
+  for (MapOp map : maps) {
+    FailureOr<GemmKernel> gemm = matchGemmKernel(map);
+    if (failed(gemm))
+      return failure();
+    if (!gemm->plain || (!chain.empty() && gemm->m != chain.front().m))
+      return fail(map, "not a plain GEMM over the first kernel's rows");
+    chain.push_back(*gemm);
+  }
+  return chain;
 }
 
 /// The axes of an RMSNorm + SwiGLU FFN: x[m, k] normalised, h[m, n] =
@@ -295,6 +349,11 @@ struct BlockWarpgroupGemmBlocks
         setFfnBlocks(program, *targetDesc);
         continue;
       }
+      if (FailureOr<SmallVector<GemmKernel>> chain = matchGemmChain(program);
+          succeeded(chain)) {
+        setChainBlocks(program, *chain, *targetDesc);
+        continue;
+      }
       FailureOr<std::array<StringRef, 3>> axes = matchGemmProgram(program);
       if (failed(axes))
         continue;
@@ -323,7 +382,7 @@ struct BlockWarpgroupGemmBlocks
       int64_t m = mAxis.getExtent(), n = nAxis.getExtent(),
               k = kAxis.getExtent();
       if (m >= kBlockM && n >= kBlockN &&
-          llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, kBlockN) >=
+          llvm::divideCeilSigned(m, kBlockM) * llvm::divideCeilSigned(n, kBlockN) >=
               targetDesc->numProcessors) {
         setBlockSizes(program, sizes);
         continue;
@@ -341,6 +400,45 @@ struct BlockWarpgroupGemmBlocks
     }
   }
 
+  /// A chain's blocks: 128 rows, 256 columns of every kernel, and k steps
+  /// of 64 on the k axes that are no kernel's columns (an axis that is one
+  /// kernel's n and the next one's k, an MLP's hidden axis, is a k block of
+  /// 256: gpu-warpgroup-matmul's ring still steps by 64). Only where every
+  /// axis is still open and each kernel's 128 x 256 blocks fill the SMs
+  /// and its reduce has more than one k block (as for one GEMM, above);
+  /// otherwise block-select chooses.
+  void setChainBlocks(ProgramOp program, ArrayRef<GemmKernel> chain,
+                      const TargetDescription &targetDesc) {
+    llvm::StringMap<int64_t> sizes;
+    for (const GemmKernel &gemm : chain) {
+      sizes[gemm.m] = kBlockM;
+      sizes[gemm.n] = kBlockN;
+    }
+    for (const GemmKernel &gemm : chain) {
+      if (gemm.n == gemm.m || gemm.k == gemm.m)
+        return;
+      sizes.try_emplace(gemm.k, kBlockK);
+    }
+    llvm::StringMap<AxisAttr> byName;
+    for (AxisAttr axis : program.getAxisTable())
+      byName[axis.getName().getValue()] = axis;
+    for (const auto &entry : sizes) {
+      AxisAttr axis = byName.lookup(entry.getKey());
+      if (!axis || !axis.isTiled() || axis.getBlockSize())
+        return;
+    }
+    for (const GemmKernel &gemm : chain) {
+      int64_t m = byName.lookup(gemm.m).getExtent(),
+              n = byName.lookup(gemm.n).getExtent(),
+              k = byName.lookup(gemm.k).getExtent();
+      if (m < kBlockM || n < kBlockN || k <= sizes.lookup(gemm.k) ||
+          llvm::divideCeilSigned(m, kBlockM) * llvm::divideCeilSigned(n, kBlockN) <
+              targetDesc.numProcessors)
+        return;
+    }
+    setBlockSizes(program, sizes);
+  }
+
   /// The splits gpu-warpgroup-matmul gives a grid of `blocks` 128 x 128
   /// blocks over `k` (SplitFactor.h, k steps of 64).
   int64_t splitsOf(int64_t blocks, int64_t k,
@@ -348,7 +446,7 @@ struct BlockWarpgroupGemmBlocks
     if (splitMaxBlocks <= 0)
       return 1;
     return blockbuster::chooseSplitFactor(
-        {blocks, llvm::divideCeil(k, kBlockK), 0,
+        {blocks, llvm::divideCeilSigned(k, kBlockK), 0,
          targetDesc.numProcessors * kSplitBlocksPerSM},
         {targetDesc.numProcessors, splitMaxBlocks,
          blockbuster::kMaxWarpgroupSplits,

@@ -5,7 +5,9 @@
 // of 128 x 256 x 64 in its axis table, the tile of gpu-warpgroup-matmul's
 // two-warpgroup schedule; an RMSNorm + SwiGLU FFN gets 128 x 128 x 64
 // blocks for its up projections (two accumulators per warpgroup) and its
-// down projection's. Programs of at least 128 rows whose grids would not
+// down projection's; a chain of plain GEMMs over the same rows (an MLP,
+// the second reading the first's result) gets 128 x 256 blocks of every
+// kernel, its hidden axis a k block of 256. Programs of at least 128 rows whose grids would not
 // fill the SMs get 128 x 128 x 64 blocks where gpu-warpgroup-matmul's split
 // of the k steps (SplitFactor.h, at most 4 splits) fills them, and the
 // `block.warpgroup_split` mark by which block-select prefers them (the
@@ -508,3 +510,75 @@ block.program @residual_norm_matmul axes(a0 = 2048 tiled, a1 = 256 tiled, a2 = 4
     }
     block.return %2 : !block.array<256x4096xbf16>
   }
+
+// -----
+
+// A GELU MLP, y = x + gelu(x W1 + b1) W2 + b2, at M2048 D4096 F16384 (the
+// block program bb-compile fuses it into): two plain GEMM kernels over m,
+// the second reading the first's bf16 result. Every kernel gets 128 x 256
+// blocks: f is the first kernel's n and the second's k (a k block of 256,
+// four ring steps of 64), d the first's k and the second's n. 16 x 64 and
+// 16 x 16 blocks fill the 132 SMs.
+// CHECK-LABEL: block.program @gelu_mlp axes(m = 2048 tiled block 128, f = 16384 tiled block 256, d = 4096 tiled block 256)
+block.program @gelu_mlp axes(m = 2048 tiled, f = 16384 tiled, d = 4096 tiled) (%x: !block.array<2048x4096xbf16>, %w1: !block.array<4096x16384xbf16>, %b1: !block.array<16384xbf16>, %w2: !block.array<16384x4096xbf16>, %b2: !block.array<4096xbf16>) -> !block.array<2048x4096xbf16> {
+  %h = block.map [m, f] -> !block.array<2048x16384xbf16> {
+    %1 = block.reduce d combiners [add] -> !block.tile<[m, f], f32> {
+      %10 = block.load %x [m, d] : !block.array<2048x4096xbf16> -> !block.tile<[m, d], bf16>
+      %11 = block.load %w1 [d, f] : !block.array<4096x16384xbf16> -> !block.tile<[d, f], bf16>
+      %12 = block.dot %10, %11 contract [d] : !block.tile<[m, d], bf16>, !block.tile<[d, f], bf16>
+      block.yield %12 : !block.tile<[m, f], f32>
+    }
+    %2 = block.load %b1 [f] : !block.array<16384xbf16> -> !block.tile<[f], bf16>
+    %3 = block.cast %2 : !block.tile<[f], bf16> to !block.tile<[f], f32>
+    %4 = block.add %1, %3 : !block.tile<[m, f], f32>, !block.tile<[f], f32>
+    %5 = block.erf %4 : !block.tile<[m, f], f32>
+    %6 = block.mul %4, %5 : !block.tile<[m, f], f32>, !block.tile<[m, f], f32>
+    %7 = block.cast %6 : !block.tile<[m, f], f32> to !block.tile<[m, f], bf16>
+    block.yield %7 : !block.tile<[m, f], bf16>
+  }
+  %y = block.map [m, d] -> !block.array<2048x4096xbf16> {
+    %1 = block.reduce f combiners [add] -> !block.tile<[m, d], f32> {
+      %10 = block.load %h [m, f] : !block.array<2048x16384xbf16> -> !block.tile<[m, f], bf16>
+      %11 = block.load %w2 [f, d] : !block.array<16384x4096xbf16> -> !block.tile<[f, d], bf16>
+      %12 = block.dot %10, %11 contract [f] : !block.tile<[m, f], bf16>, !block.tile<[f, d], bf16>
+      block.yield %12 : !block.tile<[m, d], f32>
+    }
+    %2 = block.load %b2 [d] : !block.array<4096xbf16> -> !block.tile<[d], bf16>
+    %3 = block.cast %2 : !block.tile<[d], bf16> to !block.tile<[d], f32>
+    %4 = block.add %1, %3 : !block.tile<[m, d], f32>, !block.tile<[d], f32>
+    %5 = block.load %x [m, d] : !block.array<2048x4096xbf16> -> !block.tile<[m, d], bf16>
+    %6 = block.cast %5 : !block.tile<[m, d], bf16> to !block.tile<[m, d], f32>
+    %7 = block.add %4, %6 : !block.tile<[m, d], f32>, !block.tile<[m, d], f32>
+    %8 = block.cast %7 : !block.tile<[m, d], f32> to !block.tile<[m, d], bf16>
+    block.yield %8 : !block.tile<[m, d], bf16>
+  }
+  block.return %y : !block.array<2048x4096xbf16>
+}
+
+// -----
+
+// The same chain at M256 D1024: the second kernel's 2 x 4 blocks of 128 x
+// 256 do not fill the SMs, so block-select chooses for the whole program.
+// CHECK-LABEL: block.program @small_mlp axes(m = 256 tiled, f = 4096 tiled, d = 1024 tiled)
+block.program @small_mlp axes(m = 256 tiled, f = 4096 tiled, d = 1024 tiled) (%x: !block.array<256x1024xbf16>, %w1: !block.array<1024x4096xbf16>, %w2: !block.array<4096x1024xbf16>) -> !block.array<256x1024xf32> {
+  %h = block.map [m, f] -> !block.array<256x4096xbf16> {
+    %1 = block.reduce d combiners [add] -> !block.tile<[m, f], f32> {
+      %10 = block.load %x [m, d] : !block.array<256x1024xbf16> -> !block.tile<[m, d], bf16>
+      %11 = block.load %w1 [d, f] : !block.array<1024x4096xbf16> -> !block.tile<[d, f], bf16>
+      %12 = block.dot %10, %11 contract [d] : !block.tile<[m, d], bf16>, !block.tile<[d, f], bf16>
+      block.yield %12 : !block.tile<[m, f], f32>
+    }
+    %2 = block.cast %1 : !block.tile<[m, f], f32> to !block.tile<[m, f], bf16>
+    block.yield %2 : !block.tile<[m, f], bf16>
+  }
+  %y = block.map [m, d] -> !block.array<256x1024xf32> {
+    %1 = block.reduce f combiners [add] -> !block.tile<[m, d], f32> {
+      %10 = block.load %h [m, f] : !block.array<256x4096xbf16> -> !block.tile<[m, f], bf16>
+      %11 = block.load %w2 [f, d] : !block.array<4096x1024xbf16> -> !block.tile<[f, d], bf16>
+      %12 = block.dot %10, %11 contract [f] : !block.tile<[m, f], bf16>, !block.tile<[f, d], bf16>
+      block.yield %12 : !block.tile<[m, d], f32>
+    }
+    block.yield %1 : !block.tile<[m, d], f32>
+  }
+  block.return %y : !block.array<256x1024xf32>
+}
