@@ -125,6 +125,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;
+  gpu.attentionVWaitEarly = options.attentionVWaitEarly;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;

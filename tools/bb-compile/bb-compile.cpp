@@ -177,6 +177,11 @@ static cl::opt<std::string> attentionMma(
              "wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
              "K and V by cp.async)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> attentionVWaitEarly(
+    "attention-v-wait-early", cl::init(false),
+    cl::desc("sm_90a attention blocks on wgmma: the iteration's V tile "
+             "waited for right after S = Q K^T's issue (=false: at P V)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<int64_t> wgmmaSplitMaxBlocks(
     "wgmma-split-max-blocks", cl::init(264),
     cl::desc("sm_90a GEMM blocks (128 rows, TMA + wgmma) whose grid has "
@@ -305,6 +310,7 @@ int main(int argc, char **argv) {
   options.contractFma = contractFma;
   options.rationalErf = rationalErf;
   options.attentionMma = attentionMma;
+  options.attentionVWaitEarly = attentionVWaitEarly;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

@@ -59,6 +59,8 @@ struct GPUCompileOptions {
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.
   std::string attentionMma = "wgmma";
+  /// blockbuster-gpu-pipeline's attention-v-wait-early.
+  bool attentionVWaitEarly = false;
   /// blockbuster-gpu-pipeline's wgmma-split-max-blocks (0: sm_90a GEMM
   /// blocks are not split, and block-warpgroup-gemm-blocks gives no blocks
   /// to grids that would need the split to fill the SMs).

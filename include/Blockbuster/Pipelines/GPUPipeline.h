@@ -100,6 +100,12 @@ struct GPUPipelineOptions
                      "wgmma-qk: S = Q K^T on wgmma, P V on mma.sync; "
                      "sync: both on mma.sync)"),
       llvm::cl::init("wgmma")};
+  Option<bool> attentionVWaitEarly{
+      *this, "attention-v-wait-early",
+      llvm::cl::desc("sm_90a attention blocks on wgmma: the iteration's V "
+                     "tile waited for right after S = Q K^T's issue, not at "
+                     "P V"),
+      llvm::cl::init(false)};
   Option<int64_t> wgmmaSplitMaxBlocks{
       *this, "wgmma-split-max-blocks",
       llvm::cl::desc("sm_90a GEMM blocks whose grid has fewer blocks than "

@@ -573,6 +573,11 @@ public:
   /// The new grid, or failure (nothing left behind).
   FailureOr<scf::ForallOp> build();
 
+  /// The iteration's V tile waited for right after S = Q K^T's wgmmas are
+  /// issued, before their wait, instead of at P V (see
+  /// interpretContraction).
+  bool vWaitEarly = false;
+
 private:
   // Helpers for index arithmetic.
   using IndexArithmetic::add;
@@ -667,6 +672,17 @@ private:
   /// The wait (and the refill of the other slot) for this iteration's tile
   /// of the TMA operand `p`; returns the byte offset of its slot.
   Value awaitTma(Value oldB, const Prefetched &p);
+  /// vWaitEarly, at S = Q K^T's dot (K the ring's operand 0), once its
+  /// wgmmas are issued: the wait for this iteration's V (operand 1), which
+  /// awaitTma then leaves out at P V. The wait is a try_wait loop, whose
+  /// branch ends a basic block: at P V it split the softmax in two, and
+  /// ptxas left the rescale of O by alpha (64 FMULs) and alpha's
+  /// exponentials after all of P's, just before P V's issue, where here
+  /// they go among P's exponentials. But V's copy (issued at the previous P
+  /// V) has less time to land: measured 3-6% faster at D = 64 with 128-key
+  /// tiles, 1-6% slower at D = 128 (32 KB tiles) and with 64-key tiles
+  /// (docs/performance.md, session 14), so it is opt-in.
+  void awaitSecondEarly(const Prefetched &p);
   /// awaitTma in a pipelined loop of two dots, S = Q K^T and P V.
   Value awaitPipelinedPair(Value oldB, const Prefetched &p);
   /// S = Q K^T's wgmmas (D / 16 k steps) on `acc`, Q's tile in `q`, K's in
@@ -744,6 +760,9 @@ private:
     int64_t slots() const {
       return ringSlots(tmaOperands, bool(pipelinedTile));
     }
+    // The second TMA operand's tile (V) was waited for at the first dot
+    // (vWaitEarly).
+    bool vWaited = false;
     // A pipelined loop (MmaKind::WgmmaOverlap): its S = Q K^T is issued an
     // iteration ahead, its wgmma running while the iteration's softmax
     // runs on the previous S. S may be the loop's only dot (K its one TMA
@@ -1784,6 +1803,8 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     if (aShared && !needed)
       releaseTurn();
     flushRefill();
+    if (vWaitEarly && aShared && !needed)
+      awaitSecondEarly(*prefetched);
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
   } else {
     // ldmatrix.x4: lanes 8 i .. 8 i + 7 address the rows of matrix i.
@@ -2649,8 +2670,29 @@ Value FlashAttentionBuilder::awaitTma(Value oldB, const Prefetched &p) {
     rewriter.setInsertionPointAfter(wait);
     return mul(rem(following, slots), state.slotBytes);
   }
-  waitForRound(rewriter, loc, p.barriers, use, slots);
+  if (!(p.operand == 1 && state.vWaited))
+    waitForRound(rewriter, loc, p.barriers, use, slots);
   return mul(rem(use, slots), state.slotBytes);
+}
+
+void FlashAttentionBuilder::awaitSecondEarly(const Prefetched &p) {
+  // Only the plain ring of one warpgroup with K and V (the single pass,
+  // the exact form's second loop), at K's dot.
+  LoopState &state = loops.back();
+  if (state.pipelinedTile || pingPong || warpgroups != 1 ||
+      state.tmaOperands != 2 || p.operand != 0)
+    return;
+  for (auto &[oldB, other] : state.prefetched) {
+    if (!other.tma || other.operand != 1)
+      continue;
+    Value iv = mapping.lookup(state.oldLoop.getInductionVar());
+    Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+        loc, arith::SubIOp::create(rewriter, loc, iv, state.lowerBound),
+        state.step);
+    waitForRound(rewriter, loc, other.barriers,
+                 add(mul(iteration, state.tmaOperands), 1), state.slots());
+    state.vWaited = true;
+  }
 }
 
 Value FlashAttentionBuilder::awaitPipelinedPair(Value oldB,
@@ -3251,6 +3293,7 @@ struct GPUFlashAttention
                                                : MmaKind::Sync;
       FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
                                     kind);
+      builder.vWaitEarly = vWaitEarly;
       if (succeeded(builder.build())) {
         rewriter.eraseOp(grid);
         continue;

@@ -2,6 +2,7 @@
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma | FileCheck %s --check-prefix=DESC
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma-qk | FileCheck %s --check-prefix=QK
 // RUN: bb-opt %s --gpu-flash-attention=mma=wgmma-overlap | FileCheck %s --check-prefix=OVERLAP
+// RUN: bb-opt %s --gpu-flash-attention="mma=wgmma v-wait-early=true" | FileCheck %s --check-prefix=EARLYV
 // RUN: not bb-opt %s --gpu-flash-attention=mma=tensor 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The two-pass attention of scripts/build-anchors.py over 1 x 3 heads x 333
@@ -51,6 +52,24 @@
 // DESC: wgmma.mma_async.sync.aligned.m64n128k16{{.*}}%[[V1]], %c1_i32
 // DESC-NOT: memref.extract_aligned_pointer_as_index
 // DESC: arith.addi %[[V]], %c384_i64{{.*}} : i64
+// v-wait-early (opt-in): in the loop of K and V, V's tile is waited for
+// once S's wgmmas are issued (after K's refill, before S's wait), and not
+// again before P V, so that no try_wait loop splits the softmax; the first
+// loop (K alone) is unchanged.
+// EARLYV-LABEL: func.func @attention_b1_h3_s333_d128
+// EARLYV: %[[RING:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// EARLYV: scf.for
+// EARLYV: scf.for
+// EARLYV: nvgpu.mbarrier.try_wait.parity %[[RING]]
+// EARLYV-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
+// EARLYV: nvvm.wgmma.commit.group.sync.aligned
+// EARLYV: nvgpu.tma.async.load %{{.*}}, %[[RING]][
+// EARLYV: nvgpu.mbarrier.try_wait.parity %[[RING]]
+// EARLYV-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// EARLYV-NOT: nvgpu.mbarrier.try_wait.parity
+// EARLYV-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16
+// EARLYV-NOT: nvgpu.mbarrier.try_wait.parity
+// EARLYV: scf.yield
 // CHECK-LABEL: func.func @attention_b1_h3_s333_d128
 // CHECK-COUNT-3: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK: scf.forall (%[[BH:.*]], %{{.*}}) in (3, 6)

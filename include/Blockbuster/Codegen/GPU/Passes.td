@@ -223,6 +223,10 @@ def GPUFlashAttention
            "wgmma-pingpong (wgmma; a "
            "block of two consumer warpgroups takes turns issuing the dots, "
            "without a block barrier before each)">,
+    Option<"vWaitEarly", "v-wait-early", "bool", /*default=*/"false",
+           "wgmma schedules of one warpgroup: the iteration's V tile waited "
+           "for right after S = Q K^T's wgmmas are issued, instead of at P "
+           "V (its try_wait loop no longer splits the softmax)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
