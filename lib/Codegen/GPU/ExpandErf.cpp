@@ -15,7 +15,9 @@
 // rounds to 1 in f32. Evaluated in f32 (Horner, fmas): at most 7.0 ulp on
 // every f32 against erf in f64 with an exact reciprocal, 9.0 with
 // rcp.approx.ftz's (1 ulp); libdevice's erff is within 2 ulp
-// (test/Codegen/GPU/expand-erf.test sweeps it on the CPU).
+// (test/Codegen/GPU/expand-erf.test sweeps it on the CPU). Upstream's
+// math::ErfPolynomialApproximation is not used for the same reason as
+// libdevice: it selects its coefficients between three intervals.
 //
 //===----------------------------------------------------------------------===//
 

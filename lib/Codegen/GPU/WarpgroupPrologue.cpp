@@ -350,12 +350,8 @@ void WarpgroupPrologueLowering::mapWidened(BlockArgument arg, Value pair,
     if (!word)
       word = LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(),
                                      pair);
-    mapping.map(ext.getResult(), widenHalf(word, e));
+    mapping.map(ext.getResult(), widenBF16Half(rewriter, loc, word, e));
   }
-}
-
-Value WarpgroupPrologueLowering::widenHalf(Value word, int64_t e) {
-  return widenBF16Half(rewriter, loc, word, e);
 }
 
 void WarpgroupPrologueLowering::emitRowValues() {
@@ -711,7 +707,7 @@ WarpgroupPrologueLowering::emitFragments(Value slot, Value step,
               vector::ExtractOp::create(rewriter, loc, fragment,
                                         ArrayRef<int64_t>{j}));
           for (int64_t e = 0; e < 2; ++e) {
-            Value x = widenHalf(word, e);
+            Value x = widenBF16Half(rewriter, loc, word, e);
             // One fma: the product is exact, so it rounds as the add
             // after the multiply does (mul.rn and add.rn, which ptxas
             // does not contract, would take two instructions).

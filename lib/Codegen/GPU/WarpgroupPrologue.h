@@ -201,9 +201,6 @@ private:
   /// permute and a shift for the upper element.
   void mapWidened(mlir::BlockArgument arg, mlir::Value pair, int64_t e,
                   mlir::IRMapping &mapping);
-  /// Element `e` of the bf16 pair `word` (an i32) as f32: shifted up (0)
-  /// or masked (1), one integer op.
-  mlir::Value widenHalf(mlir::Value word, int64_t e);
   /// `factor->pairColumn`'s values at the `pairs` column pairs from global
   /// column `first` on (pair q at first + 8 q and + 1): one 4-byte load
   /// each where K is a multiple of the step, else clamped loads, with
