@@ -119,6 +119,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueRegisters = options.wgmmaPrologueRegisters;
   gpu.wgmmaPrologueRowScale = options.wgmmaPrologueRowScale;
   gpu.wgmmaPrologueStatistics = options.wgmmaPrologueStatistics;
+  gpu.wgmmaSplitStatistics = options.wgmmaSplitStatistics;
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.wgmmaProducer = options.wgmmaProducer;
   gpu.wgmmaPersistent = options.wgmmaPersistent;

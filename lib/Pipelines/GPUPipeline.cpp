@@ -60,11 +60,21 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // RMSNorm's statistics kernel into the GEMM blocks that read it, where
-  // their register-A mainloop accumulates the statistics (before the row
-  // kernels, which would lower it).
-  if (options.chip == "sm_90a" && options.wgmmaPrologueStatistics &&
-      options.wgmmaPrologueRegisters && options.wgmmaPrologueRowScale)
-    pm.addPass(createGPUSinkPrologueStatistics());
+  // their mainloop accumulates the statistics (before the row kernels,
+  // which would lower it): blocks of grids smaller than the SMs (split
+  // grids, whose splits combine the sums), and with
+  // wgmma-prologue-statistics every register-A block.
+  bool registerStatistics = options.wgmmaPrologueStatistics &&
+                            options.wgmmaPrologueRegisters &&
+                            options.wgmmaPrologueRowScale;
+  bool splitStatistics = options.wgmmaSplitStatistics &&
+                         options.wgmmaPrologueRowScale;
+  if (options.chip == "sm_90a" && (registerStatistics || splitStatistics)) {
+    GPUSinkPrologueStatisticsOptions sink;
+    sink.registerBlocks = registerStatistics;
+    sink.smallGrids = splitStatistics;
+    pm.addPass(createGPUSinkPrologueStatistics(sink));
+  }
   // Whole-row blocks first: their rows stay in registers (kernel shape 3).
   GPURowKernelsOptions rows;
   rows.threads = options.threads;
@@ -90,7 +100,8 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     wgmma.prologueRegisters = options.wgmmaPrologueRegisters;
     wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
-    wgmma.prologueStatistics = options.wgmmaPrologueStatistics;
+    wgmma.prologueStatistics =
+        options.wgmmaPrologueStatistics || options.wgmmaSplitStatistics;
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     wgmma.producer = options.wgmmaProducer;
     wgmma.persistent = options.wgmmaPersistent;

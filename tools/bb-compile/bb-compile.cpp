@@ -150,6 +150,14 @@ static cl::opt<bool> wgmmaPrologueStatistics(
              "kernel of its own (measured slower on the H100: off by "
              "default, the statistics kernel stays)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaSplitStatistics(
+    "wgmma-split-statistics", cl::init(true),
+    cl::desc("sm_90a norm + matmul GEMM blocks of grids smaller than the "
+             "SMs (split or not): RMSNorm's sum of squares accumulated in "
+             "the mainloop, each split's sums combined with its partials, "
+             "rstd a factor of the accumulator rows: one kernel (=false: "
+             "the statistics kernel stays)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueAhead(
     "wgmma-prologue-ahead", cl::init(true),
     cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): the next "
@@ -304,6 +312,7 @@ int main(int argc, char **argv) {
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;
   options.wgmmaPrologueRowScale = wgmmaPrologueRowScale;
   options.wgmmaPrologueStatistics = wgmmaPrologueStatistics;
+  options.wgmmaSplitStatistics = wgmmaSplitStatistics;
   options.wgmmaPrologueAhead = wgmmaPrologueAhead;
   options.wgmmaProducer = wgmmaProducer;
   options.wgmmaPersistent = wgmmaPersistent;

@@ -43,13 +43,15 @@ struct GPUCompileOptions {
   /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
   /// wgmma-fragment-epilogue, wgmma-prologue-registers,
   /// wgmma-prologue-row-scale, wgmma-prologue-statistics,
-  /// wgmma-prologue-ahead, wgmma-producer and wgmma-persistent (sm_90a).
+  /// wgmma-split-statistics, wgmma-prologue-ahead, wgmma-producer and
+  /// wgmma-persistent (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
   bool wgmmaPrologueRegisters = true;
   bool wgmmaPrologueRowScale = true;
   bool wgmmaPrologueStatistics = false;
+  bool wgmmaSplitStatistics = true;
   bool wgmmaPrologueAhead = true;
   bool wgmmaProducer = true;
   bool wgmmaPersistent = true;

@@ -72,6 +72,15 @@ struct GPUPipelineOptions
                      "slower on the H100, so off by default: the "
                      "statistics kernel stays)"),
       llvm::cl::init(false)};
+  Option<bool> wgmmaSplitStatistics{
+      *this, "wgmma-split-statistics",
+      llvm::cl::desc("sm_90a norm + matmul GEMM blocks of grids smaller "
+                     "than the SMs (split or not): RMSNorm's sum of squares "
+                     "accumulated in the mainloop (from the rewritten slots "
+                     "or the A fragments), each split's sums combined with "
+                     "its partials, rstd a factor of the accumulator rows: "
+                     "one kernel (off: the statistics kernel stays)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaProducer{
       *this, "wgmma-producer",
       llvm::cl::desc("sm_90a 128 x 256 GEMM blocks: a producer warpgroup "

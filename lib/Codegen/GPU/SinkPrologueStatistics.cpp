@@ -19,12 +19,17 @@
 // two consumer warpgroups (register A), the prologue's only row input the
 // statistics, used in the row factor alone, and nothing else reading them.
 //
-// Measured on the H100 it does not pay (docs/performance.md, session 11):
-// the GEMM kernel's consumer warps are bound by the instructions they
-// issue per k step, and the sums add 64 per step and warp (42 us on the
-// M8192 GEMM kernel against the statistics kernel's 30.5 us). So the GPU
-// pipeline runs this pass only with `wgmma-prologue-statistics`, off by
-// default.
+// Measured on the H100 it does not pay on large grids (docs/performance.md,
+// session 11): the GEMM kernel's consumer warps are bound by the
+// instructions they issue per k step, and the sums add 64 per step and
+// warp (42 us on the M8192 GEMM kernel against the statistics kernel's
+// 30.5 us). So for those the GPU pipeline runs this pass only with
+// `wgmma-prologue-statistics`, off by default. Grids smaller than the SMs
+// (M128 to a few hundred rows, split across their k steps) are bound by
+// the weights' stream, not by issue, and there the statistics kernel is a
+// launch and a pass of its own (`small-grids`, on by default: one-warpgroup
+// blocks too, whose slot rewrite accumulates the sums; docs/performance.md,
+// session 15).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +39,7 @@
 #include "TileBounds.h"
 #include "WarpgroupPrologue.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -54,9 +60,17 @@ using namespace blockbuster;
 
 namespace {
 
-// The register-A schedule's block: two warpgroups of 64 rows, 256
-// accumulator columns between the products.
-constexpr int64_t kTileM = 128, kAccumulatorColumns = 256;
+// The blocks of gpu-warpgroup-matmul: 128 rows, and 256 accumulator
+// columns between the products for two warpgroups (register A), 128 for
+// one (the slot rewritten).
+constexpr int64_t kTileM = 128, kAccumulatorColumns = 256,
+                  kOneWarpgroupColumns = 128;
+
+/// Which blocks take the statistics (the pass's options).
+struct SinkTargets {
+  bool registerBlocks, smallGrids;
+  int64_t sms;
+};
 
 LogicalResult fail(Operation *op, const Twine &reason) {
   LLVM_DEBUG(llvm::dbgs() << "statistics not sunk: " << reason << ": " << *op
@@ -83,7 +97,8 @@ struct SinkableStatistics {
 /// The precondition, for the GEMM block of `dot` (whose A tile its
 /// prologue computes in `loop`).
 FailureOr<SinkableStatistics> matchSinkable(linalg::GenericOp dot,
-                                            scf::ForOp loop) {
+                                            scf::ForOp loop,
+                                            const SinkTargets &targets) {
   auto gemm = dyn_cast<scf::ForallOp>(loop->getParentOp());
   if (!gemm || !gemm.getMapping())
     return fail(dot, "not in the k loop of a block grid");
@@ -100,13 +115,25 @@ FailureOr<SinkableStatistics> matchSinkable(linalg::GenericOp dot,
       matchWarpgroupPrologue(dot, loop, siblings);
   if (failed(prologue))
     return fail(dot, "no warpgroup prologue");
-  // Two warpgroups, so that gpu-warpgroup-matmul takes register A.
+  // Two warpgroups, so that gpu-warpgroup-matmul takes register A; or on
+  // a grid smaller than the SMs (which it splits where it can), one or
+  // two.
   std::optional<int64_t> rows = constantUpperBound(dot.getDpsInits()[0], 0);
   std::optional<int64_t> columns =
       constantUpperBound(dot.getDpsInits()[0], 1);
-  if (rows != kTileM || !columns ||
-      *columns * int64_t(1 + siblings.size()) != kAccumulatorColumns)
-    return fail(dot, "not a block of two consumer warpgroups");
+  if (rows != kTileM || !columns)
+    return fail(dot, "not a block of 128 rows");
+  int64_t accColumns = *columns * int64_t(1 + siblings.size());
+  int64_t blocks = 1;
+  for (int64_t extent : gemm.getStaticUpperBound())
+    blocks = ShapedType::isDynamic(extent) ? targets.sms : blocks * extent;
+  bool small = targets.smallGrids && blocks < targets.sms &&
+               (accColumns == kAccumulatorColumns ||
+                accColumns == kOneWarpgroupColumns);
+  if (!small &&
+      !(targets.registerBlocks && accColumns == kAccumulatorColumns))
+    return fail(dot, "not a block of two consumer warpgroups, nor of a grid "
+                     "smaller than the SMs");
   memref::SubViewOp raw = prologue->raw;
   if (prologue->rowInputs.size() != 1 ||
       !raw.getSourceType().getElementType().isBF16() ||
@@ -116,29 +143,40 @@ FailureOr<SinkableStatistics> matchSinkable(linalg::GenericOp dot,
 
   SinkableStatistics s;
   s.rowInput = prologue->rowInputs.front();
+  // The row input is the block's view of a buffer of the host, or where
+  // the grid has one row block (M128), the whole buffer.
   s.gemmView = s.rowInput->get().getDefiningOp<memref::SubViewOp>();
-  if (!s.gemmView || !s.gemmView->hasOneUse() ||
-      s.gemmView->getParentOp() != gemm)
+  if (s.gemmView &&
+      (!s.gemmView->hasOneUse() || s.gemmView->getParentOp() != gemm))
     return fail(dot, "the row input is not a view of the block's own");
-  s.buffer = s.gemmView.getSource().getDefiningOp<memref::AllocOp>();
+  Value bufferValue = s.gemmView ? s.gemmView.getSource() : s.rowInput->get();
+  s.buffer = bufferValue.getDefiningOp<memref::AllocOp>();
   if (!s.buffer || s.buffer->getBlock() != gemm->getBlock())
     return fail(dot, "the row input is not a buffer of the host");
-  // The buffer: the GEMM block's view, and one view that the statistics
-  // kernel copies its tile to.
-  memref::SubViewOp kernelView;
+  // The buffer: the GEMM block's view (or its prologue), and one view that
+  // the statistics kernel copies its tile to (or the copy itself).
+  Operation *gemmUser =
+      s.gemmView ? s.gemmView.getOperation() : s.rowInput->getOwner();
+  Operation *kernelUser = nullptr;
   for (Operation *user : s.buffer->getUsers()) {
-    if (user == s.gemmView.getOperation())
+    if (user == gemmUser)
       continue;
-    auto view = dyn_cast<memref::SubViewOp>(user);
-    if (!view || kernelView)
+    if (kernelUser || !isa<memref::SubViewOp, memref::CopyOp>(user))
       return fail(user, "the statistics have another user");
-    kernelView = view;
+    kernelUser = user;
   }
-  if (!kernelView || !kernelView->hasOneUse())
+  auto kernelView = dyn_cast_if_present<memref::SubViewOp>(kernelUser);
+  if (!kernelUser || (kernelView && !kernelView->hasOneUse()) ||
+      bool(kernelView) != bool(s.gemmView))
     return fail(s.buffer, "no kernel writes the statistics");
-  s.copy = dyn_cast<memref::CopyOp>(*kernelView->getUsers().begin());
-  s.kernel = dyn_cast<scf::ForallOp>(kernelView->getParentOp());
-  if (!s.copy || s.copy.getTarget() != kernelView.getResult() || !s.kernel ||
+  s.copy = kernelView
+               ? dyn_cast<memref::CopyOp>(*kernelView->getUsers().begin())
+               : cast<memref::CopyOp>(kernelUser);
+  s.kernel = dyn_cast<scf::ForallOp>(kernelUser->getParentOp());
+  if (!s.copy ||
+      s.copy.getTarget() !=
+          (kernelView ? kernelView.getResult() : bufferValue) ||
+      !s.kernel ||
       s.copy->getParentOp() != s.kernel ||
       s.kernel->getBlock() != gemm->getBlock() ||
       !s.kernel->isBeforeInBlock(gemm) || s.kernel.getRank() != 1 ||
@@ -149,26 +187,34 @@ FailureOr<SinkableStatistics> matchSinkable(linalg::GenericOp dot,
     return fail(s.copy, "the copy is not of a tile of the kernel");
 
   // The kernel's view of the buffer is the GEMM block's, where one of the
-  // block's induction variables stands for the kernel's.
+  // block's induction variables stands for the kernel's; a kernel that
+  // writes the whole buffer is one block (its row 0).
   Value kernelRow = s.kernel.getInductionVar(0);
-  for (Value iv : gemm.getInductionVars()) {
-    OpFoldResult kernelOffset = kernelView.getMixedOffsets()[0],
-                 gemmOffset = s.gemmView.getMixedOffsets()[0];
-    DenseMap<Value, Value> equal = {{kernelRow, iv}};
-    if (equivalentIndex(kernelOffset, gemmOffset, equal) &&
-        equivalentIndex(kernelView.getMixedSizes()[0],
-                        s.gemmView.getMixedSizes()[0], equal)) {
-      s.gemmRow = iv;
-      break;
+  if (!kernelView) {
+    if (s.kernel.getStaticUpperBound()[0] != 1)
+      return fail(s.kernel, "the whole statistics from more than one block");
+  } else {
+    for (Value iv : gemm.getInductionVars()) {
+      OpFoldResult kernelOffset = kernelView.getMixedOffsets()[0],
+                   gemmOffset = s.gemmView.getMixedOffsets()[0];
+      DenseMap<Value, Value> equal = {{kernelRow, iv}};
+      if (equivalentIndex(kernelOffset, gemmOffset, equal) &&
+          equivalentIndex(kernelView.getMixedSizes()[0],
+                          s.gemmView.getMixedSizes()[0], equal)) {
+        s.gemmRow = iv;
+        break;
+      }
     }
+    if (!s.gemmRow)
+      return fail(kernelView, "the kernel's rows are not the block's");
   }
-  if (!s.gemmRow)
-    return fail(kernelView, "the kernel's rows are not the block's");
 
   // The kernel's work: the statistics loop of its tile (reading the
   // prologue's raw tile where the block's row stands for the kernel's),
   // index arithmetic, the view and the copy.
-  DenseMap<Value, Value> equal = {{kernelRow, s.gemmRow}};
+  DenseMap<Value, Value> equal;
+  if (s.gemmRow)
+    equal[kernelRow] = s.gemmRow;
   FailureOr<StatisticsLoop> accumulation =
       matchStatisticsLoop(s.tile, *prologue, loop, equal);
   if (failed(accumulation))
@@ -190,10 +236,14 @@ FailureOr<SinkableStatistics> matchSinkable(linalg::GenericOp dot,
 /// GEMM block (the kernel's row as the block's); the block's prologue
 /// reads the tile; the kernel, the buffer and its views go.
 void sink(RewriterBase &rewriter, SinkableStatistics &s) {
-  auto gemm = cast<scf::ForallOp>(s.gemmView->getParentOp());
+  auto gemm = s.rowInput->getOwner()->getParentOfType<scf::ForallOp>();
   rewriter.setInsertionPointToStart(gemm.getBody());
   IRMapping mapping;
-  mapping.map(s.kernel.getInductionVar(0), s.gemmRow);
+  mapping.map(s.kernel.getInductionVar(0),
+              s.gemmRow ? s.gemmRow
+                        : arith::ConstantIndexOp::create(rewriter,
+                                                         s.kernel.getLoc(), 0)
+                              .getResult());
   for (Operation &op : s.kernel.getBody()->without_terminator()) {
     if (&op == s.copy.getOperation() ||
         &op == s.copy.getTarget().getDefiningOp())
@@ -203,7 +253,8 @@ void sink(RewriterBase &rewriter, SinkableStatistics &s) {
   rewriter.modifyOpInPlace(s.rowInput->getOwner(), [&] {
     s.rowInput->set(mapping.lookup(s.tile.getResult()));
   });
-  rewriter.eraseOp(s.gemmView);
+  if (s.gemmView)
+    rewriter.eraseOp(s.gemmView);
   rewriter.eraseOp(s.kernel);
   rewriter.eraseOp(s.buffer);
 }
@@ -225,7 +276,8 @@ struct GPUSinkPrologueStatistics
     for (auto [dot, loop] : dots) {
       // A sibling dot of a block already changed is not matched again:
       // its row input is no longer a view of a host buffer.
-      FailureOr<SinkableStatistics> s = matchSinkable(dot, loop);
+      FailureOr<SinkableStatistics> s =
+          matchSinkable(dot, loop, {registerBlocks, smallGrids, sms});
       if (succeeded(s))
         sink(rewriter, *s);
     }

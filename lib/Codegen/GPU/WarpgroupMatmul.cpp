@@ -589,12 +589,17 @@ public:
         prologueRowScale(prologueRowScale && registerA), producer(producer),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {
-    // The statistics need every k step of a row: not in a split mainloop.
-    if (prologueStatistics && this->prologueRowScale && splits == 1)
+    // The statistics leave their row factor to the accumulator: in
+    // registers where A is, else from the rewritten slots (the row factor
+    // then taken out of the rewrite too). A split grid combines each
+    // split's sums with its partials.
+    if (prologueStatistics && prologueRowScale && gemm.prologue)
       if (FailureOr<PrologueStatistics> matched =
               matchPrologueStatistics(*gemm.prologue, gemm.reduce);
-          succeeded(matched))
+          succeeded(matched)) {
         statistics = *matched;
+        this->prologueRowScale = true;
+      }
   }
 
   /// Replaces the reduce; with `epilogue`, applies it to the fragments.
@@ -727,6 +732,16 @@ private:
   /// that counted last, where the returned accumulators are the sums of
   /// the splits' partials in split order.
   SmallVector<Value> combineSplits(ValueRange accs);
+  /// After the mainloop with the statistics: the sums of the rows of the
+  /// thread's accumulator registers (`statisticTotals`) from the thread's
+  /// `sums`, and unsplit, the row factors from them.
+  void finishStatistics(ValueRange sums);
+  /// The f32 values per thread that a split stores besides its
+  /// accumulator registers: the statistics' sums of its rows, padded to a
+  /// group of 4.
+  int64_t statisticPartials() {
+    return statistics ? llvm::alignTo(2 * mmas(), 4) : 0;
+  }
   /// Erases the statistics loop that the mainloop took over, and its tile
   /// (once the prologue that read it is gone).
   void eraseStatistics() {
@@ -769,6 +784,12 @@ private:
   // The statistics loop before the mainloop that the mainloop's fragments
   // take over (the sum of squares of the rows of A).
   std::optional<PrologueStatistics> statistics;
+  // After the mainloop: the sums of squares of the rows of the thread's
+  // accumulator registers over the block's k steps (its split's, on a
+  // split grid, until the combine).
+  SmallVector<Value> statisticTotals;
+  // The slot rewrite's sums of the thread's chunk rows after the mainloop.
+  SmallVector<Value> statisticSums;
   gpu::AddressSpaceAttr workgroup;
   Value descA, ring, barriers;
   // With splits: the f32 partials of every split and tile, in the
@@ -1475,8 +1496,16 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
     acc = emitStep(acc, loop.getResults().slice(accs, registers),
                    index(steps - 1), {});
   if (statistics)
-    prologue->emitStatisticRows(sums);
+    finishStatistics(sums);
   return acc;
+}
+
+void WarpgroupMatmulLowering::finishStatistics(ValueRange sums) {
+  statisticTotals = prologue->reduceStatistics(sums);
+  // A split's sums are its k range's: the row factors come after the
+  // combine.
+  if (splits == 1)
+    prologue->emitStatisticRows(statisticTotals);
 }
 
 scf::ForallOp WarpgroupMatmulLowering::splitGrid(scf::ForallOp grid) {
@@ -1486,7 +1515,8 @@ scf::ForallOp WarpgroupMatmulLowering::splitGrid(scf::ForallOp grid) {
   // Per thread, the accumulators' registers (128: a 64 x 128 or 64 x 256
   // tile per warpgroup, or two 64 x 128 ones), in groups of 4.
   int64_t threads = g.warpgroups() * kWarpgroupThreads;
-  int64_t registers = g.accumulators() * mmas() * g.tileN / 2;
+  int64_t registers =
+      g.accumulators() * mmas() * g.tileN / 2 + statisticPartials();
   rewriter.setInsertionPoint(grid);
   partials = memref::AllocOp::create(
       rewriter, loc,
@@ -1509,7 +1539,8 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
   int64_t blocks = cast<MemRefType>(counters.getType()).getDimSize(0);
   int64_t threads = g.warpgroups() * kWarpgroupThreads;
   int64_t perMma = g.tileN / 2;
-  int64_t registers = g.accumulators() * mmas() * perMma;
+  int64_t accRegisters = g.accumulators() * mmas() * perMma;
+  int64_t registers = accRegisters + statisticPartials();
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value block = unsplitBlockIndex(rewriter, loc, splitForall);
   Value split = splitForall.getInductionVars().back();
@@ -1541,6 +1572,14 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
         values.push_back(
             LLVM::ExtractValueOp::create(rewriter, loc, fragment, r));
     }
+  // The split's sums of squares of the rows go with the registers, summed
+  // in the same order.
+  if (statistics) {
+    llvm::append_range(values, statisticTotals);
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    values.resize(registers, zero);
+  }
   Value mine = slotOffset(split);
   for (int64_t group = 0; group < registers / 4; ++group) {
     Value vector = vector::FromElementsOp::create(
@@ -1604,6 +1643,12 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
     for (int64_t e = 0; e < 4; ++e)
       sums.push_back(vector::ExtractOp::create(rewriter, loc, sum, e));
   }
+  // The rows' whole sums of squares, and the row factors from them.
+  if (statistics) {
+    statisticTotals.assign(sums.begin() + accRegisters,
+                           sums.begin() + accRegisters + 2 * mmas());
+    prologue->emitStatisticRows(statisticTotals);
+  }
   SmallVector<Value> combined;
   for (auto [product, acc] : llvm::enumerate(accs)) {
     Value registersOf = structs[product];
@@ -1621,6 +1666,9 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
                            rewriter, loc, acc.getType(), registersOf)
                            .getResult(0));
   }
+  if (statistics)
+    for (Value &product : combined)
+      product = scaleRows(product, prologue->rowScales());
   return combined;
 }
 
@@ -1700,10 +1748,16 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
         rewriter, loc, warpgroup,
         index(warpgroupRows() * kStepK * elementBytes()));
   }
+  // With the statistics in a rewriting mainloop, the thread's sums of
+  // squares of its chunk rows so far, carried by the loop.
+  SmallVector<Value> sums;
+  if (statistics && !registerA)
+    sums = prologue->initialSums();
+  SmallVector<Value> *sumsOrNull = sums.empty() ? nullptr : &sums;
   if (prologueAhead) {
     // Step 0's A part, before the mainloop rewrites each next one.
     waitForStep(barriers, index(0));
-    prologue->emitSlot(aPart(index(0), aOffset), kStep(index(0)));
+    prologue->emitSlot(aPart(index(0), aOffset), kStep(index(0)), sumsOrNull);
     syncWarpgroup(thread);
   }
   SmallVector<Value, 2> inits;
@@ -1749,13 +1803,16 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     products = emitRegisterALoop(inits, aOffset, refillPrevious);
   } else {
   // One product (two take the register form only).
+  SmallVector<Value> carried{inits.front()};
+  llvm::append_range(carried, sums);
   auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
-                                 index(1), ValueRange{inits.front()});
+                                 index(1), carried);
   products = {loop.getResult(0)};
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     Value step = loop.getInductionVar();
+    sums = llvm::to_vector_of<Value>(loop.getRegionIterArgs().drop_front());
     // Ahead, the previous step (or the code before the loop) waited for
     // this step's slot before rewriting it.
     if (!prologueAhead)
@@ -1768,7 +1825,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       // every rewritten chunk is visible to this step's (with two
       // warpgroups the block's barrier also stands for the slots' release
       // barriers). Each warpgroup rewrites its own rows of the A part.
-      prologue->emitSlot(aTile, kStep(step));
+      prologue->emitSlot(aTile, kStep(step), sumsOrNull);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(0));
       gpu::BarrierOp::create(rewriter, loc);
       refillPrevious(step);
@@ -1797,15 +1854,31 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       Value next = arith::AddIOp::create(rewriter, loc, step, index(1));
       Value inRange = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
-      auto rewrite = scf::IfOp::create(rewriter, loc, inRange);
+      // The sums pass through the branch: after the last step no slot
+      // adds to them.
+      auto rewrite = scf::IfOp::create(rewriter, loc, TypeRange(sums),
+                                       inRange,
+                                       /*withElseRegion=*/!sums.empty());
       rewriter.setInsertionPointToStart(&rewrite.getThenRegion().front());
       waitForStep(barriers, next);
-      prologue->emitSlot(aPart(next, aOffset), kStep(next));
+      SmallVector<Value> before(sums);
+      prologue->emitSlot(aPart(next, aOffset), kStep(next), sumsOrNull);
+      if (!sums.empty()) {
+        scf::YieldOp::create(rewriter, loc, sums);
+        rewriter.setInsertionPointToStart(&rewrite.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc, before);
+        sums = llvm::to_vector_of<Value>(rewrite.getResults());
+      }
       rewriter.setInsertionPointAfter(rewrite);
       syncWarpgroup(thread);
     }
-    scf::YieldOp::create(rewriter, loc, acc);
+    SmallVector<Value> yielded{acc};
+    llvm::append_range(yielded, sums);
+    scf::YieldOp::create(rewriter, loc, yielded);
   }
+  // The chunk rows' sums go through shared memory after the mainloop's
+  // last wgmma (below): the workgroup packer may give them ring bytes.
+  statisticSums = llvm::to_vector_of<Value>(loop.getResults().drop_front());
   }
 
   // Epilogue: every wgmma done and every warp past its reads of the ring
@@ -1819,6 +1892,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     syncConsumers();
   else
     gpu::BarrierOp::create(rewriter, loc);
+  if (statistics && !registerA)
+    finishStatistics(statisticSums);
   // The row factor the A elements left out (RMSNorm's rstd), once per
   // accumulator register instead of once per A element and k step; every
   // product reads the same A.

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -317,11 +318,13 @@ WarpgroupPrologueLowering::WarpgroupPrologueLowering(
       statistics(statistics),
       tileAlloc(p.op.getDpsInits()[0].getDefiningOp()),
       opOutsideReduce(!reduce->isAncestor(p.op)) {
-  if (rowScale && layout == Layout::Fragments)
+  if (rowScale && (layout == Layout::Fragments || statistics))
     factor = matchRowFactor(p, parts);
   assert((!statistics || (factor && p.rowInputs.size() == 1)) &&
          "statistics in the mainloop need the row factor in the "
          "accumulator");
+  assert((layout == Layout::Fragments || !rowScale || statistics) &&
+         "the chunk layout leaves its row factor only with the statistics");
 }
 
 Value WarpgroupPrologueLowering::index(int64_t value) {
@@ -407,9 +410,30 @@ void WarpgroupPrologueLowering::emitRowValues() {
     }
     // The A elements read no row value (leavesRowInputToAccumulator): the
     // rows' part waits for the sums after the mainloop.
-    statisticRows.push_back(row);
+    if (layout == Layout::Chunks)
+      chunkRows.push_back(row);
+    else
+      statisticRows.push_back(row);
     rows.push_back(invariant);
   }
+  if (!statistics || layout == Layout::Fragments)
+    return;
+  // The rows of the thread's accumulator registers, which take the row
+  // factors: warp w of the warpgroup holds rows 16 w + l / 4 + 64 m + 8 i
+  // (wgmma's accumulator layout, as the fragment layout's rows).
+  Value warp = arith::DivUIOp::create(rewriter, loc, thread, index(32));
+  Value laneRow = arith::DivUIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, thread, index(32)),
+      index(4));
+  Value accRow = arith::AddIOp::create(
+      rewriter, loc, arith::MulIOp::create(rewriter, loc, warp, index(16)),
+      laneRow);
+  if (warpgroupRow)
+    accRow = arith::AddIOp::create(rewriter, loc, warpgroupRow, accRow);
+  for (int64_t m = 0; m < tileRows / kRowsPerMma; ++m)
+    for (int64_t i = 0; i < 2; ++i)
+      statisticRows.push_back(arith::AddIOp::create(
+          rewriter, loc, accRow, index(m * kRowsPerMma + 8 * i)));
 }
 
 void WarpgroupPrologueLowering::emitRow(Value row, ValueRange rowValues) {
@@ -451,26 +475,70 @@ void WarpgroupPrologueLowering::emitRow(Value row, ValueRange rowValues) {
 SmallVector<Value> WarpgroupPrologueLowering::initialSums() {
   Value zero = arith::ConstantOp::create(rewriter, loc,
                                          rewriter.getF32FloatAttr(0.0f));
-  return SmallVector<Value>(statisticRows.size(), zero);
+  return SmallVector<Value>(
+      layout == Layout::Chunks ? chunkRows.size() : statisticRows.size(),
+      zero);
 }
 
-void WarpgroupPrologueLowering::emitStatisticRows(ValueRange sums) {
-  assert(statistics && sums.size() == statisticRows.size() &&
-         "one sum per row of the thread");
-  rows.clear();
-  for (auto [row, sum] : llvm::zip_equal(statisticRows, sums)) {
-    // Lanes 4 q to 4 q + 3 hold the row's columns between them (2 (l % 4)
-    // onwards of each 8): two butterfly steps give each its row's sum.
-    Value total = sum;
-    for (int32_t offset : {1, 2}) {
+SmallVector<Value> WarpgroupPrologueLowering::reduceStatistics(ValueRange sums) {
+  assert(statistics && "the statistics' sums");
+  // A butterfly over the `lanes` consecutive lanes that hold a row's
+  // columns between them.
+  auto total = [&](Value sum, int32_t lanes) {
+    for (int32_t offset = 1; offset < lanes; offset *= 2) {
       Value other =
-          gpu::ShuffleOp::create(rewriter, loc, total, offset, 32,
+          gpu::ShuffleOp::create(rewriter, loc, sum, offset, 32,
                                  gpu::ShuffleMode::XOR)
               .getShuffleResult();
-      total = arith::AddFOp::create(rewriter, loc, total, other);
+      sum = arith::AddFOp::create(rewriter, loc, sum, other);
     }
-    emitRow(row, ValueRange{total});
+    return sum;
+  };
+  SmallVector<Value> totals;
+  if (layout == Layout::Fragments) {
+    // Lanes 4 q to 4 q + 3 hold the row's columns between them (2 (l % 4)
+    // onwards of each 8).
+    assert(sums.size() == statisticRows.size() && "one sum per row");
+    for (Value sum : sums)
+      totals.push_back(total(sum, 4));
+    return totals;
   }
+  // The 8 threads of a chunk row (consecutive lanes) hold its 8 chunks;
+  // the first of them stores the row's sum, and each thread reads those of
+  // its accumulator rows once every row's is stored.
+  assert(sums.size() == chunkRows.size() && "one sum per chunk row");
+  auto f32 = rewriter.getF32Type();
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  Value rowSums = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({tileRows * warpgroups}, f32,
+                      MemRefLayoutAttrInterface(), workgroup));
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      chunk, index(0));
+  SmallVector<Value> rowTotals;
+  for (Value sum : sums)
+    rowTotals.push_back(total(sum, kChunksPerRow));
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto store = scf::IfOp::create(rewriter, loc, first);
+    rewriter.setInsertionPointToStart(&store.getThenRegion().front());
+    for (auto [row, sum] : llvm::zip_equal(chunkRows, rowTotals))
+      memref::StoreOp::create(rewriter, loc, sum, rowSums, ValueRange{row});
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  for (Value row : statisticRows)
+    totals.push_back(
+        memref::LoadOp::create(rewriter, loc, rowSums, ValueRange{row}));
+  return totals;
+}
+
+void WarpgroupPrologueLowering::emitStatisticRows(ValueRange totals) {
+  assert(statistics && totals.size() == statisticRows.size() &&
+         "one sum per row of the thread");
+  rows.clear();
+  for (auto [row, total] : llvm::zip_equal(statisticRows, totals))
+    emitRow(row, ValueRange{total});
 }
 
 std::vector<IRMapping>
@@ -593,8 +661,10 @@ Value WarpgroupPrologueLowering::applyElement(Value raw, const IRMapping &row,
   return arith::SelectOp::create(rewriter, loc, inside, result, zero);
 }
 
-void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
+void WarpgroupPrologueLowering::emitSlot(Value slot, Value step,
+                                         SmallVectorImpl<Value> *sums) {
   assert(layout == Layout::Chunks && "the slot rewrite is the chunk layout's");
+  assert((!statistics || sums) && "the statistics need their sums");
   Value stepStart = arith::MulIOp::create(rewriter, loc, step, index(stepK));
   Value chunkStart =
       arith::MulIOp::create(rewriter, loc, chunk, index(kChunkElements));
@@ -619,6 +689,23 @@ void WarpgroupPrologueLowering::emitSlot(Value slot, Value step) {
     Value raw = vector::LoadOp::create(rewriter, loc, chunkType, slot,
                                        ValueRange{row, chunkColumn},
                                        /*nontemporal=*/false, chunkAlign);
+    if (statistics) {
+      // The squares of the raw elements, each widened with one integer op
+      // from its pair (a bf16 is the upper half of its f32) and added with
+      // one fma (the product is exact).
+      Value words = vector::BitCastOp::create(
+          rewriter, loc,
+          VectorType::get({kChunkElements / 2}, rewriter.getI32Type()), raw);
+      Value sum = (*sums)[j];
+      for (int64_t q = 0; q < kChunkElements / 2; ++q) {
+        Value word = vector::ExtractOp::create(rewriter, loc, words, q);
+        for (int64_t e = 0; e < 2; ++e) {
+          Value x = widenBF16Half(rewriter, loc, word, e);
+          sum = math::FmaOp::create(rewriter, loc, x, x, sum);
+        }
+      }
+      (*sums)[j] = sum;
+    }
     SmallVector<Value> results;
     for (int64_t e = 0; e < kChunkElements; ++e)
       results.push_back(

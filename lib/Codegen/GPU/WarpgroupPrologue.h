@@ -31,8 +31,15 @@
 // needed only after the mainloop (`statistics`): each thread adds the
 // squares of the raw elements of its A fragments in f32 as they pass
 // (`emitFragments`), the four lanes of a quad hold the row's columns
-// between them (two shuffles), and the row factor comes from those sums
-// (`emitStatisticRows`).
+// between them (two shuffles, `reduceStatistics`), and the row factor comes
+// from those sums (`emitStatisticRows`). The slot rewrite takes the same
+// form where it has the statistics (a split grid's one-warpgroup blocks,
+// which have no registers for A): the A element without the row factor is
+// written back, each thread adds the squares of its chunks' raw elements
+// (`emitSlot`), the 8 threads of a row total them (three shuffles) and
+// shared memory hands each row's sum to the threads whose accumulator
+// registers hold the row. A split grid combines these sums of its k range
+// with the accumulators before `emitStatisticRows`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,9 +103,10 @@ public:
   enum class Layout { Chunks, Fragments };
   /// `reduce` is the loop or dot the schedule replaces, `tileRows` x
   /// `stepK` the A part of a slot that one of the block's `warpgroups`
-  /// computes, `kTotal` the extent of K. `rowScale` (`Layout::Fragments`
-  /// only) leaves the body's row factor, where it has one, to the
-  /// accumulator (`rowScales`).
+  /// computes, `kTotal` the extent of K. `rowScale` leaves the body's row
+  /// factor, where it has one, to the accumulator (`rowScales`); with
+  /// `Layout::Chunks` only together with `statistics` (the factors are the
+  /// accumulator rows', which the chunk layout's threads do not own).
   WarpgroupPrologueLowering(mlir::RewriterBase &rewriter,
                             const WarpgroupPrologue &prologue,
                             mlir::Operation *reduce, int64_t tileRows,
@@ -125,18 +133,28 @@ public:
   /// mainloop, emitStatisticRows).
   void emitRowValues();
   /// `statistics`: the thread's sums of squares before the first step,
-  /// one f32 zero per row of the thread (as rowScales orders them).
+  /// one f32 zero per row the thread reads (Fragments: as rowScales orders
+  /// them; Chunks: its chunk's rows in order).
   llvm::SmallVector<mlir::Value> initialSums();
-  /// `statistics`, after the mainloop: each row's sum over the four lanes
-  /// of its quad (the row's whole sum of squares), the row part of the body
-  /// on it, and the row factors (rowScales).
-  void emitStatisticRows(mlir::ValueRange sums);
+  /// `statistics`, after the mainloop: the sums of the rows of the thread's
+  /// accumulator registers (as rowScales orders them) over the block's k
+  /// steps, from each thread's `sums`: Fragments, over the four lanes of
+  /// its quad; Chunks, over the 8 threads of a row, then through shared
+  /// memory (a barrier of the block).
+  llvm::SmallVector<mlir::Value> reduceStatistics(mlir::ValueRange sums);
+  /// `statistics`: the row part of the body on each row's whole sum of
+  /// squares (`totals`, as reduceStatistics returns them), and the row
+  /// factors (rowScales).
+  void emitStatisticRows(mlir::ValueRange totals);
   /// In the mainloop, once k step `step` has landed in `slot` (a view of
   /// the warpgroup's rows of the slot's A part): rewrites it in place with
   /// the op's body, then
   /// `fence.proxy.async` so that wgmma (the async proxy) sees the stores.
-  /// Columns past K become zeros.
-  void emitSlot(mlir::Value slot, mlir::Value step);
+  /// Columns past K become zeros. With `statistics`, `sums` (as
+  /// initialSums) become the sums with the squares of the raw elements
+  /// added (zeros past K and M: TMA fills them).
+  void emitSlot(mlir::Value slot, mlir::Value step,
+                llvm::SmallVectorImpl<mlir::Value> *sums = nullptr);
   /// `Layout::Fragments`: once k step `step` has landed in `slot` (as in
   /// emitSlot), the thread's A registers of the step: for each m64 of the
   /// warpgroup's rows, for each k16 of the step, the four i32 registers
@@ -240,9 +258,12 @@ private:
   std::optional<RowFactor> factor;
   llvm::SmallVector<mlir::Value, 2> scales;
   // The row input is the sum of squares, accumulated in the mainloop; the
-  // thread's rows in the block's tile, kept for after it.
+  // rows of the thread's accumulator registers in the block's tile, kept
+  // for after it.
   bool statistics;
-  llvm::SmallVector<mlir::Value, 2> statisticRows;
+  llvm::SmallVector<mlir::Value, 4> statisticRows;
+  // Chunks: the thread's chunk rows in the block's tile.
+  llvm::SmallVector<mlir::Value, 8> chunkRows;
   // The tile the op writes; whether erasing `reduce` leaves them.
   mlir::Operation *tileAlloc;
   bool opOutsideReduce;

@@ -262,7 +262,26 @@ def GPUSinkPrologueStatistics
     the kernel; that option is off by default: on the H100 the sums cost
     the GEMM kernel more than the statistics kernel takes
     (docs/performance.md, session 11).
+
+    With `small-grids` (the pipeline's `wgmma-split-statistics`, on by
+    default) it also sinks into blocks of grids with fewer blocks than
+    `sms`, which gpu-warpgroup-matmul splits across the k steps where it
+    can: 128 x 128 blocks of one warpgroup too, whose slot rewrite then
+    accumulates the sums (the row factor left to the accumulator), each
+    split's sums combined with its partials (RMSNorm + matmul M128 K4096
+    N4096: one kernel instead of a statistics kernel and the GEMM).
+    `register-blocks` (the pipeline's `wgmma-prologue-statistics`) keeps
+    the form above for blocks of two warpgroups on any grid.
   }];
+  let options = [
+    Option<"registerBlocks", "register-blocks", "bool", /*default=*/"true",
+           "Blocks of two consumer warpgroups (register A), on any grid">,
+    Option<"smallGrids", "small-grids", "bool", /*default=*/"true",
+           "Blocks of one or two warpgroups (128 x 128 and 128 x 256 "
+           "accumulator columns) on grids of fewer blocks than `sms`">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors (H100 SXM, H200)">,
+  ];
   let dependentDialects = [
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
