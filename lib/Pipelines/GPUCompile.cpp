@@ -117,6 +117,8 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaGroupRows = options.wgmmaGroupRows;
   gpu.wgmmaFragmentEpilogue = options.wgmmaFragmentEpilogue;
   gpu.wgmmaPrologueRegisters = options.wgmmaPrologueRegisters;
+  gpu.wgmmaPrologueRegistersOneWarpgroup =
+      options.wgmmaPrologueRegistersOneWarpgroup;
   gpu.wgmmaPrologueRowScale = options.wgmmaPrologueRowScale;
   gpu.wgmmaPrologueStatistics = options.wgmmaPrologueStatistics;
   gpu.wgmmaSplitStatistics = options.wgmmaSplitStatistics;

@@ -99,6 +99,8 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.groupRows = options.wgmmaGroupRows;
     wgmma.fragmentEpilogue = options.wgmmaFragmentEpilogue;
     wgmma.prologueRegisters = options.wgmmaPrologueRegisters;
+    wgmma.prologueRegistersOneWarpgroup =
+        options.wgmmaPrologueRegistersOneWarpgroup;
     wgmma.prologueRowScale = options.wgmmaPrologueRowScale;
     wgmma.prologueStatistics =
         options.wgmmaPrologueStatistics || options.wgmmaSplitStatistics;

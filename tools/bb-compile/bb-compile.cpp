@@ -142,6 +142,13 @@ static cl::opt<bool> rationalErf(
              "within 9 ulp) instead of libdevice's __nv_erff (about 22, "
              "within 2 ulp)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaPrologueRegistersOneWarpgroup(
+    "wgmma-prologue-registers-one-warpgroup", cl::init(true),
+    cl::desc("sm_90a 128 x 128 GEMM blocks (one warpgroup) of whole tiles "
+             "whose prologue leaves its row factor to the accumulator "
+             "(RMSNorm): A in registers as on two warpgroups (=false: the "
+             "slot rewritten in place)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueStatistics(
     "wgmma-prologue-statistics", cl::init(false),
     cl::desc("sm_90a GEMM blocks with a register-A prologue whose row "
@@ -310,6 +317,8 @@ int main(int argc, char **argv) {
   options.wgmmaGroupRows = wgmmaGroupRows;
   options.wgmmaFragmentEpilogue = wgmmaFragmentEpilogue;
   options.wgmmaPrologueRegisters = wgmmaPrologueRegisters;
+  options.wgmmaPrologueRegistersOneWarpgroup =
+      wgmmaPrologueRegistersOneWarpgroup;
   options.wgmmaPrologueRowScale = wgmmaPrologueRowScale;
   options.wgmmaPrologueStatistics = wgmmaPrologueStatistics;
   options.wgmmaSplitStatistics = wgmmaSplitStatistics;

@@ -49,6 +49,7 @@ struct GPUCompileOptions {
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
   bool wgmmaPrologueRegisters = true;
+  bool wgmmaPrologueRegistersOneWarpgroup = true;
   bool wgmmaPrologueRowScale = true;
   bool wgmmaPrologueStatistics = false;
   bool wgmmaSplitStatistics = true;

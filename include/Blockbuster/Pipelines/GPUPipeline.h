@@ -63,6 +63,13 @@ struct GPUPipelineOptions
                      "`fma(a, b, c)` (f32 rounding differences; off: the "
                      "bodies as written)"),
       llvm::cl::init(true)};
+  Option<bool> wgmmaPrologueRegistersOneWarpgroup{
+      *this, "wgmma-prologue-registers-one-warpgroup",
+      llvm::cl::desc("sm_90a 128 x 128 GEMM blocks (one warpgroup) of whole "
+                     "tiles whose prologue leaves its row factor to the "
+                     "accumulator (RMSNorm): A in registers as on two "
+                     "warpgroups (=false: the slot rewritten in place)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueStatistics{
       *this, "wgmma-prologue-statistics",
       llvm::cl::desc("sm_90a GEMM blocks with a register-A prologue whose "

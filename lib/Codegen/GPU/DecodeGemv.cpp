@@ -57,6 +57,7 @@
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "Blockbuster/Support/RowSchedule.h"
 
+#include "GlobalAccess.h"
 #include "LinearForalls.h"
 #include "PrologueStatistics.h"
 #include "RowKernels.h"
@@ -466,7 +467,9 @@ private:
 
   /// The global address of the element at `indices` of `view`, a view of a
   /// global array.
-  Value globalPointer(Value view, ValueRange indices);
+  Value globalPointer(Value view, ValueRange indices) {
+    return blockbuster::globalPointer(b, loc, view, indices);
+  }
   /// `words` 4-byte words (2 or 4) of `view` at `indices` by inline
   /// `ld.global.nc` (`.L1::no_allocate` where `noAllocate`: the weights,
   /// read once): a load LLVM cannot fold into another (see emit()).
@@ -570,24 +573,6 @@ bool GemvEmitter::canPrefetchAt(Operation *point) {
     }
   }
   return true;
-}
-
-Value GemvEmitter::globalPointer(Value view, ValueRange indices) {
-  MLIRContext *ctx = b.getContext();
-  int64_t elementBytes =
-      cast<MemRefType>(view.getType()).getElementTypeBitWidth() / 8;
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
-  Value element = meta.getOffset();
-  for (auto [i, index] : llvm::enumerate(indices))
-    element = add(element,
-                  arith::MulIOp::create(b, loc, index, meta.getStrides()[i]));
-  Value address = arith::IndexCastUIOp::create(
-      b, loc, b.getI64Type(), add(base, mul(element, elementBytes)));
-  return LLVM::AddrSpaceCastOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, 1),
-      LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
-                               address));
 }
 
 Value GemvEmitter::loadOpaque(Value view, ValueRange indices, int64_t words,

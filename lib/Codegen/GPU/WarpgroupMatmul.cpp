@@ -94,6 +94,7 @@
 #include "Blockbuster/Codegen/GPU/Passes.h"
 #include "Blockbuster/Support/SplitFactor.h"
 #include "FmaContraction.h"
+#include "GlobalAccess.h"
 #include "QuadTranspose.h"
 #include "SplitGrid.h"
 #include "TileBounds.h"
@@ -570,7 +571,8 @@ class WarpgroupMatmulLowering {
 public:
   WarpgroupMatmulLowering(RewriterBase &rewriter, WarpgroupGemm gemm,
                           int64_t stages, bool prologueAhead,
-                          bool prologueRegisters, bool prologueRowScale,
+                          bool prologueRegisters,
+                          bool oneWarpgroupRegisters, bool prologueRowScale,
                           bool prologueStatistics, int64_t splits,
                           bool producer)
       : rewriter(rewriter), g(gemm), loc(gemm.dot().getLoc()),
@@ -578,13 +580,19 @@ public:
         steps(llvm::divideCeilSigned(
                   cast<MemRefType>(gemm.a.getType()).getDimSize(1), kStepK) /
               splits),
-        // Register A with two warpgroups only: a warpgroup of 128 rows
+        // Register A with two warpgroups; with one, a warpgroup of 128 rows
         // needs two sets of 32 A registers beside its 128 accumulators,
         // which ptxas fits in 243-255 registers and spills at partial k
-        // steps (LayerNorm M1500 K2056 N2000: 4 bytes); its 128 x 128
-        // blocks keep the slot rewritten in place.
+        // steps (LayerNorm M1500 K2056 N2000: 4 bytes) and partial tiles
+        // (RMSNorm M200 N264: 296 bytes): only `oneWarpgroupRegisters`
+        // blocks of whole tiles whose A element is the body without its row
+        // factor (RMSNorm's x * gamma), else the slot rewritten in place.
         registerA(prologueRegisters && gemm.prologue &&
-                  gemm.warpgroups() > 1),
+                  (gemm.warpgroups() > 1 ||
+                   (oneWarpgroupRegisters && prologueRowScale &&
+                    wholeTiles(gemm) &&
+                    WarpgroupPrologueLowering::leavesRowInputToAccumulator(
+                        *gemm.prologue)))),
         prologueAhead(prologueAhead && gemm.prologue && !registerA),
         prologueRowScale(prologueRowScale && registerA), producer(producer),
         workgroup(
@@ -604,6 +612,14 @@ public:
 
   /// Replaces the reduce; with `epilogue`, applies it to the fragments.
   void run(std::optional<FragmentEpilogue> epilogue);
+  /// Whether the tiles of `gemm` are all whole: M and N multiples of the
+  /// tile, K of the step.
+  static bool wholeTiles(const WarpgroupGemm &gemm) {
+    auto a = cast<MemRefType>(gemm.a.getType());
+    auto b = cast<MemRefType>(gemm.products.front().b.getType());
+    return a.getDimSize(0) % kTileM == 0 && a.getDimSize(1) % kStepK == 0 &&
+           b.getDimSize(1) % gemm.tileN == 0;
+  }
   /// Renumbers the tiles of the grid in groups of `groupRows` rows.
   void groupTiles(scf::ForallOp grid, int64_t groupRows);
   /// The producer form on a persistent grid: `grid` (rows x columns tiles)
@@ -1241,19 +1257,28 @@ void WarpgroupMatmulLowering::storeFragments(
     return vector::FromElementsOp::create(rewriter, loc, pair, results)
         .getResult();
   };
-  // Stores `value` at (row, column) where that is inside the target.
-  auto store = [&](Value value, Value row, Value column, int64_t bytes) {
-    OpBuilder::InsertionGuard guard(rewriter);
+  // Stores the 16 bytes of `words` (4 x i32) at (row, column) where that is
+  // inside the target: at partial edge blocks a predicated store in
+  // straight-line code (GlobalAccess.h), not a branch around it, so that
+  // ptxas schedules the epilogue as one block, as at whole tiles (a split
+  // grid's combine spilled about 1 KB at partial n tiles with branches).
+  Type i32 = rewriter.getI32Type();
+  auto store = [&](ValueRange words, Value row, Value column) {
     if (Value inside = isInside(row, column)) {
-      auto ifInside = scf::IfOp::create(rewriter, loc, inside);
-      rewriter.setInsertionPointToStart(&ifInside.getThenRegion().front());
+      storeGlobalIf(rewriter, loc, inside,
+                    globalPointer(rewriter, loc, target, {row, column}),
+                    words);
+      return;
     }
-    vector::StoreOp::create(rewriter, loc, value, target,
+    Value vector = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({4}, i32), words);
+    Value eight = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({8}, element), vector);
+    vector::StoreOp::create(rewriter, loc, eight, target,
                             ValueRange{row, column}, /*nontemporal=*/false,
-                            llvm::MaybeAlign(bytes));
+                            llvm::MaybeAlign(16));
   };
 
-  Type i32 = rewriter.getI32Type();
   Value laneInQuad32 =
       arith::IndexCastUIOp::create(rewriter, loc, i32, laneInQuad);
   auto asI32 = [&](Value packed) -> Value {
@@ -1299,15 +1324,11 @@ void WarpgroupMatmulLowering::storeFragments(
         }
         SmallVector<Value, 4> exchanged =
             transposeQuad(rewriter, loc, laneInQuad32, words);
-        Value vector = vector::FromElementsOp::create(
-            rewriter, loc, VectorType::get({4}, i32), exchanged);
-        Value eight = vector::BitCastOp::create(
-            rewriter, loc, VectorType::get({8}, element), vector);
         Value groupColumn =
             arith::MulIOp::create(rewriter, loc, laneInQuad, index(8));
         Value column = arith::AddIOp::create(rewriter, loc, groupColumn,
                                              index(32 * b));
-        store(eight, row, column, 16);
+        store(exchanged, row, column);
       }
     }
   }
@@ -1563,7 +1584,16 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
   SmallVector<Value> structs;
   for (Value acc : accs)
     structs.push_back(accumulatorRegisters(acc));
-  SmallVector<Value> values;
+  // The split's sums of squares of the rows first (one group of 4), summed
+  // in the same order as the registers: the last block knows its row
+  // factors before the accumulators' sums, so that each sum's epilogue can
+  // follow it (fewer registers live in the combine).
+  SmallVector<Value> values(statisticTotals);
+  values.resize(statisticPartials(),
+                statistics ? arith::ConstantOp::create(
+                                 rewriter, loc, rewriter.getF32FloatAttr(0.0f))
+                                 .getResult()
+                           : Value());
   for (Value registersOf : structs)
     for (int64_t m = 0; m < mmas(); ++m) {
       Value fragment =
@@ -1572,14 +1602,6 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
         values.push_back(
             LLVM::ExtractValueOp::create(rewriter, loc, fragment, r));
     }
-  // The split's sums of squares of the rows go with the registers, summed
-  // in the same order.
-  if (statistics) {
-    llvm::append_range(values, statisticTotals);
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getF32FloatAttr(0.0f));
-    values.resize(registers, zero);
-  }
   Value mine = slotOffset(split);
   for (int64_t group = 0; group < registers / 4; ++group) {
     Value vector = vector::FromElementsOp::create(
@@ -1645,10 +1667,10 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
   }
   // The rows' whole sums of squares, and the row factors from them.
   if (statistics) {
-    statisticTotals.assign(sums.begin() + accRegisters,
-                           sums.begin() + accRegisters + 2 * mmas());
+    statisticTotals.assign(sums.begin(), sums.begin() + 2 * mmas());
     prologue->emitStatisticRows(statisticTotals);
   }
+  int64_t accFirst = statisticPartials();
   SmallVector<Value> combined;
   for (auto [product, acc] : llvm::enumerate(accs)) {
     Value registersOf = structs[product];
@@ -1658,7 +1680,8 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
       for (int64_t r = 0; r < perMma; ++r)
         fragment = LLVM::InsertValueOp::create(
             rewriter, loc, fragment,
-            sums[(int64_t(product) * mmas() + m) * perMma + r], r);
+            sums[accFirst + (int64_t(product) * mmas() + m) * perMma + r],
+            r);
       registersOf =
           LLVM::InsertValueOp::create(rewriter, loc, registersOf, fragment, m);
     }
@@ -2102,7 +2125,9 @@ struct GPUWarpgroupMatmul
           producer && succeeded(producerPrecondition(gemm, grid, epilogue,
                                                      splits));
       WarpgroupMatmulLowering lowering(rewriter, gemm, slots, prologueAhead,
-                                       prologueRegisters, prologueRowScale,
+                                       prologueRegisters,
+                                       prologueRegistersOneWarpgroup,
+                                       prologueRowScale,
                                        prologueStatistics, splits,
                                        producerForm);
       // The persistent grid takes the grouped order into its tile loop.
