@@ -350,9 +350,20 @@ def GPUWarpgroupMatmul
     CUDA graph needs no memset) and, after a barrier, sums the S partials
     in split order (its own read back like the others': the same sum
     whichever block is last) and runs the epilogue on the sums. RMSNorm's
-    row factor is applied to each split's registers before its store.
-    Not split: the epilogue through shared memory, prologue statistics in
-    the mainloop (they need every k step; the statistics loop stays).
+    row factor is applied to each split's registers before its store, or
+    with prologue statistics in the mainloop (`prologue-statistics`, a
+    statistics loop that gpu-sink-prologue-statistics put in the block),
+    after the combine: each split stores its rows' sums of squares as one
+    more group of 4 partials, first, and the last block computes the row
+    factors from their sums in split order. The statistics come from the
+    register fragments, or where the slot is rewritten, from its chunks
+    (the 8 lanes of a row summed by shuffles, handed to the rows of the
+    accumulator registers through shared memory), the A element then
+    without its row factor too. Not split: the epilogue through shared
+    memory. At partial edge tiles the epilogue's 16-byte stores are
+    predicated in straight-line code (inline PTX), not branched around:
+    with branches ptxas issued the combine's loads before the first and
+    spilled about 1 KB.
 
     `stages` 0 (the default) takes 3 slots for 128 x 128 tiles (96 KB: two
     blocks share an SM, one's epilogue overlapping the other's mainloop),
@@ -494,12 +505,14 @@ def GPUWarpgroupMatmul
            "the running one (off: step i's, after step i - 1's wgmma)">,
     Option<"prologueStatistics", "prologue-statistics", "bool",
            /*default=*/"true",
-           "Register-A prologues whose row factor the accumulator takes and "
-           "whose only row input is the sum of squares of the raw rows, "
+           "Prologues whose row factor the accumulator takes and whose "
+           "only row input is the sum of squares of the raw rows, "
            "accumulated by a k loop of the block before the mainloop "
            "(RMSNorm's statistics): the mainloop adds the squares of its A "
-           "fragments instead, a quad's shuffles total them after it, and "
-           "the loop goes (off: the loop stays)">,
+           "fragments (or of the slot's chunks it rewrites, the row factor "
+           "then left out of the rewrite) instead, shuffles total them "
+           "after it, a split grid combines each split's sums with its "
+           "partials, and the loop goes (off: the loop stays)">,
     Option<"splitMaxBlocks", "split-max-blocks", "int64_t",
            /*default=*/"264",
            "Grids of fewer blocks than `sms` with the epilogue on the "
