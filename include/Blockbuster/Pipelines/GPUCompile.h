@@ -42,6 +42,7 @@ struct GPUCompileOptions {
   int64_t threads = 128;
   /// blockbuster-gpu-pipeline's wgmma-stages, wgmma-group-rows,
   /// wgmma-fragment-epilogue, wgmma-prologue-registers,
+  /// wgmma-prologue-registers-one-warpgroup,
   /// wgmma-prologue-row-scale, wgmma-prologue-statistics,
   /// wgmma-split-statistics, wgmma-prologue-ahead, wgmma-producer and
   /// wgmma-persistent (sm_90a).

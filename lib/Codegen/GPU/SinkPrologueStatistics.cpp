@@ -16,8 +16,12 @@
 // gpu-warpgroup-matmul then folds that loop into the mainloop
 // (PrologueStatistics.h). It runs before gpu-row-kernels, which would
 // lower the statistics kernel. Only where that fold applies: a block of
-// two consumer warpgroups (register A), the prologue's only row input the
-// statistics, used in the row factor alone, and nothing else reading them.
+// 128 rows (two consumer warpgroups with A in registers, or on a grid
+// smaller than the SMs one warpgroup too, whose mainloop takes the sums
+// from its A registers or the slots it rewrites), the prologue's only row
+// input the statistics (a view of the vector, or the whole vector where
+// the grid has one row block), used in the row factor alone, and nothing
+// else reading them.
 //
 // Measured on the H100 it does not pay on large grids (docs/performance.md,
 // session 11): the GEMM kernel's consumer warps are bound by the
