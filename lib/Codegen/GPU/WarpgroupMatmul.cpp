@@ -580,38 +580,43 @@ public:
         steps(llvm::divideCeilSigned(
                   cast<MemRefType>(gemm.a.getType()).getDimSize(1), kStepK) /
               splits),
+        // The statistics leave their row factor to the accumulator: in
+        // registers where A is, else from the rewritten slots (the row
+        // factor then taken out of the rewrite too). A split grid combines
+        // each split's sums with its partials.
+        statistics(prologueStatistics && prologueRowScale && gemm.prologue
+                       ? matchStatistics(gemm)
+                       : std::nullopt),
         // Register A with two warpgroups; with one, a warpgroup of 128 rows
         // needs two sets of 32 A registers beside its 128 accumulators,
         // which ptxas fits in 243-255 registers and spills at partial k
         // steps (LayerNorm M1500 K2056 N2000: 4 bytes) and partial tiles
         // (RMSNorm M200 N264: 296 bytes): only `oneWarpgroupRegisters`
-        // blocks of whole tiles whose A element is the body without its row
-        // factor (RMSNorm's x * gamma), else the slot rewritten in place.
+        // blocks of whole tiles that take the statistics in the mainloop
+        // (RMSNorm's, whose A element is x * gamma: the form measured,
+        // docs/performance.md session 15), else the slot rewritten in place.
         registerA(prologueRegisters && gemm.prologue &&
                   (gemm.warpgroups() > 1 ||
-                   (oneWarpgroupRegisters && prologueRowScale &&
-                    wholeTiles(gemm) &&
-                    WarpgroupPrologueLowering::leavesRowInputToAccumulator(
-                        *gemm.prologue)))),
+                   (oneWarpgroupRegisters && statistics && wholeTiles(gemm)))),
         prologueAhead(prologueAhead && gemm.prologue && !registerA),
-        prologueRowScale(prologueRowScale && registerA), producer(producer),
+        prologueRowScale((prologueRowScale && registerA) ||
+                         statistics.has_value()),
+        producer(producer),
         workgroup(
-            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {
-    // The statistics leave their row factor to the accumulator: in
-    // registers where A is, else from the rewritten slots (the row factor
-    // then taken out of the rewrite too). A split grid combines each
-    // split's sums with its partials.
-    if (prologueStatistics && prologueRowScale && gemm.prologue)
-      if (FailureOr<PrologueStatistics> matched =
-              matchPrologueStatistics(*gemm.prologue, gemm.reduce);
-          succeeded(matched)) {
-        statistics = *matched;
-        this->prologueRowScale = true;
-      }
-  }
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
   /// Replaces the reduce; with `epilogue`, applies it to the fragments.
   void run(std::optional<FragmentEpilogue> epilogue);
+  /// The statistics loop of `gemm`'s block that its mainloop can take
+  /// over (PrologueStatistics.h), if any.
+  static std::optional<PrologueStatistics>
+  matchStatistics(const WarpgroupGemm &gemm) {
+    FailureOr<PrologueStatistics> matched =
+        matchPrologueStatistics(*gemm.prologue, gemm.reduce);
+    if (failed(matched))
+      return std::nullopt;
+    return *matched;
+  }
   /// Whether the tiles of `gemm` are all whole: M and N multiples of the
   /// tile, K of the step.
   static bool wholeTiles(const WarpgroupGemm &gemm) {
@@ -781,6 +786,9 @@ private:
   // column inputs are at firstStep + step.
   Value firstStep;
   scf::ForallOp splitForall;
+  // The statistics loop before the mainloop that the mainloop takes over
+  // (the sum of squares of the rows of A).
+  std::optional<PrologueStatistics> statistics;
   // The prologue computes wgmma's A fragments in registers (register-A
   // wgmma) instead of rewriting the slot.
   bool registerA;
@@ -797,9 +805,6 @@ private:
   scf::ForOp tileLoop;
   Value ringBase;
   Value copyRow, copyColumn;
-  // The statistics loop before the mainloop that the mainloop's fragments
-  // take over (the sum of squares of the rows of A).
-  std::optional<PrologueStatistics> statistics;
   // After the mainloop: the sums of squares of the rows of the thread's
   // accumulator registers over the block's k steps (its split's, on a
   // split grid, until the combine).
@@ -1589,11 +1594,10 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
   // factors before the accumulators' sums, so that each sum's epilogue can
   // follow it (fewer registers live in the combine).
   SmallVector<Value> values(statisticTotals);
-  values.resize(statisticPartials(),
-                statistics ? arith::ConstantOp::create(
-                                 rewriter, loc, rewriter.getF32FloatAttr(0.0f))
-                                 .getResult()
-                           : Value());
+  if (statistics)
+    values.resize(statisticPartials(),
+                  arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getF32FloatAttr(0.0f)));
   for (Value registersOf : structs)
     for (int64_t m = 0; m < mmas(); ++m) {
       Value fragment =
