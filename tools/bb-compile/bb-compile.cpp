@@ -145,9 +145,8 @@ static cl::opt<bool> rationalErf(
 static cl::opt<bool> wgmmaPrologueRegistersOneWarpgroup(
     "wgmma-prologue-registers-one-warpgroup", cl::init(true),
     cl::desc("sm_90a 128 x 128 GEMM blocks (one warpgroup) of whole tiles "
-             "whose prologue leaves its row factor to the accumulator "
-             "(RMSNorm): A in registers as on two warpgroups (=false: the "
-             "slot rewritten in place)"),
+             "that take RMSNorm's statistics in the mainloop: A in registers "
+             "as on two warpgroups (=false: the slot rewritten in place)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaPrologueStatistics(
     "wgmma-prologue-statistics", cl::init(false),

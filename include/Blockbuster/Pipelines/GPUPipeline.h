@@ -66,9 +66,9 @@ struct GPUPipelineOptions
   Option<bool> wgmmaPrologueRegistersOneWarpgroup{
       *this, "wgmma-prologue-registers-one-warpgroup",
       llvm::cl::desc("sm_90a 128 x 128 GEMM blocks (one warpgroup) of whole "
-                     "tiles whose prologue leaves its row factor to the "
-                     "accumulator (RMSNorm): A in registers as on two "
-                     "warpgroups (=false: the slot rewritten in place)"),
+                     "tiles that take RMSNorm's statistics in the mainloop: "
+                     "A in registers as on two warpgroups (=false: the slot "
+                     "rewritten in place)"),
       llvm::cl::init(true)};
   Option<bool> wgmmaPrologueStatistics{
       *this, "wgmma-prologue-statistics",

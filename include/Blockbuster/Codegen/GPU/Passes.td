@@ -472,9 +472,10 @@ def GPUWarpgroupMatmul
            "prologue-registers-one-warpgroup", "bool", /*default=*/"true",
            "With `prologue-registers`, also 128 x 128 blocks of one "
            "warpgroup (two sets of 32 A registers beside 128 accumulators) "
-           "where every tile is whole and the A element leaves its row "
-           "factor to the accumulator (RMSNorm's x * gamma): no slot "
-           "rewrite, proxy fence or warpgroup barrier per k step">,
+           "where every tile is whole and the mainloop takes the "
+           "statistics (`prologue-statistics`; RMSNorm's A element x * "
+           "gamma): no slot rewrite, proxy fence or warpgroup barrier per "
+           "k step">,
     Option<"prologueRowScale", "prologue-row-scale", "bool",
            /*default=*/"true",
            "Register-A prologues whose rounded result is a product with "
