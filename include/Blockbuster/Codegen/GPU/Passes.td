@@ -223,6 +223,13 @@ def GPUFlashAttention
            "wgmma-pingpong (wgmma; a "
            "block of two consumer warpgroups takes turns issuing the dots, "
            "without a block barrier before each)">,
+    Option<"f32OperandParts", "f32-operand-parts", "int64_t",
+           /*default=*/"3",
+           "A dot of an f32 tile of the block (P) and a bf16 global tile "
+           "widened in its body (V; PyTorch's SDPA exported as is): the "
+           "bf16 parts P is split into, each a dot into the same f32 "
+           "accumulator: 3 (exact: the parts sum to P) or 2 (within 2^-17 "
+           "of P)">,
     Option<"vWaitEarly", "v-wait-early", "bool", /*default=*/"false",
            "wgmma schedules of one warpgroup: the iteration's V tile waited "
            "for right after S = Q K^T's wgmmas are issued, instead of at P "
