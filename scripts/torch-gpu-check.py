@@ -21,13 +21,17 @@ Two steps, because the GPU machine has no MLIR:
       the median of triton.testing.do_bench (L2 flushed between runs).
 
     .venv-torch/bin/python scripts/torch-gpu-check.py compile DIR
-        [--chip sm_90a] [--round-dot-operands] [--sizes tiny real long]
+        [--chip sm_90a] [--round-dot-operands] [--sizes tiny real long d64]
+        [--bb-compile PATH [--bb-compile-arg=ARG ...]]
     python3 scripts/torch-gpu-check.py run DIR [--device 0] [--time]
         [--against LABEL=DIR2 ...] [--no-torch-compile]
 
 `--against` checks the same exports compiled into DIR2 by another
 bb-compile (an older commit, a variant) and times them in the same run:
-same-run ratios between two compilers.
+same-run ratios between two compilers. `compile --bb-compile PATH` makes
+such a DIR2: each export compiled by that bb-compile binary (with
+--chip, --round-dot-operands and each --bb-compile-arg) instead of the C
+API of this checkout.
 
 Prints one line per export and a summary; `run` exits 1 on any mismatch.
 """
@@ -57,8 +61,33 @@ def first_line(error):
     return lines[0].strip()
 
 
+def compile_with(binary, text, output_dir, whole_threshold, chip,
+                 round_dot_operands, extra_args):
+    """Compiles `text` with the bb-compile at `binary` into `output_dir`;
+    raises capi.CompileError with its diagnostics on failure."""
+    import subprocess
+    import tempfile
+    from blockbuster import capi
+
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:
+        source.write(text)
+        source.flush()
+        command = [binary, source.name, "-o", output_dir]
+        if whole_threshold:
+            command.append("--whole-threshold=%d" % whole_threshold)
+        if chip:
+            command.append("--chip=" + chip)
+        if round_dot_operands:
+            command.append("--round-dot-operands")
+        command += list(extra_args)
+        done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        raise capi.CompileError(done.stderr or "%s failed" % binary)
+
+
 def compile_all(directory, only, whole_threshold=0, chip="",
-                round_dot_operands=False, sizes=None):
+                round_dot_operands=False, sizes=None, bb_compile="",
+                bb_compile_args=()):
     import blockbuster.torch as bbt
     from blockbuster import capi
 
@@ -71,10 +100,15 @@ def compile_all(directory, only, whole_threshold=0, chip="",
         entry = {"module": module, "size": size, "batch": batch}
         try:
             text, _ = bbt.export(model, *inputs, name=name)
-            capi.compile(text, target="gpu",
-                         output_dir=os.path.join(directory, name),
-                         whole_threshold=whole_threshold, chip=chip,
-                         round_dot_operands=round_dot_operands)
+            if bb_compile:
+                compile_with(bb_compile, text, os.path.join(directory, name),
+                             whole_threshold, chip, round_dot_operands,
+                             bb_compile_args)
+            else:
+                capi.compile(text, target="gpu",
+                             output_dir=os.path.join(directory, name),
+                             whole_threshold=whole_threshold, chip=chip,
+                             round_dot_operands=round_dot_operands)
             entry["status"] = "compiled"
         except (bbt.ExportError, capi.CompileError) as error:
             entry["status"] = "refused"
@@ -228,6 +262,13 @@ def main():
     parser.add_argument("--round-dot-operands", action="store_true",
                         help="compile: bb-compile's --round-dot-operands "
                              "(bf16 SDPA's f32 P rounded to bf16)")
+    parser.add_argument("--bb-compile", default="", metavar="PATH",
+                        help="compile: with this bb-compile binary (an "
+                        "older commit's, for --against) instead of the C API")
+    parser.add_argument("--bb-compile-arg", action="append", default=[],
+                        metavar="ARG",
+                        help="compile --bb-compile: one more argument for it "
+                        "(--bb-compile-arg=--attention-f32-operand-parts=2)")
     parser.add_argument("--sizes", nargs="*", default=[],
                         help="compile: the corpus sizes (default tiny and "
                              "real; `long` is the anchors' attention, "
@@ -246,8 +287,11 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.directory, exist_ok=True)
     if args.step == "compile":
+        if args.bb_compile_arg and not args.bb_compile:
+            parser.error("--bb-compile-arg needs --bb-compile")
         return compile_all(args.directory, args.only, args.whole_threshold,
-                           args.chip, args.round_dot_operands, args.sizes)
+                           args.chip, args.round_dot_operands, args.sizes,
+                           args.bb_compile, args.bb_compile_arg)
     against = [tuple(a.split("=", 1)) for a in args.against]
     if any(len(a) != 2 for a in against):
         parser.error("--against takes LABEL=DIR")

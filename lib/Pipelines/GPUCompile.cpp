@@ -126,6 +126,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;
   gpu.attentionVWaitEarly = options.attentionVWaitEarly;
+  gpu.attentionF32OperandParts = options.attentionF32OperandParts;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;

@@ -61,6 +61,8 @@ struct GPUCompileOptions {
   std::string attentionMma = "wgmma";
   /// blockbuster-gpu-pipeline's attention-v-wait-early.
   bool attentionVWaitEarly = false;
+  /// blockbuster-gpu-pipeline's attention-f32-operand-parts.
+  int64_t attentionF32OperandParts = 3;
   /// blockbuster-gpu-pipeline's wgmma-split-max-blocks (0: sm_90a GEMM
   /// blocks are not split, and block-warpgroup-gemm-blocks gives no blocks
   /// to grids that would need the split to fill the SMs).

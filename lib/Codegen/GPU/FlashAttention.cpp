@@ -3343,7 +3343,7 @@ struct GPUFlashAttention
     if (f32OperandParts != 2 && f32OperandParts != 3) {
       getOperation().emitError("gpu-flash-attention: f32-operand-parts must "
                                "be 2 or 3, not ")
-          << f32OperandParts;
+          << f32OperandParts.getValue();
       return signalPassFailure();
     }
     SmallVector<scf::ForallOp> grids;
