@@ -85,8 +85,8 @@ static cl::opt<bool> roundDotOperands(
              "type of the other operand, widened from it: dot(x, f32(v)) as "
              "dot(bf16(x), v) (inexact; for attention exported from "
              "PyTorch in bf16, whose P stays f32: P rounded to bf16 as "
-             "PyTorch's flash kernels round it, both dots on the tensor "
-             "cores; docs/GPUPipeline.md)"),
+             "PyTorch's flash kernels round it, one bf16 P V instead of "
+             "the three exact ones of P's parts; docs/GPUPipeline.md)"),
     cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     blockSizes("block-sizes", cl::init(""),

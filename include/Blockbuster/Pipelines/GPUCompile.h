@@ -29,7 +29,8 @@ struct GPUCompileOptions {
   bool divideAfterRounding = false;
   /// block-fuse's round-dot-operands: an f32 dot operand against one
   /// widened from a 16-bit float is rounded to that type (inexact;
-  /// attention's f32 P on the tensor cores). Off: the program's f32 dot.
+  /// attention's f32 P V as one bf16 dot). Off: the program's f32 dot
+  /// (attention's f32 P V as three bf16 dots of P's exact parts).
   bool roundDotOperands = false;
   /// The machine block-fuse and block-select estimate for ("h100",
   /// "h200").

@@ -329,8 +329,9 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "Rule 8 also rewrites dot(x, f32(b)), x f32 and b a 16-bit float "
            "tile, as dot(x rounded to b's type, b) (inexact: x loses its "
            "low mantissa bits; attention's f32 P against V widened from "
-           "bf16 then runs on the tensor cores, P rounded as PyTorch's own "
-           "flash kernels round it)">
+           "bf16 then takes one bf16 P V, P rounded as PyTorch's own flash "
+           "kernels round it, instead of the three exact ones of P's bf16 "
+           "parts that gpu-flash-attention issues without it)">
   ];
   let statistics = [
     Statistic<"rule1Applications", "rule-1", "Rewrites by rule 1 (producer-consumer map fusion)">,
