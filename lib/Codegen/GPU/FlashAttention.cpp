@@ -32,7 +32,10 @@
 //    A is a tile of a global array (Q: its fragments loaded from global
 //    memory once, where the array's view is made) or a 16-bit tile of the
 //    block (P: the registers of two adjacent n8 tiles are the A fragment of
-//    one k16 step, columns past the tile's end zeroed). B is a tile of a
+//    one k16 step, columns past the tile's end zeroed), or an f32 tile of
+//    the block against a bf16 B widened in the body (PyTorch's SDPA
+//    exported as is): its registers split into bf16 parts that sum to it,
+//    one mma per part (splitIntoParts). B is a tile of a
 //    global array in shared memory (rows padded by 16 bytes against bank
 //    conflicts, rows past the end zero), read with ldmatrix.x4 (`.trans`
 //    when its rows are the contracted axis: V). In a loop whose iteration
