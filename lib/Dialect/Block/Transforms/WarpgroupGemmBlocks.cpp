@@ -425,6 +425,10 @@ struct BlockWarpgroupGemmBlocks
       });
       if (!open || kAxis.getExtent() <= sizes.lookup((*axes)[2]))
         continue;
+      // Row kernels take whole k blocks only (a partial one has a dynamic
+      // row length): other k extents leave the blocks to block-select.
+      if (gemm->rowBlocks && kAxis.getExtent() % kRowBlockK != 0)
+        continue;
       int64_t m = mAxis.getExtent(), n = nAxis.getExtent(),
               k = kAxis.getExtent();
       if (m >= kBlockM && n >= kBlockN &&

@@ -94,9 +94,21 @@ static bool recomputationMayAddBytes(MapOp producer, Block &body) {
 /// block-fuse judges by, when that result is an operand of a dot on 16-bit
 /// floats in the reduce (through elementwise ops): the producer's body
 /// would run once per block of that axis on the matrix instructions' warps.
-/// Null otherwise.
+/// Null otherwise, and where the producer's rows along the reduce's axis
+/// are not whole rows of 16-byte vectors over a warp (32 x 16 bytes; 256
+/// bf16): kept, the producer would be a kernel of partial rows on the GPU's
+/// generic path (docs/GPUPipeline.md, "Row kernels"), slower than the
+/// recomputation it replaces (LayerNorm + matmul at K 2056).
 static StringAttr getRepeatingAxis(LoadOp load, MapOp producer,
                                    ReduceOp reduce) {
+  constexpr int64_t kWarpRowBytes = 32 * 16;
+  auto tile = cast<TileType>(load.getType());
+  int64_t elementBytes =
+      std::max<int64_t>(1, tile.getElementType().getIntOrFloatBitWidth() / 8);
+  auto program = producer->getParentOfType<ProgramOp>();
+  BlockSizes sizes(program, /*overrides=*/{}, kJudgedBlockSize);
+  if ((sizes.getExtent(reduce.getAxisAttr()) * elementBytes) % kWarpRowBytes)
+    return {};
   SmallVector<Value> worklist = {load.getResult()};
   llvm::SmallPtrSet<Operation *, 16> seen;
   bool feedsMatrixDot = false;
@@ -124,8 +136,6 @@ static StringAttr getRepeatingAxis(LoadOp load, MapOp producer,
   auto consumer = reduce->getParentOfType<MapOp>();
   if (!consumer)
     return {};
-  BlockSizes sizes(producer->getParentOfType<ProgramOp>(), /*overrides=*/{},
-                   kJudgedBlockSize);
   for (Attribute attr : consumer.getAxes()) {
     auto axis = cast<StringAttr>(attr);
     if (!llvm::is_contained(producer.getAxes(), axis) &&
