@@ -276,7 +276,7 @@ public:
         return;
       llvm::append_range(worklist, def->getOperands());
     }
-    if (!loads || isa<LoadOp>(lhs.getDefiningOp()))
+    if (!loads || isa_and_nonnull<LoadOp>(lhs.getDefiningOp()))
       return;
     for (Operation *op : slice)
       if (counted.insert(op).second)

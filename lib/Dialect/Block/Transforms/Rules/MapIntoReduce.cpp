@@ -210,7 +210,7 @@ bool blockbuster::block::isProfitableToFuseIntoReduce(LoadOp load,
              "step)");
     return false;
   }
-  // So is one that saves bytes by repeating the producer's work as the
+  // So is one that adds no bytes but repeats the producer's work as the
   // matrix operand of a 16-bit dot, once per block of the consumer's
   // other axes: a GEMM that normalises its A tiles (LayerNorm + matmul)
   // computes each element once per block of output columns, on the warps
