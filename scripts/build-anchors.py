@@ -591,6 +591,9 @@ def main():
                         help="also the RMSNorm + SwiGLU FFN at these shapes")
     parser.add_argument("--gelu-mlp", nargs="*", default=[], metavar="MxDxF",
                         help="also the GELU MLP at these shapes")
+    parser.add_argument("--rows", nargs="*", default=[], metavar="MxN",
+                        help="also softmax, LayerNorm and add+GELU+add+LayerNorm "
+                             "over rows of these shapes")
     parser.add_argument("--attention", nargs="*", default=[], metavar="BxHxSxD",
                         help="also attention (bf16, P rounded as the anchors) "
                              "of these shapes, unmasked and causal (issue 15's "
@@ -620,6 +623,10 @@ def main():
     for shape in args.gelu_mlp:
         m, d, f = (int(x) for x in shape.split("x"))
         workloads.append(("gelu_mlp_m%d_d%d_f%d" % (m, d, f), "gelu_mlp", dict(M=m, D=d, F=f)))
+    for shape in args.rows:
+        m, n = (int(x) for x in shape.split("x"))
+        for kind in ("softmax", "layernorm", "add_gelu_add_layernorm"):
+            workloads.append(("%s_m%d_n%d" % (kind, m, n), kind, dict(M=m, N=n)))
     for shape in args.attention:
         b, h, n, d = (int(x) for x in shape.split("x"))
         for kind in ("attention", "attention_causal"):

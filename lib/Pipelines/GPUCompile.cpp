@@ -137,6 +137,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.decodeActivationsAhead = options.decodeActivationsAhead;
   gpu.decodeActivationVectors = options.decodeActivationVectors;
   gpu.decodeWeightsAheadIterations = options.decodeWeightsAheadIterations;
+  gpu.decodeWeightsAheadBytes = options.decodeWeightsAheadBytes;
   gpu.decodeWeightsBeforeStatistics = options.decodeWeightsBeforeStatistics;
   gpu.decodeRowFactor = options.decodeRowFactor;
   buildGPUPipeline(back, gpu);

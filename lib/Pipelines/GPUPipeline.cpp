@@ -123,6 +123,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     gemv.activationsAhead = options.decodeActivationsAhead;
     gemv.activationVectors = options.decodeActivationVectors;
     gemv.weightsAheadIterations = options.decodeWeightsAheadIterations;
+    gemv.weightsAheadBytes = options.decodeWeightsAheadBytes;
     gemv.weightsBeforeStatistics = options.decodeWeightsBeforeStatistics;
     pm.addPass(createGPUDecodeGemv(gemv));
   }

@@ -226,10 +226,15 @@ static cl::opt<bool> decodeActivationsAhead(
              "too (=false: at the top of each iteration)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> decodeWeightsAheadIterations(
-    "decode-weights-ahead-iterations", cl::init(1),
+    "decode-weights-ahead-iterations", cl::init(0),
     cl::desc("Decode grids whose weights are ahead: how many loop "
              "iterations ahead (each costs 16 registers per k16 step a lane "
-             "loads)"),
+             "loads; 0: by --decode-weights-ahead-bytes)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<int64_t> decodeWeightsAheadBytes(
+    "decode-weights-ahead-bytes", cl::init(32768),
+    cl::desc("Decode grids whose weights are ahead: the bytes of a block's "
+             "weights in flight ahead, in whole iterations (at least one)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> decodeActivationVectors(
     "decode-activation-vectors", cl::init(true),
@@ -305,6 +310,7 @@ int main(int argc, char **argv) {
   options.decodeActivationsAhead = decodeActivationsAhead;
   options.decodeActivationVectors = decodeActivationVectors;
   options.decodeWeightsAheadIterations = decodeWeightsAheadIterations;
+  options.decodeWeightsAheadBytes = decodeWeightsAheadBytes;
   options.decodeWeightsBeforeStatistics = decodeWeightsBeforeStatistics;
   options.decodeRowFactor = decodeRowFactor;
   options.wgmmaGroupRows = wgmmaGroupRows;

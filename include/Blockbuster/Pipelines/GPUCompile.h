@@ -78,7 +78,9 @@ struct GPUCompileOptions {
   /// blockbuster-gpu-pipeline's decode-weights-ahead-max-blocks.
   int64_t decodeWeightsAheadMaxBlocks = 264;
   /// blockbuster-gpu-pipeline's decode-weights-ahead-iterations.
-  int64_t decodeWeightsAheadIterations = 1;
+  int64_t decodeWeightsAheadIterations = 0;
+  /// blockbuster-gpu-pipeline's decode-weights-ahead-bytes.
+  int64_t decodeWeightsAheadBytes = 32768;
   /// blockbuster-gpu-pipeline's decode-activations-ahead.
   bool decodeActivationsAhead = true;
   /// blockbuster-gpu-pipeline's decode-activation-vectors.

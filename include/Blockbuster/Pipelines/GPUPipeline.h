@@ -138,8 +138,14 @@ struct GPUPipelineOptions
   Option<int64_t> decodeWeightsAheadIterations{
       *this, "decode-weights-ahead-iterations",
       llvm::cl::desc("Decode grids whose weights are ahead: how many loop "
-                     "iterations ahead"),
-      llvm::cl::init(1)};
+                     "iterations ahead (0: by decode-weights-ahead-bytes)"),
+      llvm::cl::init(0)};
+  Option<int64_t> decodeWeightsAheadBytes{
+      *this, "decode-weights-ahead-bytes",
+      llvm::cl::desc("Decode grids whose weights are ahead: the bytes of a "
+                     "block's weights in flight ahead, in whole iterations "
+                     "(at least one)"),
+      llvm::cl::init(32768)};
   Option<bool> decodeActivationsAhead{
       *this, "decode-activations-ahead",
       llvm::cl::desc("Decode blocks whose weights are ahead: the A "

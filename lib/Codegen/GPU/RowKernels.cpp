@@ -328,7 +328,8 @@ struct RowKernelMatcher {
     // The rule the block analysis applies to decode blocks' statistics too
     // (Blockbuster/Support/RowSchedule.h).
     static_cast<blockbuster::RowLayout &>(shape) =
-        blockbuster::chooseRowLayout(shape.width, narrowestBytes, maxPerLane);
+        blockbuster::chooseFittingRowLayout(shape.width, narrowestBytes,
+                                            maxPerLane);
     if (shape.width % kWarpSize != 0)
       return fail("rows of " + Twine(shape.width) +
                   " elements, not a multiple of 32");

@@ -7,6 +7,8 @@
 // RUN: bb-opt %s --gpu-decode-gemv="activation-vectors=false activations-ahead=false" | FileCheck %s --check-prefix=PAIRS
 // RUN: bb-opt %s --gpu-decode-gemv=weights-before-statistics | FileCheck %s --check-prefix=WBS
 // RUN: bb-opt %s --gpu-decode-gemv=weights-ahead-iterations=2 | FileCheck %s --check-prefix=AHEAD2
+// RUN: bb-opt %s --gpu-decode-gemv=weights-ahead-bytes=65536 | FileCheck %s --check-prefix=AHEAD2
+// RUN: bb-opt %s --gpu-decode-gemv="weights-ahead-bytes=65536 weights-ahead-iterations=1" | FileCheck %s --check-prefix=AHEADA
 
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -122,8 +124,12 @@
 // AHEADA: arith.truncf
 // AHEADA: nvvm.mma.sync
 // AHEADA: scf.yield
-// With weights-ahead-iterations=2, two iterations' weights before the loop
-// (32 loads), 32 weight vectors carried, 16 loads in the loop.
+// The block's weights are 32 KB an iteration (256 k x 64 n bf16), so the
+// default weights-ahead-bytes (32 KB) keeps them one iteration ahead
+// (AHEADA). With weights-ahead-iterations=2, or weights-ahead-bytes=65536
+// (two whole iterations), two iterations' weights before the loop (32
+// loads), 32 weight vectors carried, 16 loads in the loop; an explicit
+// weights-ahead-iterations overrides the bytes.
 // AHEAD2-LABEL: func.func @rmsnorm_gemv
 // AHEAD2-COUNT-32: "ld.global.nc.L1::no_allocate.v4.b32
 // AHEAD2-NOT: nvvm.mma.sync

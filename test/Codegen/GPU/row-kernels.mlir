@@ -205,6 +205,43 @@ func.func @narrow_rows(%x: memref<64x100xf32>, %y: memref<64x100xf32>) {
   return
 }
 
+// Rows of 2560 bf16 at most 32 elements a lane: 16-byte vectors leave 80
+// a lane on one warp and 40 on two, and 2560 columns are not whole chunks
+// of 4 warps x 8 elements, so the row takes vectors of 4 elements (8
+// bytes) on 4 warps, 20 a lane (5 loads), its 4 warps' totals combined
+// through shared memory after a barrier (RMSNorm's statistics at D2560,
+// which before fell to the generic path). Each block of 2 rows becomes 2
+// blocks of one row on 128 threads.
+// CHECK-LABEL: func.func @rows_of_2560
+// CHECK: scf.forall (%[[B:.*]]) in (8) {
+// CHECK:   scf.forall (%[[W:.*]]) in (4) {
+// CHECK-COUNT-5: vector.load %{{.*}} {alignment = 8 : i64} : memref<2x2560xbf16, strided<[2560, 1], offset: ?>>, vector<4xbf16>
+// CHECK-NOT: vector.load
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK:     gpu.barrier
+// CHECK: } {blockbuster.block_threads = 128 : i64, mapping = [#gpu.block<x>]}
+func.func @rows_of_2560(%x: memref<8x2560xbf16>, %ss: memref<8xf32>) {
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%b) in (4) {
+    %r0 = arith.muli %b, %c2 : index
+    %xs = memref.subview %x[%r0, 0] [2, 2560] [1, 1] : memref<8x2560xbf16> to memref<2x2560xbf16, strided<[2560, 1], offset: ?>>
+    %t = memref.alloc() : memref<2xf32, #wg>
+    linalg.fill ins(%zero : f32) outs(%t : memref<2xf32, #wg>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xs : memref<2x2560xbf16, strided<[2560, 1], offset: ?>>) outs(%t : memref<2xf32, #wg>) {
+    ^bb0(%a: bf16, %acc: f32):
+      %e = arith.extf %a : bf16 to f32
+      %sq = arith.mulf %e, %e : f32
+      %s = arith.addf %acc, %sq : f32
+      linalg.yield %s : f32
+    }
+    %out = memref.subview %ss[%r0] [2] [1] : memref<8xf32> to memref<2xf32, strided<[1], offset: ?>>
+    memref.copy %t, %out : memref<2xf32, #wg> to memref<2xf32, strided<[1], offset: ?>>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
 // CHECK-LABEL: func.func @loop_in_block
 // CHECK-NOT: gpu.lane_id
 // CHECK: scf.for

@@ -617,9 +617,16 @@ def GPUDecodeGemv : Pass<"gpu-decode-gemv", "::mlir::ModuleOp"> {
            "LLVM cannot fold (inline ld.global.nc), in flight across the "
            "loop's back edge">,
     Option<"weightsAheadIterations", "weights-ahead-iterations", "int64_t",
-           /*default=*/"1",
+           /*default=*/"0",
            "Where the weights are ahead, how many loop iterations ahead "
-           "(each costs 16 registers per k16 step a lane loads)">,
+           "(each costs 16 registers per k16 step a lane loads; 0: as many "
+           "whole iterations of the block's weights as `weights-ahead-bytes` "
+           "holds, at least one)">,
+    Option<"weightsAheadBytes", "weights-ahead-bytes", "int64_t",
+           /*default=*/"32768",
+           "Where the weights are ahead and `weights-ahead-iterations` is 0: "
+           "the bytes of a block's weights in flight ahead, in whole "
+           "iterations (at least one)">,
     Option<"activationsAhead", "activations-ahead", "bool",
            /*default=*/"true",
            "Where the weights are ahead and the block has one dot, the A "
