@@ -31,6 +31,10 @@ struct GPUCompileOptions {
   /// widened from a 16-bit float is rounded to that type (inexact;
   /// attention's f32 P on the tensor cores). Off: the program's f32 dot.
   bool roundDotOperands = false;
+  /// block-fuse's and block-select's price-prologues: a GEMM's A prologue
+  /// recomputed per block of columns costs its stall (off: nothing, and
+  /// LayerNorm + matmul keeps its normalisation in the GEMM's k loop).
+  bool pricePrologues = true;
   /// The machine block-fuse and block-select estimate for ("h100",
   /// "h200").
   std::string target = "h100";
