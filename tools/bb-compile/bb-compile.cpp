@@ -208,6 +208,13 @@ static cl::opt<bool> decodeGemv(
              "the register schedule of gpu-decode-gemv (=false: the "
              "generic path)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> pricePrologues(
+    "price-prologues", cl::init(true),
+    cl::desc("Fusion and block selection price a GEMM's A prologue "
+             "recomputed per block of columns against materialising it "
+             "(=false: the prologue costs nothing; LayerNorm + matmul keeps "
+             "its normalisation in the GEMM's k loop)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<int64_t> decodePrefetchBytes(
     "decode-prefetch-bytes", cl::init(0),
     cl::desc("Decode blocks: weight bytes of a block prefetched into L2 "
@@ -311,6 +318,7 @@ int main(int argc, char **argv) {
   options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaSplitMaxBlocks = wgmmaSplitMaxBlocks;
   options.decodeGemv = decodeGemv;
+  options.pricePrologues = pricePrologues;
   options.decodePrefetchBytes = decodePrefetchBytes;
   options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
   options.decodeActivationsAhead = decodeActivationsAhead;

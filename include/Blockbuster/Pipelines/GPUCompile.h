@@ -32,6 +32,10 @@ struct GPUCompileOptions {
   /// attention's f32 P V as one bf16 dot). Off: the program's f32 dot
   /// (attention's f32 P V as three bf16 dots of P's exact parts).
   bool roundDotOperands = false;
+  /// block-fuse's and block-select's price-prologues: a GEMM's A prologue
+  /// recomputed per block of columns costs its stall (off: nothing, and
+  /// LayerNorm + matmul keeps its normalisation in the GEMM's k loop).
+  bool pricePrologues = true;
   /// The machine block-fuse and block-select estimate for ("h100",
   /// "h200").
   std::string target = "h100";

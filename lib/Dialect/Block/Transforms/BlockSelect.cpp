@@ -59,6 +59,8 @@ struct BlockSelectPass
       limited.localMemoryBytes = budget;
     // Without gpu-decode-gemv its kernels run on the generic lowering.
     limited.decodeGemv = decodeGemv;
+    if (!pricePrologues)
+      limited.prologueFlopsPerSecond = 0;
     const TargetDescription *targetDesc = &limited;
     if (threads < 1) {
       module.emitError() << "block-select: threads " << threads
