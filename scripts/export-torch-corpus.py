@@ -58,11 +58,13 @@ SIZES = {
     "real": dict(S=256, D=512, H=8, FFN=1408),
 }
 BATCHES = (1, 2)
-# Not in the corpus: the anchors' long attention (32 heads of 128 over 2048
-# positions, docs/performance.md), for timing exports on the GPU
-# (torch-gpu-check.py compile --sizes long --only sdpa_bf16 ...).
+# Not in the corpus: the anchors' attention (docs/performance.md), for
+# timing exports on the GPU (torch-gpu-check.py compile --sizes long d64
+# --only sdpa_bf16 ...): `long` 32 heads of 128 over 2048 positions, `d64`
+# 16 heads of 64 over 1024 at batch 8 (its own batches).
 EXTRA_SIZES = {
     "long": dict(S=2048, D=4096, H=32, FFN=11008),
+    "d64": dict(S=1024, D=1024, H=16, FFN=4096, batches=(8,)),
 }
 
 
@@ -282,7 +284,8 @@ def corpus(sizes=tuple(SIZES)):
     `sizes` (names of SIZES or EXTRA_SIZES)."""
     for module in MODULES:
         for size in sizes:
-            for batch in BATCHES:
+            dims = {**SIZES, **EXTRA_SIZES}[size]
+            for batch in dims.get("batches", BATCHES):
                 yield f"{module}_{size}_b{batch}", module, size, batch
 
 

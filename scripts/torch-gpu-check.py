@@ -14,20 +14,25 @@ Two steps, because the GPU machine has no MLIR:
       and its inputs to the GPU, run the artifact with blockbuster.torch.load
       (the weights bound to the module's parameters and buffers by name) and
       compare with model(x) (TF32 off) as bb-run compares: normwise relative
-      error <= 1e-4 for f32, 2e-2 for bf16, no NaN. With --time, every
+      error <= 1e-4 for f32, 2e-2 for bf16, no NaN (the outputs are filled
+      with NaN before the launch, so an element no kernel writes fails). With --time, every
       export that passes is then timed against PyTorch on the same module
       in the same run: CUDA-graph replays of the artifact (weights bound,
       output preallocated), of model(x) (eager) and of torch.compile(model),
       the median of triton.testing.do_bench (L2 flushed between runs).
 
     .venv-torch/bin/python scripts/torch-gpu-check.py compile DIR
-        [--chip sm_90a] [--round-dot-operands] [--sizes tiny real long]
+        [--chip sm_90a] [--round-dot-operands] [--sizes tiny real long d64]
+        [--bb-compile PATH [--bb-compile-arg=ARG ...]]
     python3 scripts/torch-gpu-check.py run DIR [--device 0] [--time]
-        [--against LABEL=DIR2 ...] [--no-torch-compile]
+        [--against LABEL=DIR2 ...] [--no-torch-compile] [--f64]
 
 `--against` checks the same exports compiled into DIR2 by another
 bb-compile (an older commit, a variant) and times them in the same run:
-same-run ratios between two compilers.
+same-run ratios between two compilers. `compile --bb-compile PATH` makes
+such a DIR2: each export compiled by that bb-compile binary (with
+--chip, --round-dot-operands and each --bb-compile-arg) instead of the C
+API of this checkout.
 
 Prints one line per export and a summary; `run` exits 1 on any mismatch.
 """
@@ -57,8 +62,33 @@ def first_line(error):
     return lines[0].strip()
 
 
+def compile_with(binary, text, output_dir, whole_threshold, chip,
+                 round_dot_operands, extra_args):
+    """Compiles `text` with the bb-compile at `binary` into `output_dir`;
+    raises capi.CompileError with its diagnostics on failure."""
+    import subprocess
+    import tempfile
+    from blockbuster import capi
+
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:
+        source.write(text)
+        source.flush()
+        command = [binary, source.name, "-o", output_dir]
+        if whole_threshold:
+            command.append("--whole-threshold=%d" % whole_threshold)
+        if chip:
+            command.append("--chip=" + chip)
+        if round_dot_operands:
+            command.append("--round-dot-operands")
+        command += list(extra_args)
+        done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        raise capi.CompileError(done.stderr or "%s failed" % binary)
+
+
 def compile_all(directory, only, whole_threshold=0, chip="",
-                round_dot_operands=False, sizes=None):
+                round_dot_operands=False, sizes=None, bb_compile="",
+                bb_compile_args=()):
     import blockbuster.torch as bbt
     from blockbuster import capi
 
@@ -71,10 +101,15 @@ def compile_all(directory, only, whole_threshold=0, chip="",
         entry = {"module": module, "size": size, "batch": batch}
         try:
             text, _ = bbt.export(model, *inputs, name=name)
-            capi.compile(text, target="gpu",
-                         output_dir=os.path.join(directory, name),
-                         whole_threshold=whole_threshold, chip=chip,
-                         round_dot_operands=round_dot_operands)
+            if bb_compile:
+                compile_with(bb_compile, text, os.path.join(directory, name),
+                             whole_threshold, chip, round_dot_operands,
+                             bb_compile_args)
+            else:
+                capi.compile(text, target="gpu",
+                             output_dir=os.path.join(directory, name),
+                             whole_threshold=whole_threshold, chip=chip,
+                             round_dot_operands=round_dot_operands)
             entry["status"] = "compiled"
         except (bbt.ExportError, capi.CompileError) as error:
             entry["status"] = "refused"
@@ -91,13 +126,26 @@ def compile_all(directory, only, whole_threshold=0, chip="",
     return 0
 
 
+def bound_inputs(run, inputs):
+    """Every input of `run`'s artifact in position order: `inputs`, and the
+    weights bound by name."""
+    given = iter(inputs)
+    return [run._state[b.constant].detach().contiguous()
+            if b.constant is not None else next(given).contiguous()
+            for b in run.artifact.inputs]
+
+
+def run_poisoned(run, inputs):
+    """`run`'s artifact on `inputs`, its output filled with NaN first: an
+    element no kernel writes stays NaN and fails the check."""
+    outputs = run.program(*bound_inputs(run, inputs), poison=True)
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
 def artifact_launcher(run, inputs, out):
     """A function that launches `run`'s artifact on `inputs` into `out`
     (weights bound, nothing allocated: what a CUDA graph captures)."""
-    given = iter(inputs)
-    tensors = [run._state[b.constant].detach().contiguous()
-               if b.constant is not None else next(given)
-               for b in run.artifact.inputs]
+    tensors = bound_inputs(run, inputs)
     return lambda: run.program(*tensors, outputs=[out], sync=False)
 
 
@@ -132,8 +180,28 @@ def time_against_torch(torch, run, model, inputs, out, others=(),
     return timings
 
 
+def f64_reference(torch, model, inputs):
+    """The module run in float64 on its inputs widened to it: the exact
+    result, up to f64's rounding."""
+    import copy
+    with torch.no_grad():
+        return copy.deepcopy(model).double()(*[x.double() for x in inputs])
+
+
+def f64_line(torch, out, exact):
+    """How far `out` is from the f64 result `exact`: the normwise relative
+    error and the share of elements that are not `exact` rounded to out's
+    type (an exactly rounded result has none)."""
+    error = (torch.linalg.vector_norm(out.double() - exact)
+             / torch.linalg.vector_norm(exact)).item()
+    differ = (out != exact.to(out.dtype)).double().mean().item()
+    return "f64: normwise relative error %.3g, %.3f%% of elements not the " \
+        "f64 result rounded to %s" % (error, 100 * differ,
+                                      str(out.dtype).replace("torch.", ""))
+
+
 def run_all(directory, device, only=(), timed=False, against=(),
-            with_compile=True):
+            with_compile=True, f64=False):
     import torch
     import blockbuster.torch as bbt
 
@@ -155,7 +223,7 @@ def run_all(directory, device, only=(), timed=False, against=(),
         try:
             run = bbt.load(os.path.join(directory, name), model,
                            device=device)
-            out = run(*inputs)
+            out = run_poisoned(run, inputs)
         except Exception as error:  # a runtime refusal is a failure here
             failed += 1
             print("%s: FAIL: %s" % (name, first_line(error)), flush=True)
@@ -174,6 +242,11 @@ def run_all(directory, device, only=(), timed=False, against=(),
               "weights bound by name, %d launches" % (
                   name, "PASS" if ok else "FAIL", error, tolerance, weights,
                   len(run.artifact.launches)), flush=True)
+        exact = f64_reference(torch, model, inputs) if f64 else None
+        if exact is not None:
+            print("%s: %s" % (name, f64_line(torch, out, exact)), flush=True)
+            print("%s: eager: %s" % (name, f64_line(torch, ref, exact)),
+                  flush=True)
         # The same export compiled by other compilers (--against), checked
         # as this one is and then timed in the same run.
         others = []
@@ -181,7 +254,7 @@ def run_all(directory, device, only=(), timed=False, against=(),
             try:
                 other = bbt.load(os.path.join(other_dir, name), model,
                                  device=device)
-                other_out = other(*inputs)
+                other_out = run_poisoned(other, inputs)
                 other_error = (torch.linalg.vector_norm(
                     other_out.double() - ref.double()) /
                     torch.linalg.vector_norm(ref.double())).item()
@@ -196,6 +269,9 @@ def run_all(directory, device, only=(), timed=False, against=(),
                       % (name, label, "PASS" if other_ok else "FAIL",
                          other_error, len(other.artifact.launches)),
                       flush=True)
+                if exact is not None:
+                    print("%s: %s: %s" % (name, label, f64_line(
+                        torch, other_out, exact)), flush=True)
             failed += not other_ok
             others.append(other if other_ok else None)
         if ok and timed:
@@ -228,6 +304,13 @@ def main():
     parser.add_argument("--round-dot-operands", action="store_true",
                         help="compile: bb-compile's --round-dot-operands "
                              "(bf16 SDPA's f32 P rounded to bf16)")
+    parser.add_argument("--bb-compile", default="", metavar="PATH",
+                        help="compile: with this bb-compile binary (an "
+                        "older commit's, for --against) instead of the C API")
+    parser.add_argument("--bb-compile-arg", action="append", default=[],
+                        metavar="ARG",
+                        help="compile --bb-compile: one more argument for it "
+                        "(--bb-compile-arg=--attention-f32-operand-parts=2)")
     parser.add_argument("--sizes", nargs="*", default=[],
                         help="compile: the corpus sizes (default tiny and "
                              "real; `long` is the anchors' attention, "
@@ -240,19 +323,26 @@ def main():
                         help="run: also check each export's artifact in DIR "
                         "(compiled by another bb-compile) and, with --time, "
                         "time it in the same run")
+    parser.add_argument("--f64", action="store_true",
+                        help="run: also compare each output (and eager's) "
+                        "with the module run in float64: normwise error and "
+                        "the share of elements not the f64 result rounded")
     parser.add_argument("--no-torch-compile", action="store_true",
                         help="run --time: leave torch.compile out (its "
                         "compilation is most of a run's time)")
     args = parser.parse_args()
     os.makedirs(args.directory, exist_ok=True)
     if args.step == "compile":
+        if args.bb_compile_arg and not args.bb_compile:
+            parser.error("--bb-compile-arg needs --bb-compile")
         return compile_all(args.directory, args.only, args.whole_threshold,
-                           args.chip, args.round_dot_operands, args.sizes)
+                           args.chip, args.round_dot_operands, args.sizes,
+                           args.bb_compile, args.bb_compile_arg)
     against = [tuple(a.split("=", 1)) for a in args.against]
     if any(len(a) != 2 for a in against):
         parser.error("--against takes LABEL=DIR")
     return run_all(args.directory, args.device, args.only, args.time,
-                   against, not args.no_torch_compile)
+                   against, not args.no_torch_compile, args.f64)
 
 
 if __name__ == "__main__":

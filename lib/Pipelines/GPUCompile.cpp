@@ -60,6 +60,7 @@ static LogicalResult compileOnce(ModuleOp module,
                 (options.divideAfterRounding ? " divide-after-rounding=true"
                                              : "") +
                 (options.roundDotOperands ? " round-dot-operands=true" : "") +
+                (options.pricePrologues ? "" : " price-prologues=false") +
                 "}"
           : "";
   std::string select = "block-select{target=" + options.target;
@@ -70,6 +71,8 @@ static LogicalResult compileOnce(ModuleOp module,
   select += " threads=" + std::to_string(options.threads);
   if (!options.decodeGemv)
     select += " decode-gemv=false";
+  if (!options.pricePrologues)
+    select += " price-prologues=false";
   // gpu-flash-attention's wgmma schedule takes key tiles of 128.
   if (options.chip == "sm_90a" && options.attentionMma != "sync" &&
       options.attentionMma != "wgmma-qk")
@@ -129,6 +132,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;
   gpu.attentionVWaitEarly = options.attentionVWaitEarly;
+  gpu.attentionF32OperandParts = options.attentionF32OperandParts;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;

@@ -366,8 +366,9 @@ def compile(module, *example_inputs, target=None, fuse=True, name=None,
     to compile for (None: gpu_chip(device), sm_90a on an H100).
     ``round_dot_operands``: bb-compile's --round-dot-operands (a bf16
     F.scaled_dot_product_attention, whose export keeps P in f32, then runs
-    with P rounded to bf16 as PyTorch's flash kernels round it; inexact,
-    off by default). Raises ExportError (torch-mlir) or capi.CompileError
+    with P rounded to bf16 as PyTorch's flash kernels round it, 1.5-1.65x
+    faster than the exact default, which splits P into three bf16 parts;
+    inexact, off by default). Raises ExportError (torch-mlir) or capi.CompileError
     (Blockbuster) with the reason."""
     if name is None:
         name = type(module).__name__.lower() if isinstance(

@@ -173,7 +173,9 @@ def test_compile_artifact(tmp_path):
 def test_compile_artifact_chip_and_rounding(tmp_path):
     """compile(chip=, round_dot_operands=) reach bb-compile's --chip and
     --round-dot-operands: a bf16 SDPA export (P kept in f32 by torch-mlir)
-    has both of its dots on wgmma for sm_90a only when P may be rounded."""
+    has both of its dots on wgmma for sm_90a; P V is one register-A wgmma
+    per k16 step when P may be rounded (8 over 128 keys), three (one per
+    bf16 part of P, 3 x 4 over 64 keys) when it may not."""
     from blockbuster import artifact
     sdpa = os.path.join(REPO, "test", "Inputs", "torch-attention",
                         "sdpa_bf16.mlir")
@@ -183,9 +185,13 @@ def test_compile_artifact_chip_and_rounding(tmp_path):
         assert a.chip == "sm_90a" and len(a.launches) == 1
         return "".join(p.read_text() for p in directory.glob("*.ptx"))
 
+    def register_a(text):
+        return sum("wgmma.mma_async" in line and "}, {%r" in line
+                   for line in text.splitlines())
+
     capi.compile(sdpa, target="gpu", output_dir=str(tmp_path / "rounded"),
                  chip="sm_90a", round_dot_operands=True)
-    assert ptx(tmp_path / "rounded").count("wgmma.mma_async") > 0
+    assert register_a(ptx(tmp_path / "rounded")) == 8
     capi.compile(sdpa, target="gpu", output_dir=str(tmp_path / "exact"),
                  chip="sm_90a")
-    assert "wgmma.mma_async" not in ptx(tmp_path / "exact")
+    assert register_a(ptx(tmp_path / "exact")) == 12

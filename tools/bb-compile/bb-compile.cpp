@@ -10,6 +10,7 @@
 //              [--wgmma-persistent=false] [--contract-fma=false]
 //              [--rational-erf=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
+//              [--attention-f32-operand-parts 3]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -84,8 +85,8 @@ static cl::opt<bool> roundDotOperands(
              "type of the other operand, widened from it: dot(x, f32(v)) as "
              "dot(bf16(x), v) (inexact; for attention exported from "
              "PyTorch in bf16, whose P stays f32: P rounded to bf16 as "
-             "PyTorch's flash kernels round it, both dots on the tensor "
-             "cores; docs/GPUPipeline.md)"),
+             "PyTorch's flash kernels round it, one bf16 P V instead of "
+             "the three exact ones of P's parts; docs/GPUPipeline.md)"),
     cl::cat(bbCompileCategory));
 static cl::opt<std::string>
     blockSizes("block-sizes", cl::init(""),
@@ -191,6 +192,13 @@ static cl::opt<std::string> attentionMma(
              "wgmma-qk (S = Q K^T only), sync (both on mma.sync, "
              "K and V by cp.async)"),
     cl::cat(bbCompileCategory));
+static cl::opt<int64_t> attentionF32OperandParts(
+    "attention-f32-operand-parts", cl::init(3),
+    cl::desc("Attention whose P V takes an f32 P and a bf16 V widened to f32 "
+             "(PyTorch's SDPA exported as is): the bf16 parts P is split "
+             "into, one dot each on the tensor cores (3: exact, the parts "
+             "sum to P; 2: within 2^-17 of P)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> attentionVWaitEarly(
     "attention-v-wait-early", cl::init(false),
     cl::desc("sm_90a attention blocks on wgmma: the iteration's V tile "
@@ -213,6 +221,13 @@ static cl::opt<bool> decodeGemv(
     cl::desc("Decode blocks (at most 16 rows against a weight slice) on "
              "the register schedule of gpu-decode-gemv (=false: the "
              "generic path)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> pricePrologues(
+    "price-prologues", cl::init(true),
+    cl::desc("Fusion and block selection price a GEMM's A prologue "
+             "recomputed per block of columns against materialising it "
+             "(=false: the prologue costs nothing; LayerNorm + matmul keeps "
+             "its normalisation in the GEMM's k loop)"),
     cl::cat(bbCompileCategory));
 static cl::opt<int64_t> decodePrefetchBytes(
     "decode-prefetch-bytes", cl::init(0),
@@ -283,6 +298,12 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
+  if (attentionF32OperandParts != 2 && attentionF32OperandParts != 3) {
+    llvm::errs() << "bb-compile: error: --attention-f32-operand-parts must be "
+                    "2 or 3, not "
+                 << attentionF32OperandParts << "\n";
+    return 1;
+  }
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file) {
@@ -311,6 +332,7 @@ int main(int argc, char **argv) {
   options.splitMaxBlocks = splitMaxBlocks;
   options.wgmmaSplitMaxBlocks = wgmmaSplitMaxBlocks;
   options.decodeGemv = decodeGemv;
+  options.pricePrologues = pricePrologues;
   options.decodePrefetchBytes = decodePrefetchBytes;
   options.decodeWeightsAheadMaxBlocks = decodeWeightsAheadMaxBlocks;
   options.decodeActivationsAhead = decodeActivationsAhead;
@@ -334,6 +356,7 @@ int main(int argc, char **argv) {
   options.rationalErf = rationalErf;
   options.attentionMma = attentionMma;
   options.attentionVWaitEarly = attentionVWaitEarly;
+  options.attentionF32OperandParts = attentionF32OperandParts;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

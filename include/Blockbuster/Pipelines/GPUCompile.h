@@ -29,8 +29,13 @@ struct GPUCompileOptions {
   bool divideAfterRounding = false;
   /// block-fuse's round-dot-operands: an f32 dot operand against one
   /// widened from a 16-bit float is rounded to that type (inexact;
-  /// attention's f32 P on the tensor cores). Off: the program's f32 dot.
+  /// attention's f32 P V as one bf16 dot). Off: the program's f32 dot
+  /// (attention's f32 P V as three bf16 dots of P's exact parts).
   bool roundDotOperands = false;
+  /// block-fuse's and block-select's price-prologues: a GEMM's A prologue
+  /// recomputed per block of columns costs its stall (off: nothing, and
+  /// LayerNorm + matmul keeps its normalisation in the GEMM's k loop).
+  bool pricePrologues = true;
   /// The machine block-fuse and block-select estimate for ("h100",
   /// "h200").
   std::string target = "h100";
@@ -65,6 +70,8 @@ struct GPUCompileOptions {
   std::string attentionMma = "wgmma";
   /// blockbuster-gpu-pipeline's attention-v-wait-early.
   bool attentionVWaitEarly = false;
+  /// blockbuster-gpu-pipeline's attention-f32-operand-parts.
+  int64_t attentionF32OperandParts = 3;
   /// blockbuster-gpu-pipeline's wgmma-split-max-blocks (0: sm_90a GEMM
   /// blocks are not split, and block-warpgroup-gemm-blocks gives no blocks
   /// to grids that would need the split to fill the SMs).

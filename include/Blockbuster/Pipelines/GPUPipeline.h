@@ -122,6 +122,13 @@ struct GPUPipelineOptions
                      "tile waited for right after S = Q K^T's issue, not at "
                      "P V"),
       llvm::cl::init(false)};
+  Option<int64_t> attentionF32OperandParts{
+      *this, "attention-f32-operand-parts",
+      llvm::cl::desc("Attention blocks whose P V takes an f32 P and a bf16 V "
+                     "widened to f32 (PyTorch's SDPA exported as is): the "
+                     "bf16 parts P is split into, one dot each on the "
+                     "tensor cores (3: exact; 2: within 2^-17 of P)"),
+      llvm::cl::init(3)};
   Option<int64_t> wgmmaSplitMaxBlocks{
       *this, "wgmma-split-max-blocks",
       llvm::cl::desc("sm_90a GEMM blocks whose grid has fewer blocks than "

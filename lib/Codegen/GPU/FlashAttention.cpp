@@ -32,7 +32,10 @@
 //    A is a tile of a global array (Q: its fragments loaded from global
 //    memory once, where the array's view is made) or a 16-bit tile of the
 //    block (P: the registers of two adjacent n8 tiles are the A fragment of
-//    one k16 step, columns past the tile's end zeroed). B is a tile of a
+//    one k16 step, columns past the tile's end zeroed), or an f32 tile of
+//    the block against a bf16 B widened in the body (PyTorch's SDPA
+//    exported as is): its registers split into bf16 parts that sum to it,
+//    one mma per part (splitIntoParts). B is a tile of a
 //    global array in shared memory (rows padded by 16 bytes against bank
 //    conflicts, rows past the end zero), read with ldmatrix.x4 (`.trans`
 //    when its rows are the contracted axis: V). In a loop whose iteration
@@ -69,6 +72,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Blockbuster/Codegen/GPU/Passes.h"
+#include "BF16Widening.h"
 #include "RowCombiners.h"
 #include "RunningMaxCombine.h"
 #include "TileBounds.h"
@@ -577,6 +581,9 @@ public:
   /// issued, before their wait, instead of at P V (see
   /// interpretContraction).
   bool vWaitEarly = false;
+  /// The bf16 parts an f32 A tile is split into against a widened bf16 B
+  /// (see splitIntoParts): 3, exact; 2, within 2^-17 of each element.
+  int64_t splitParts = 3;
 
 private:
   // Helpers for index arithmetic.
@@ -611,6 +618,13 @@ private:
   /// Stages global tile `oldB` (rows x columns) into shared memory.
   FailureOr<Value> stage(Value oldB, int64_t rows, int64_t columns);
   Value pack(Value lo, Value hi);
+  /// The A registers of f32 `pairs` (the registers of one A fragment in
+  /// order, two elements each) split into `parts` bf16 parts: part 0 is
+  /// each element rounded to bf16, part p + 1 the rounding of what parts
+  /// 0..p leave (an exact f32 difference). Part-major: part p's registers
+  /// are [p pairs.size(), (p + 1) pairs.size()).
+  SmallVector<Value> splitIntoParts(ArrayRef<std::pair<Value, Value>> pairs,
+                                    int64_t parts);
   /// exp of the old body's `oldArg` (cloned through `local`) as ex2.approx
   /// of its argument times log2(e), the product folded into a constant
   /// factor of the argument where there is one.
@@ -1043,6 +1057,45 @@ Value FlashAttentionBuilder::pack(Value lo, Value hi) {
   Value elements[2] = {lo, hi};
   Value vector = vector::FromElementsOp::create(rewriter, loc, pair, elements);
   return LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), vector);
+}
+
+// Why the parts are exact. Let x be an f32 in [2^e, 2^(e+1)), so a multiple
+// of 2^(e-23). Its rounding h0 to bf16 (8 significant bits) is within
+// 2^(e-8) of x and a multiple of 2^(e-7), so r1 = x - h0 is a multiple of
+// 2^(e-23) with |r1| <= 2^(e-8): at most 16 significant bits, exact in f32.
+// Its rounding h1 leaves r2 = r1 - h1, a multiple of 2^(e-23) with |r2| <=
+// 2^(e-17) (r1 < 2^(e-8), or r1 is a power of two and h1 = r1): at most 7
+// significant bits, so h2 = bf16(r2) = r2 and x = h0 + h1 + h2 exactly,
+// where r2's bits stay in bf16's range (e >= -110; bf16 has f32's
+// exponents: smaller elements lose bits below 2^-133). Two parts leave r2,
+// within 2^-17 |x|. The products of bf16 values are exact in f32, so each
+// part's dot sums exact products into the same f32 accumulator: the dot of
+// x is the f32 dot of the program, summed in the tensor cores' order.
+SmallVector<Value> FlashAttentionBuilder::splitIntoParts(
+    ArrayRef<std::pair<Value, Value>> pairs, int64_t parts) {
+  Type f32 = rewriter.getF32Type(), bf16 = rewriter.getBF16Type();
+  SmallVector<Value> registers(parts * pairs.size());
+  for (auto [i, pair] : llvm::enumerate(pairs)) {
+    auto [x0, x1] = pair;
+    for (int64_t part = 0; part < parts; ++part) {
+      // The pair rounded at once (cvt.rn.bf16x2.f32), as one register.
+      Value elements[2] = {x0, x1};
+      Value vector = vector::FromElementsOp::create(
+          rewriter, loc, VectorType::get({2}, f32), elements);
+      Value rounded = arith::TruncFOp::create(
+          rewriter, loc, VectorType::get({2}, bf16), vector);
+      Value word = LLVM::BitcastOp::create(rewriter, loc,
+                                           rewriter.getI32Type(), rounded);
+      registers[part * pairs.size() + i] = word;
+      if (part + 1 == parts)
+        break;
+      x0 = arith::SubFOp::create(rewriter, loc, x0,
+                                 widenBF16Half(rewriter, loc, word, 0));
+      x1 = arith::SubFOp::create(rewriter, loc, x1,
+                                 widenBF16Half(rewriter, loc, word, 1));
+    }
+  }
+  return registers;
 }
 
 LogicalResult FlashAttentionBuilder::interpretAlloc(memref::AllocOp alloc) {
@@ -1579,8 +1632,18 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   Value out = op.getDpsInits()[0];
   Type aType = getElementTypeOrSelf(oldA.getType());
   Type bType = getElementTypeOrSelf(oldB.getType());
+  // An f32 tile of the block against a bf16 global tile widened in the
+  // body (PyTorch's SDPA exported as is: P kept in f32, V widened): A's
+  // registers split into `splitParts` bf16 parts, each a dot of its own
+  // into the same accumulator (splitIntoParts).
+  int64_t parts = 1;
+  if (aType.isF32() && bType.isBF16() && isWorkgroup(oldA)) {
+    parts = splitParts;
+    aType = bType;
+  }
   if (aType != bType || !(aType.isBF16() || aType.isF16()))
-    return fail(op, "operands are not both bf16 or both f16");
+    return fail(op, "operands are not both bf16 or both f16, nor an f32 "
+                    "tile against bf16");
   auto outIt = fragments.find(out);
   if (outIt == fragments.end() || !shapes[out].isTile ||
       !getElementTypeOrSelf(out.getType()).isF32())
@@ -1616,21 +1679,28 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     const BufferShape &shape = shapes[oldA];
     if (it == fragments.end() || !shape.isTile || shape.columns < *kBound)
       return fail(op, "A is not a computed tile of the block");
-    Value zero = arith::ConstantOp::create(rewriter, loc, aType,
-                                           rewriter.getZeroAttr(aType));
+    Type tileType = getElementTypeOrSelf(oldA.getType());
+    Value zero = arith::ConstantOp::create(rewriter, loc, tileType,
+                                           rewriter.getZeroAttr(tileType));
     SmallVector<Value> values = it->second.values;
     if (shape.validColumns)
       for (int64_t reg = 0; reg < int64_t(values.size()); ++reg)
         values[reg] = arith::SelectOp::create(
             rewriter, loc, below(columnOf(reg), shape.validColumns),
             values[reg], zero);
-    // Accumulator tiles 2 s and 2 s + 1 are A's k16 step s.
-    for (int64_t step = 0; step < steps; ++step) {
-      int64_t lo = 8 * step, hi = 8 * step + 4;
-      aRegisters.push_back(pack(values[lo], values[lo + 1]));
-      aRegisters.push_back(pack(values[lo + 2], values[lo + 3]));
-      aRegisters.push_back(pack(values[hi], values[hi + 1]));
-      aRegisters.push_back(pack(values[hi + 2], values[hi + 3]));
+    // Accumulator tiles 2 s and 2 s + 1 are A's k16 step s: registers
+    // (0, 1), (2, 3) of tile 2 s, then of tile 2 s + 1. With parts, the
+    // registers of part p are aRegisters[p * 4 steps ..].
+    SmallVector<std::pair<Value, Value>> pairs;
+    for (int64_t step = 0; step < steps; ++step)
+      for (int64_t first : {8 * step, 8 * step + 2, 8 * step + 4,
+                            8 * step + 6})
+        pairs.push_back({values[first], values[first + 1]});
+    if (parts == 1) {
+      for (auto [x0, x1] : pairs)
+        aRegisters.push_back(pack(x0, x1));
+    } else {
+      aRegisters = splitIntoParts(pairs, parts);
     }
   } else {
     auto aType2 = cast<MemRefType>(oldA.getType());
@@ -1787,13 +1857,17 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       Value slotDesc = sharedMatrixDescriptor(
           rewriter, loc, prefetched->buffer, slotOffset,
           prefetched->groups * kBoxBytes, kSwizzleGroupBytes);
-      for (int64_t step = 0; step < steps; ++step) {
-        Value descB = advanceMatrixDescriptor(rewriter, loc, slotDesc,
-                                              step * kStepK * 128);
-        acc = wgmmaRegisterA(rewriter, loc, acc,
-                             ArrayRef<Value>(aRegisters).slice(4 * step, 4),
-                             descB, aType, /*transposeB=*/true);
-      }
+      // A split into parts: the parts' wgmmas in turn, the largest
+      // first, each over every k16 step, in the one group.
+      for (int64_t part = 0; part < parts; ++part)
+        for (int64_t step = 0; step < steps; ++step) {
+          Value descB = advanceMatrixDescriptor(rewriter, loc, slotDesc,
+                                                step * kStepK * 128);
+          acc = wgmmaRegisterA(
+              rewriter, loc, acc,
+              ArrayRef<Value>(aRegisters).slice(4 * (part * steps + step), 4),
+              descB, aType, /*transposeB=*/true);
+        }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // Ping-pong: the turn passes once S = Q K^T is issued (the other
@@ -1815,7 +1889,6 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
         aType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     auto fragmentType = VectorType::get({4, 2}, aType);
     for (int64_t step = 0; step < steps; ++step) {
-      ArrayRef<Value> a = ArrayRef<Value>(aRegisters).slice(4 * step, 4);
       for (int64_t pair = 0; pair < *nBound / (2 * kTileN); ++pair) {
         // Matrices: (n tile 2 p, k low), (2 p, k high), (2 p + 1, k low),
         // (2 p + 1, k high).
@@ -1838,19 +1911,25 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
           b.push_back(LLVM::BitcastOp::create(
               rewriter, loc, rewriter.getI32Type(),
               vector::ExtractOp::create(rewriter, loc, fragment, i)));
+        // A split into parts: one mma per part on the same B registers,
+        // the largest part first.
         for (int64_t half = 0; half < 2; ++half) {
           int64_t tile = 2 * pair + half;
-          ArrayRef<Value> c = ArrayRef<Value>(acc).slice(4 * tile, 4);
           Value bRegs[2] = {b[2 * half], b[2 * half + 1]};
-          auto mma = NVVM::MmaOp::create(
-              rewriter, loc, accType, a, bRegs, c,
-              ArrayRef<int64_t>{kRowsPerWarp, kTileN, kStepK}, std::nullopt,
-              std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (int64_t q = 0; q < 4; ++q)
-            acc[4 * tile + q] =
-                LLVM::ExtractValueOp::create(rewriter, loc, mma, q);
+          for (int64_t part = 0; part < parts; ++part) {
+            ArrayRef<Value> a = ArrayRef<Value>(aRegisters)
+                                    .slice(4 * (part * steps + step), 4);
+            ArrayRef<Value> c = ArrayRef<Value>(acc).slice(4 * tile, 4);
+            auto mma = NVVM::MmaOp::create(
+                rewriter, loc, accType, a, bRegs, c,
+                ArrayRef<int64_t>{kRowsPerWarp, kTileN, kStepK}, std::nullopt,
+                std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                               NVVM::MMALayout::col});
+            for (int64_t q = 0; q < 4; ++q)
+              acc[4 * tile + q] =
+                  LLVM::ExtractValueOp::create(rewriter, loc, mma, q);
+          }
         }
       }
     }
@@ -3264,6 +3343,12 @@ struct GPUFlashAttention
           << mma.getValue() << "'";
       return signalPassFailure();
     }
+    if (f32OperandParts != 2 && f32OperandParts != 3) {
+      getOperation().emitError("gpu-flash-attention: f32-operand-parts must "
+                               "be 2 or 3, not ")
+          << f32OperandParts.getValue();
+      return signalPassFailure();
+    }
     SmallVector<scf::ForallOp> grids;
     getOperation().walk([&](scf::ForallOp grid) {
       if (grid.getMapping() &&
@@ -3294,6 +3379,7 @@ struct GPUFlashAttention
       FlashAttentionBuilder builder(rewriter, grid, *rank, threads / kWarpSize,
                                     kind);
       builder.vWaitEarly = vWaitEarly;
+      builder.splitParts = f32OperandParts;
       if (succeeded(builder.build())) {
         rewriter.eraseOp(grid);
         continue;
@@ -3302,6 +3388,7 @@ struct GPUFlashAttention
         continue;
       FlashAttentionBuilder fallback(rewriter, grid, *rank, threads / kWarpSize,
                                      MmaKind::Sync);
+      fallback.splitParts = f32OperandParts;
       if (succeeded(fallback.build()))
         rewriter.eraseOp(grid);
     }

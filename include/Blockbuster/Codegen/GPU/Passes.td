@@ -140,7 +140,8 @@ def GPUFlashAttention
     reduce loops (`scf.for`) and dots `C[m, n] += A[m, k] * B[n, k]` (or
     `B[k, n]`) with bf16 or f16 operands and f32 accumulation, where A is a
     tile of a global array (Q) or a 16-bit tile of the block (P), and B a
-    tile of a global array (K or V). Every tile lives in the registers of
+    tile of a global array (K or V); or A an f32 tile of the block and B a
+    bf16 one widened in the dot's body (item 8). Every tile lives in the registers of
     the mma.sync m16n8k16 accumulator layout (lane l of warp w holds rows
     16 w + l / 4 and + 8, columns 2 (l % 4) + 8 j and + 1):
 
@@ -182,7 +183,17 @@ def GPUFlashAttention
        accumulated into O alpha (no second accumulator, no product by
        beta = exp(m_j - M)); the rounding of P moves past the positive
        factor beta, which the mark allows (lib/Codegen/GPU/
-       RunningMaxCombine.h). Without the mark nothing changes.
+       RunningMaxCombine.h). Without the mark nothing changes;
+    8. a dot of an f32 tile of the block (P) and a bf16 global tile
+       widened in its body (V: PyTorch's SDPA exported as is keeps P in
+       f32) splits P's registers into `f32-operand-parts` bf16 parts, a
+       pair of elements at a time: part 0 the rounding of P, each next
+       part the rounding of what the earlier ones leave (an exact f32
+       difference). Three parts sum to P exactly (for |P| >= 2^-110) and
+       products of bf16 values are exact in f32, so P V stays the
+       program's f32 dot, summed by the tensor cores: one mma.sync or
+       register-A wgmma per part and k16 step on the same B, into the
+       same accumulator. Two parts leave at most 2^-17 |P| out.
 
     With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
     or 8 warps (one or two consumer warpgroups of 64 query rows) whose Q,
@@ -223,6 +234,13 @@ def GPUFlashAttention
            "wgmma-pingpong (wgmma; a "
            "block of two consumer warpgroups takes turns issuing the dots, "
            "without a block barrier before each)">,
+    Option<"f32OperandParts", "f32-operand-parts", "int64_t",
+           /*default=*/"3",
+           "A dot of an f32 tile of the block (P) and a bf16 global tile "
+           "widened in its body (V; PyTorch's SDPA exported as is): the "
+           "bf16 parts P is split into, each a dot into the same f32 "
+           "accumulator: 3 (exact: the parts sum to P) or 2 (within 2^-17 "
+           "of P)">,
     Option<"vWaitEarly", "v-wait-early", "bool", /*default=*/"false",
            "wgmma schedules of one warpgroup: the iteration's V tile waited "
            "for right after S = Q K^T's wgmmas are issued, instead of at P "

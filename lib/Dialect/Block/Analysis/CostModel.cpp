@@ -15,9 +15,20 @@
 //            + thread FMAs of f32 dots x FMA cost, the split sums' T
 //            iterations (and their elements and FMAs) cut to T / S plus one
 //            for the combine
+//   prologue = max(0, prologue FLOPs - hidden FLOPs per element x
+//              prologue elements) / prologue rate
 //   time = max(max(memory, matrix FLOPs padded to whole matrix tiles /
 //              matrix rate + other FLOPs / vector rate) / occupancy,
-//              W x serial) + launch cost
+//              W x serial) + prologue + launch cost
+//
+// The prologue term is a GEMM that computes its A tiles in its k loop (a
+// normalisation, once per block of output columns): the warps that issue
+// the matrix instructions run it between them, so it adds to the time
+// instead of overlapping it, except for the few FLOPs per element that hide
+// behind the instructions in flight (docs/FusionReport.md, "Prologues").
+// It is what makes materialising LayerNorm's normalised X (one more
+// kernel and its round trip) faster than recomputing it per block of
+// columns, and leaves RMSNorm's fused.
 //
 // The serial term is what decode kernels spend their time on: a block of a
 // GEMV runs its loops one iteration after another (load, barrier, compute,
@@ -82,7 +93,7 @@ static KernelEstimate finish(KernelEstimate estimate,
       std::max(std::max(estimate.memorySeconds, estimate.computeSeconds) /
                    estimate.occupancy,
                estimate.latencySeconds) +
-      target.kernelOverheadSeconds;
+      estimate.prologueSeconds + target.kernelOverheadSeconds;
   return estimate;
 }
 
@@ -108,6 +119,16 @@ static double getComputeSeconds(const KernelReport &kernel,
                                 const TargetDescription &target) {
   return kernel.matrixTileFlops / target.matrixFlopsPerSecond +
          (kernel.flops - kernel.matrixFlops) / target.vectorFlopsPerSecond;
+}
+
+/// The stall of `kernel`'s prologue on `target` (0 without a rate).
+static double getPrologueSeconds(const KernelReport &kernel,
+                                 const TargetDescription &target) {
+  if (target.prologueFlopsPerSecond <= 0)
+    return 0;
+  double stalled = kernel.prologueFlops - target.prologueHiddenFlopsPerElement *
+                                              kernel.prologueElements;
+  return std::max(0.0, stalled) / target.prologueFlopsPerSecond;
 }
 
 TargetDescription
@@ -164,6 +185,7 @@ KernelEstimate blockbuster::block::estimateKernel(
 
   estimate.memorySeconds = getMemorySeconds(kernel, target);
   estimate.computeSeconds = getComputeSeconds(kernel, target);
+  estimate.prologueSeconds = getPrologueSeconds(kernel, target);
   if (!serialBound)
     return finish(estimate, target);
   // One block's loops, the split sums' iterations shared among the splits.

@@ -247,6 +247,44 @@ public:
     return flops;
   }
 
+  /// Adds to `kernel` the prologue of `dot` (KernelReport::prologueFlops):
+  /// the elementwise ops in its reduce's body that compute its 16-bit lhs
+  /// from loads (no dot, reduction or region among them; ops already
+  /// counted for another dot of the same operand count once).
+  void countPrologue(DotOp dot, llvm::SmallPtrSetImpl<Operation *> &counted,
+                     KernelReport &kernel) const {
+    if (!countMatrixFlops(dot) || !isa<ReduceOp>(dot->getParentOp()))
+      return;
+    Value lhs = dot.getLhs();
+    if (counted.contains(lhs.getDefiningOp()))
+      return;
+    llvm::SmallPtrSet<Operation *, 16> slice;
+    SmallVector<Value> worklist = {lhs};
+    bool loads = false;
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      // Values from outside the body: per-block inputs (statistics).
+      if (!def || def->getBlock() != dot->getBlock() ||
+          !slice.insert(def).second)
+        continue;
+      if (isa<LoadOp>(def)) {
+        loads = true;
+        continue;
+      }
+      if (isa<DotOp, TileReduceOp, ReduceOp>(def) || def->getNumRegions() ||
+          def->getNumResults() != 1)
+        return;
+      llvm::append_range(worklist, def->getOperands());
+    }
+    if (!loads || isa_and_nonnull<LoadOp>(lhs.getDefiningOp()))
+      return;
+    for (Operation *op : slice)
+      if (counted.insert(op).second)
+        kernel.prologueFlops += countFlops(op);
+    kernel.prologueElements +=
+        countElements(dot, cast<TileType>(lhs.getType()).getAxes());
+  }
+
   /// Peak bytes of tiles live at once while `block` runs, counting only
   /// values defined in it (the caller adds what is live around it). One pass
   /// over the block: a value is live from its definition to its last use.
@@ -545,7 +583,10 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
       kernel.instances *= sizes.getNumBlocks(cast<StringAttr>(axis));
 
     llvm::MapVector<Value, int64_t> bytesPerArray;
+    llvm::SmallPtrSet<Operation *, 16> prologueOps;
     map.getBody().walk([&](Operation *op) {
+      if (auto dot = dyn_cast<DotOp>(op))
+        counter.countPrologue(dot, prologueOps, kernel);
       if (auto load = dyn_cast<LoadOp>(op)) {
         auto tile = cast<TileType>(load.getType());
         int64_t bytes = counter.countElements(op, tile.getAxes()) *
@@ -670,6 +711,8 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
           json.attribute("flops", kernel.flops);
           json.attribute("matrix_flops", kernel.matrixFlops);
           json.attribute("matrix_tile_flops", kernel.matrixTileFlops);
+          json.attribute("prologue_flops", kernel.prologueFlops);
+          json.attribute("prologue_elements", kernel.prologueElements);
           json.attribute("local_bytes_peak", kernel.localBytesPeak);
           json.attribute("register_bytes_peak", kernel.registerBytesPeak);
           json.attribute("shared_bytes_peak", kernel.sharedBytesPeak);
@@ -691,6 +734,8 @@ void blockbuster::block::writeFusionReport(llvm::json::OStream &json,
                            toNanoseconds(estimate.computeSeconds));
             json.attribute("latency_ns",
                            toNanoseconds(estimate.latencySeconds));
+            json.attribute("prologue_ns",
+                           toNanoseconds(estimate.prologueSeconds));
             json.attribute("ns", toNanoseconds(estimate.seconds));
           });
         });

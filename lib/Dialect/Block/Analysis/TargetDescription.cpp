@@ -47,6 +47,19 @@ using namespace blockbuster::block;
 // decode blocks"): within 0.8x-1.45x of every one. The H200 runs the same
 // code on the same SMs: the H100's figures.
 //
+// Prologues: a GEMM whose k loop computes its A tiles (sm_90a: the
+// register-A prologue of gpu-warpgroup-matmul) against the same GEMM of a
+// materialised A, per kernel on the H200 (scripts/kernel-times.py,
+// 2026-11-28, docs/performance.md, "Materialised norms"): LayerNorm +
+// matmul M8192 K4096 N4096, 4 FLOPs per element of the block program
+// (- mean, * rstd, * gamma, + beta), 457 us against 360 us; RMSNorm +
+// matmul, 2 (* rstd, which the schedule moves to the accumulator, and
+// * gamma), 357 us against 363 us. Each element is computed once per block
+// of 256 columns (16 times): 2 FLOPs per element hide behind the matrix
+// instructions, and the rest cost 97 us for 2 x 537M FLOPs, 1.1e13 FLOP/s
+// of the whole chip. The H100 runs the same code on the same SMs: the
+// H200's figures.
+//
 // Split reductions: gpu-split-reductions' limit, 8 blocks per SM (the
 // bb-compile default); the CPU pipeline does not split.
 //
@@ -74,6 +87,8 @@ static constexpr TargetDescription kTargets[] = {
      /*l2BytesPerSecond=*/4.4e12,
      /*matrixFlopsPerSecond=*/7.0e14,
      /*vectorFlopsPerSecond=*/6.7e13,
+     /*prologueFlopsPerSecond=*/1.1e13,
+     /*prologueHiddenFlopsPerElement=*/2,
      /*kernelOverheadSeconds=*/4.0e-6,
      /*iterationSeconds=*/1.4e-6,
      /*threadElementSeconds=*/1.4e-7,
@@ -101,6 +116,8 @@ static constexpr TargetDescription kTargets[] = {
      /*l2BytesPerSecond=*/4.4e12,
      /*matrixFlopsPerSecond=*/7.9e14,
      /*vectorFlopsPerSecond=*/6.7e13,
+     /*prologueFlopsPerSecond=*/1.1e13,
+     /*prologueHiddenFlopsPerElement=*/2,
      /*kernelOverheadSeconds=*/4.0e-6,
      /*iterationSeconds=*/1.4e-6,
      /*threadElementSeconds=*/1.4e-7,
@@ -127,6 +144,8 @@ static constexpr TargetDescription kTargets[] = {
      /*l2BytesPerSecond=*/0,
      /*matrixFlopsPerSecond=*/5.0e10,
      /*vectorFlopsPerSecond=*/5.0e10,
+     /*prologueFlopsPerSecond=*/0,
+     /*prologueHiddenFlopsPerElement=*/0,
      /*kernelOverheadSeconds=*/1.0e-7,
      /*iterationSeconds=*/0,
      /*threadElementSeconds=*/0,

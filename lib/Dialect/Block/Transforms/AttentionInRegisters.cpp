@@ -18,6 +18,22 @@ static bool isLoaded(Value value) {
   return value.getDefiningOp<LoadOp>() != nullptr;
 }
 
+static bool isF32Tile(Value value) {
+  auto tile = dyn_cast<TileType>(value.getType());
+  return tile && tile.getElementType().isF32();
+}
+
+/// An f32 tile cast from a loaded bf16 tile (the f32 V of torch-mlir's
+/// SDPA, which widens its bf16 operands).
+static bool isWidenedBF16(Value value) {
+  auto widen = value.getDefiningOp<CastOp>();
+  if (!widen || !isF32Tile(value) || !isLoaded(widen->getOperand(0)))
+    return false;
+  return cast<TileType>(widen->getOperand(0).getType())
+      .getElementType()
+      .isBF16();
+}
+
 std::optional<AttentionInRegisters>
 blockbuster::block::matchAttentionInRegisters(ProgramOp program,
                                               MapOp kernel) {
@@ -70,15 +86,23 @@ blockbuster::block::matchAttentionInRegisters(ProgramOp program,
     return std::nullopt;
 
   // P V: a dot of the same kernel whose A is a computed 16-bit tile (P)
-  // and whose B is a loaded 16-bit tile (V), contracting the keys.
+  // and whose B is a loaded 16-bit tile (V), contracting the keys; or
+  // whose A is a computed f32 tile and whose B is a loaded bf16 tile
+  // widened to f32 (PyTorch's SDPA exported as is), which the pass splits
+  // into bf16 parts (splitP).
   DotOp values;
   kernel.getBody().walk([&](DotOp dot) {
-    if (!values && dot != scores && !isLoaded(dot.getLhs()) &&
-        isHalfTile(dot.getLhs()) && isLoaded(dot.getRhs()) &&
-        isHalfTile(dot.getRhs()) &&
-        llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
-                           attention.keyAxis))
+    if (values || dot == scores || isLoaded(dot.getLhs()) ||
+        !llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
+                            attention.keyAxis))
+      return;
+    if (isHalfTile(dot.getLhs()) && isLoaded(dot.getRhs()) &&
+        isHalfTile(dot.getRhs())) {
       values = dot;
+    } else if (isF32Tile(dot.getLhs()) && isWidenedBF16(dot.getRhs())) {
+      values = dot;
+      attention.splitP = true;
+    }
   });
   if (!values)
     return std::nullopt;
@@ -122,7 +146,12 @@ bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
     return true;
   for (StringAttr axis : valueAxes)
     columns *= getBlockExtent(sizes, axis);
+  // P kept in f32: at P V, O and O_j in f32 and P's three parts in bf16
+  // (S's registers are free then).
   int64_t perThread =
-      kAttentionRowsPerWarp * (keys + columns + headExtent(sizes) / 2) / 32;
+      splitP ? kAttentionRowsPerWarp *
+                   (2 * columns + 3 * keys / 2 + headExtent(sizes) / 2) / 32
+             : kAttentionRowsPerWarp *
+                   (keys + columns + headExtent(sizes) / 2) / 32;
   return perThread <= registers;
 }

@@ -4,7 +4,8 @@
 // gpu-flash-attention (lib/Codegen/GPU/FlashAttention.cpp), which runs an
 // attention kernel with every tile in registers: a reduce over key blocks
 // whose S = Q K^T reads two loaded 16-bit tiles and whose P V reads a
-// computed 16-bit P and a loaded V. The pass takes such a kernel when its
+// computed 16-bit P and a loaded V (or a computed f32 P and a loaded bf16 V
+// widened to f32). The pass takes such a kernel when its
 // blocks hold one (batch, head) and at most 16 query rows per warp. It is
 // a conservative image: the pass may still refuse an op it does not know
 // (then the kernel takes the generic path, as without this test).
@@ -42,6 +43,14 @@ constexpr int64_t kAttentionMaxKeys = 64;
 constexpr int64_t kAttentionWgmmaKeys = 128;
 constexpr int64_t kAttentionWideKeysHead = 128;
 constexpr int64_t kAttentionWideKeysRegisters = 160;
+/// P kept in f32 and split into three bf16 parts (splitP): S, O, the
+/// combine's O_j, Q and the parts of P within 256 registers at 128 keys
+/// and a head of 128 on wgmma (B1 H32 S2048 D128: 238 registers, 245
+/// causal, no spill, two blocks per SM); on mma.sync at most 32 keys (64
+/// at D = 64: 128 bytes of spills under the 128 registers of 4 blocks per
+/// SM; D = 128 spills at 32 keys, and the estimate refuses it).
+constexpr int64_t kAttentionSplitWideRegisters = 256;
+constexpr int64_t kAttentionSplitSyncKeys = 32;
 /// The fewest: one k16 step of P V.
 constexpr int64_t kAttentionMinKeys = 16;
 
@@ -60,10 +69,15 @@ struct AttentionInRegisters {
   /// pass, which gpu-flash-attention runs with FlashAttention's combine
   /// (one accumulator, O).
   bool singlePass = false;
+  /// P V contracts an f32 P with a bf16 V widened to f32 (PyTorch's SDPA
+  /// exported as is): gpu-flash-attention splits P into bf16 parts, one
+  /// P V each, and the reduce keeps rule 9's combine (a second
+  /// accumulator O_j rescaled per key tile).
+  bool splitP = false;
 
   /// Whether blocks of `sizes` run in registers on `warps` warps with
-  /// their S, O and Q fragments in `registers` 32-bit registers per
-  /// thread: one (batch, head) per block, 16 query rows per warp (fewer
+  /// their S, O and Q fragments (splitP: O, O_j, Q and P's three bf16
+  /// parts) in `registers` 32-bit registers per thread: one (batch, head) per block, 16 query rows per warp (fewer
   /// would leave warps idle: each warp computes 16 rows whatever the
   /// block holds, so the block has min(16 x warps, queries) rows), at
   /// most `maxKeys` keys (registers < 0: not estimated, for keys the user

@@ -59,6 +59,8 @@ struct BlockSelectPass
       limited.localMemoryBytes = budget;
     // Without gpu-decode-gemv its kernels run on the generic lowering.
     limited.decodeGemv = decodeGemv;
+    if (!pricePrologues)
+      limited.prologueFlopsPerSecond = 0;
     const TargetDescription *targetDesc = &limited;
     if (threads < 1) {
       module.emitError() << "block-select: threads " << threads
@@ -243,10 +245,23 @@ struct BlockSelectPass
     // keys, 128 within 160 registers; else 64 within the target's state
     // registers. (The single pass at D = 64 takes 127 of the 128 registers
     // its 4 blocks per SM leave; a partial key tile's bounds spill 8 bytes.)
+    // P kept in f32 (splitP): on wgmma, 128 keys within 256 registers for
+    // a head of 128 or more (2 blocks per SM), else 64 within the state
+    // registers; on mma.sync 32 within them (64 keys at D = 64 spill).
     auto keyBudget = [&](const AttentionInRegisters &kernel,
                          const BlockSizes &sizes) {
       if (explicitSizes.count(kernel.keyAxis.getValue()))
         return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys, -1};
+      if (kernel.splitP) {
+        if (!wgmmaAttention)
+          return std::pair<int64_t, int64_t>{
+              kAttentionSplitSyncKeys, targetDesc.stateRegistersPerThread};
+        if (kernel.headExtent(sizes) >= kAttentionWideKeysHead)
+          return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys,
+                                             kAttentionSplitWideRegisters};
+        return std::pair<int64_t, int64_t>{
+            kAttentionMaxKeys, targetDesc.stateRegistersPerThread};
+      }
       if (wgmmaAttention &&
           (kernel.headExtent(sizes) >= kAttentionWideKeysHead ||
            (kernel.singlePass &&
@@ -262,14 +277,21 @@ struct BlockSelectPass
       bind(kernel.queryAxis, kAttentionRowsPerWarp * warps);
       if (fixed.count(kernel.keyAxis.getValue()))
         continue;
-      for (int64_t keys = kAttentionWgmmaKeys; keys >= kAttentionMinKeys;
-           keys /= 2) {
+      bool fits = false;
+      for (int64_t keys = kAttentionWgmmaKeys;
+           !fits && keys >= kAttentionMinKeys; keys /= 2) {
         bind(kernel.keyAxis, keys);
         BlockSizes sizes(program, fixed, targetDesc.maxBlockSize);
         auto [maxKeys, registers] = keyBudget(kernel, sizes);
-        if (kernel.fits(sizes, warps, registers, maxKeys))
-          break;
+        fits = kernel.fits(sizes, warps, registers, maxKeys);
       }
+      // No key count fits the registers (P kept in f32 at D = 128 on
+      // mma.sync): sized like any other kernel, as when no size of the
+      // other axes fits (below). Not left to that test: with every tiled
+      // axis bound here, none would be tried.
+      if (!fits)
+        return selectBlockSizes(program, explicitSizes, targetDesc,
+                                inRegisters, /*allowRegisters=*/false);
     }
     llvm::erase_if(open, [&](AxisAttr axis) {
       return fixed.count(axis.getName().getValue());

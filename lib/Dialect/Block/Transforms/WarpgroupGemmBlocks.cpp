@@ -54,6 +54,8 @@ constexpr int64_t kPairBlockN = 128;
 constexpr int64_t kSplitBlockN = 128;
 // The blocks of 128 x 128 tiles one SM holds (3 ring slots of 32 KB).
 constexpr int64_t kSplitBlocksPerSM = 2;
+// The k blocks of a GEMM whose A row kernels over (m, k) write first.
+constexpr int64_t kRowBlockK = 256;
 // The offset of a load index that is an axis without a slice (as in
 // BlockOps.cpp and BlockToLinalg.cpp).
 constexpr int64_t kExactIndex = -1;
@@ -198,24 +200,63 @@ FailureOr<GemmKernel> matchGemmKernel(MapOp map) {
   return GemmKernel{m, n, k, plain};
 }
 
+/// Whether `map` is a grid over (m, k) with no reduce: elementwise work on
+/// rows (a normalisation whose result the GEMM reads as A).
+bool isRowBlockKernel(MapOp map, StringRef m, StringRef k) {
+  if (map.getAxes().size() != 2 ||
+      cast<StringAttr>(map.getAxes()[0]).getValue() != m ||
+      cast<StringAttr>(map.getAxes()[1]).getValue() != k)
+    return false;
+  bool reduces = false;
+  map.walk([&](Operation *op) {
+    reduces |= isa<ReduceOp, TileReduceOp, DotOp>(op);
+  });
+  return !reduces;
+}
+
+/// The program's GEMM kernel and whether kernels over (m, k) come before
+/// it (a materialised A).
+struct GemmProgram {
+  std::array<StringRef, 3> axes;
+  bool rowBlocks;
+};
+
 /// The precondition: `program` ends with a GEMM kernel (matchGemmKernel);
 /// with a computed A, kernels over m alone (its row statistics) may come
-/// before. Returns the axes m, n, k.
-FailureOr<std::array<StringRef, 3>> matchGemmProgram(ProgramOp program) {
+/// before; with A an earlier kernel's result, kernels over m alone and
+/// elementwise kernels over (m, k) (LayerNorm's statistics and its
+/// normalised X, which the cost model materialises rather than recompute
+/// per block of columns: docs/FusionReport.md, "Prologues").
+FailureOr<GemmProgram> matchGemmProgram(ProgramOp program) {
   auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
   if (maps.empty())
     return fail(program, "no kernel");
   FailureOr<GemmKernel> gemm = matchGemmKernel(maps.back());
   if (failed(gemm))
     return failure();
-  // Kernels before the GEMM: none for a plain GEMM; the row statistics of
-  // a computed A (grids over m alone).
-  for (MapOp other : ArrayRef(maps).drop_back())
-    if (gemm->plain || other.getAxes().size() != 1 ||
+  bool readsKernelResult = false;
+  maps.back().walk([&](DotOp dot) {
+    readsKernelResult = isKernelResultOperand(dot.getLhs(), {gemm->m, gemm->k});
+  });
+  // Kernels before the GEMM: none for a plain GEMM of an argument; the row
+  // statistics of a computed A (grids over m alone); for A an earlier
+  // kernel's result, row statistics and at least one elementwise kernel
+  // over (m, k) that writes it.
+  bool rowBlocks = false;
+  for (MapOp other : ArrayRef(maps).drop_back()) {
+    if (readsKernelResult && isRowBlockKernel(other, gemm->m, gemm->k)) {
+      rowBlocks = true;
+      continue;
+    }
+    if ((gemm->plain && !readsKernelResult) || other.getAxes().size() != 1 ||
         cast<StringAttr>(other.getAxes()[0]).getValue() != gemm->m)
       return fail(other, "a kernel besides the GEMM that is not over m "
-                         "alone");
-  return std::array<StringRef, 3>{gemm->m, gemm->n, gemm->k};
+                         "alone (or, before a GEMM of its result, "
+                         "elementwise over m and k)");
+  }
+  if (readsKernelResult && maps.size() > 1 && !rowBlocks)
+    return fail(program, "kernels over m alone before a plain GEMM");
+  return GemmProgram{{gemm->m, gemm->n, gemm->k}, rowBlocks};
 }
 
 /// The precondition of a chain of GEMMs (an MLP: x W1 + b1, an activation,
@@ -354,12 +395,17 @@ struct BlockWarpgroupGemmBlocks
         setChainBlocks(program, *chain, *targetDesc);
         continue;
       }
-      FailureOr<std::array<StringRef, 3>> axes = matchGemmProgram(program);
-      if (failed(axes))
+      FailureOr<GemmProgram> gemm = matchGemmProgram(program);
+      if (failed(gemm))
         continue;
-      llvm::StringMap<int64_t> sizes = {{(*axes)[0], kBlockM},
-                                        {(*axes)[1], kBlockN},
-                                        {(*axes)[2], kBlockK}};
+      const std::array<StringRef, 3> *axes = &gemm->axes;
+      // Kernels over (m, k) before the GEMM are row kernels of k blocks:
+      // 256 columns give every lane 16-byte accesses (gpu-row-kernels),
+      // and the ring still steps by 64.
+      llvm::StringMap<int64_t> sizes = {
+          {(*axes)[0], kBlockM},
+          {(*axes)[1], kBlockN},
+          {(*axes)[2], gemm->rowBlocks ? kRowBlockK : kBlockK}};
       llvm::StringMap<AxisAttr> byName;
       for (AxisAttr axis : program.getAxisTable())
         byName[axis.getName().getValue()] = axis;
@@ -377,7 +423,11 @@ struct BlockWarpgroupGemmBlocks
         AxisAttr axis = byName.lookup(entry.getKey());
         return axis && axis.isTiled() && !axis.getBlockSize();
       });
-      if (!open || kAxis.getExtent() <= kBlockK)
+      if (!open || kAxis.getExtent() <= sizes.lookup((*axes)[2]))
+        continue;
+      // Row kernels take whole k blocks only (a partial one has a dynamic
+      // row length): other k extents leave the blocks to block-select.
+      if (gemm->rowBlocks && kAxis.getExtent() % kRowBlockK != 0)
         continue;
       int64_t m = mAxis.getExtent(), n = nAxis.getExtent(),
               k = kAxis.getExtent();
@@ -388,8 +438,10 @@ struct BlockWarpgroupGemmBlocks
         continue;
       }
       // Too few for the SMs: 128 x 128 blocks where gpu-warpgroup-matmul
-      // splits their k steps (the same rule as there) to fill them.
-      if (m < kBlockM || n < kSplitBlockN ||
+      // splits their k steps (the same rule as there) to fill them; not
+      // behind row kernels over k blocks, which the split's steps of 64
+      // would give 4-byte accesses.
+      if (gemm->rowBlocks || m < kBlockM || n < kSplitBlockN ||
           splitsOf(llvm::divideCeil(m, kBlockM) *
                        llvm::divideCeil(n, kSplitBlockN),
                    k, *targetDesc) == 1)

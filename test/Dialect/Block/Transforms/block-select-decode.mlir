@@ -54,6 +54,7 @@
 // GENERIC:      "splits": 2,
 // GENERIC-NEXT: "waves": 1,
 // GENERIC:      "latency_ns": 12824,
+// GENERIC-NEXT: "prologue_ns": 0,
 // GENERIC-NEXT: "ns": 37700{{$}}
 block.program @rmsnorm_matmul_m16 axes(a0 = 16 tiled, a1 = 4096 tiled, a2 = 4096 tiled) (%arg0: !block.array<16x4096xbf16>, %arg1: !block.array<4096xbf16>, %arg2: !block.array<4096x4096xbf16>) -> !block.array<16x4096xbf16> {
   %0 = block.map [a0, a2] -> !block.array<16x4096xbf16> {

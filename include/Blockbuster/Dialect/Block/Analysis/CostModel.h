@@ -41,8 +41,11 @@ struct KernelEstimate {
   /// The serial work of one block (its loop iterations and the elements
   /// each thread computes in them) times the waves.
   double latencySeconds = 0;
+  /// The stall of the matrix instructions' warps on the kernel's prologue
+  /// (TargetDescription::prologueFlopsPerSecond).
+  double prologueSeconds = 0;
   /// max(max(memorySeconds, computeSeconds) / occupancy, latencySeconds)
-  /// + the launch cost.
+  /// + prologueSeconds + the launch cost.
   double seconds = 0;
 };
 

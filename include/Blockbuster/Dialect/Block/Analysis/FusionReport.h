@@ -68,6 +68,14 @@ struct KernelReport {
   /// `matrixFlops` as the matrix units run them: each instance's dot
   /// padded to whole m16 x n8 x k16 tiles (a block of 8 rows runs 16).
   int64_t matrixTileFlops = 0;
+  /// The part of `flops` that computes the 16-bit operand of a dot inside
+  /// the dot's own reduce from loaded tiles by elementwise ops (a
+  /// normalisation run on each A tile of a GEMM: its prologue), and the
+  /// operand elements so computed, both over all runs: an element is
+  /// computed again for every block of the axes the operand lacks (the
+  /// GEMM's output columns). docs/FusionReport.md, "Prologues".
+  int64_t prologueFlops = 0;
+  int64_t prologueElements = 0;
   int64_t localBytesPeak = 0;      // Peak bytes of live tiles in one instance.
   /// The same peak split by where values live: reduce states (loop-carried
   /// accumulators and the results they become) in registers, every other

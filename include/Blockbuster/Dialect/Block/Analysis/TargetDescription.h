@@ -67,6 +67,14 @@ struct TargetDescription {
   double l2BytesPerSecond;
   double matrixFlopsPerSecond;
   double vectorFlopsPerSecond;
+  /// A GEMM's prologue (KernelReport::prologueFlops: the A tile computed
+  /// from loaded tiles in the GEMM's own k loop) runs on the warps that
+  /// issue the matrix instructions and stalls them: its FLOPs beyond
+  /// `prologueHiddenFlopsPerElement` per computed element cost
+  /// 1 / `prologueFlopsPerSecond` each, on top of the rest of the kernel's
+  /// time (docs/FusionReport.md, "Prologues"). Rate 0: no such term.
+  double prologueFlopsPerSecond;
+  double prologueHiddenFlopsPerElement;
   /// The fixed cost of one kernel (launch and tail), in seconds.
   double kernelOverheadSeconds;
   /// The serial time of one instance (docs/FusionReport.md, "Serial

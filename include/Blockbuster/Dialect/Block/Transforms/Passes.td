@@ -155,7 +155,11 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     Option<"decodeGemv", "decode-gemv", "bool", /*default=*/"true",
            "The GPU lowering runs gpu-decode-gemv: a decode kernel with its "
            "blocks costs that schedule's serial work (false: the generic "
-           "lowering's, as bb-compile --decode-gemv=false lowers it)">
+           "lowering's, as bb-compile --decode-gemv=false lowers it)">,
+    Option<"pricePrologues", "price-prologues", "bool", /*default=*/"true",
+           "A GEMM that computes its A tiles in its k loop costs the stall "
+           "of its prologue (TargetDescription::prologueFlopsPerSecond; "
+           "false: nothing, as bb-compile --price-prologues=false)">
   ];
 }
 
@@ -329,8 +333,14 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "Rule 8 also rewrites dot(x, f32(b)), x f32 and b a 16-bit float "
            "tile, as dot(x rounded to b's type, b) (inexact: x loses its "
            "low mantissa bits; attention's f32 P against V widened from "
-           "bf16 then runs on the tensor cores, P rounded as PyTorch's own "
-           "flash kernels round it)">
+           "bf16 then takes one bf16 P V, P rounded as PyTorch's own flash "
+           "kernels round it, instead of the three exact ones of P's bf16 "
+           "parts that gpu-flash-attention issues without it)">,
+    Option<"pricePrologues", "price-prologues", "bool", /*default=*/"true",
+           "The extend step prices a GEMM's A prologue recomputed per block "
+           "of its columns (TargetDescription::prologueFlopsPerSecond; "
+           "false: the prologue costs nothing, and LayerNorm + matmul "
+           "keeps its normalisation in the GEMM's k loop)">
   ];
   let statistics = [
     Statistic<"rule1Applications", "rule-1", "Rewrites by rule 1 (producer-consumer map fusion)">,

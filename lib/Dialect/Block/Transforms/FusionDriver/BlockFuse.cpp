@@ -291,6 +291,8 @@ struct BlockFusePass
     // serial work decides between the forms it keeps (snapshots) and their
     // block sizes in block-select.
     judgedTarget = withoutSerialWork(*targetDescription);
+    if (!pricePrologues)
+      judgedTarget.prologueFlopsPerSecond = 0;
     SmallVector<unsigned> requested(order.begin(), order.end());
     if (requested.empty())
       requested.assign(std::begin(kDefaultOrder), std::end(kDefaultOrder));

@@ -89,6 +89,62 @@ static bool recomputationMayAddBytes(MapOp producer, Block &body) {
   return added > countKernelBytes(producer, sizes);
 }
 
+/// The first axis of the map around `reduce` that the producer's result
+/// loaded by `load` does not have, with more than one block at the sizes
+/// block-fuse judges by, when that result is an operand of a dot on 16-bit
+/// floats in the reduce (through elementwise ops): the producer's body
+/// would run once per block of that axis on the matrix instructions' warps.
+/// Null otherwise, and where the producer's rows along the reduce's axis
+/// are not whole rows of 16-byte vectors over a warp (32 x 16 bytes; 256
+/// bf16): kept, the producer would be a kernel of partial rows on the GPU's
+/// generic path (docs/GPUPipeline.md, "Row kernels"), slower than the
+/// recomputation it replaces (LayerNorm + matmul at K 2056).
+static StringAttr getRepeatingAxis(LoadOp load, MapOp producer,
+                                   ReduceOp reduce) {
+  constexpr int64_t kWarpRowBytes = 32 * 16;
+  auto tile = cast<TileType>(load.getType());
+  int64_t elementBytes =
+      std::max<int64_t>(1, tile.getElementType().getIntOrFloatBitWidth() / 8);
+  auto program = producer->getParentOfType<ProgramOp>();
+  BlockSizes sizes(program, /*overrides=*/{}, kJudgedBlockSize);
+  if ((sizes.getExtent(reduce.getAxisAttr()) * elementBytes) % kWarpRowBytes)
+    return {};
+  SmallVector<Value> worklist = {load.getResult()};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  bool feedsMatrixDot = false;
+  while (!worklist.empty() && !feedsMatrixDot) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (user->getBlock() != load->getBlock() || !seen.insert(user).second)
+        continue;
+      if (auto dot = dyn_cast<DotOp>(user)) {
+        auto isHalf = [](Value operand) {
+          Type element = cast<TileType>(operand.getType()).getElementType();
+          return element.isF16() || element.isBF16();
+        };
+        feedsMatrixDot |= isHalf(dot.getLhs()) && isHalf(dot.getRhs());
+        continue;
+      }
+      if (user->getNumRegions() || user->getNumResults() != 1 ||
+          !isa<TileType>(user->getResult(0).getType()))
+        continue;
+      worklist.push_back(user->getResult(0));
+    }
+  }
+  if (!feedsMatrixDot)
+    return {};
+  auto consumer = reduce->getParentOfType<MapOp>();
+  if (!consumer)
+    return {};
+  for (Attribute attr : consumer.getAxes()) {
+    auto axis = cast<StringAttr>(attr);
+    if (!llvm::is_contained(producer.getAxes(), axis) &&
+        sizes.getNumBlocks(axis) > 1)
+      return axis;
+  }
+  return {};
+}
+
 bool blockbuster::block::isProfitableToFuseIntoReduce(LoadOp load,
                                                       MapOp producer,
                                                       ReduceOp reduce,
@@ -152,6 +208,19 @@ bool blockbuster::block::isProfitableToFuseIntoReduce(LoadOp load,
     if (refuse)
       refuse("recomputing it here may add global bytes (left to the extend "
              "step)");
+    return false;
+  }
+  // So is one that adds no bytes but repeats the producer's work as the
+  // matrix operand of a 16-bit dot, once per block of the consumer's
+  // other axes: a GEMM that normalises its A tiles (LayerNorm + matmul)
+  // computes each element once per block of output columns, on the warps
+  // that issue its matrix instructions. The extend step weighs that work
+  // (the cost model's prologue term) against the round trip of the
+  // producer's array (docs/FusionReport.md, "Prologues").
+  if (StringAttr axis = getRepeatingAxis(load, producer, reduce)) {
+    if (refuse)
+      refuse("recomputed as a 16-bit dot operand once per block of " +
+             axis.getValue() + " (left to the extend step)");
     return false;
   }
   return true;
