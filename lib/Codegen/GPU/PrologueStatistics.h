@@ -56,7 +56,8 @@ struct StatisticsLoop {
 mlir::FailureOr<StatisticsLoop>
 matchStatisticsLoop(mlir::Value tile, const WarpgroupPrologue &prologue,
                     mlir::scf::ForOp reduce,
-                    llvm::DenseMap<mlir::Value, mlir::Value> equal = {});
+                    llvm::DenseMap<mlir::Value, mlir::Value> equal =
+                        llvm::DenseMap<mlir::Value, mlir::Value>());
 
 /// The statistics of a register-A prologue that gpu-warpgroup-matmul can
 /// accumulate in its mainloop: the prologue's only row input is a
