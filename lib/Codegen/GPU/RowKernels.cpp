@@ -815,7 +815,8 @@ private:
   SmallVector<Value> cloneBody(linalg::GenericOp op, const RowPart &part,
                                IRMapping &mapping, int64_t e,
                                const DenseMap<Operation *, arith::MulFOp>
-                                   &fusedProducts = {}) {
+                                   &fusedProducts =
+                                       DenseMap<Operation *, arith::MulFOp>()) {
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
       if (part.ops.contains(&bodyOp))
         continue;
