@@ -25,8 +25,10 @@
 // coefficients and the clamp (erf(a x) = a c P(a^2 c^2) / Q(a^2 c^2), c
 // clamped to 3.92 / |a|; the product's rounding is left out), `erf + k`
 // becomes the expansion's last product as one fma, and a power of two by
-// which that sum is then multiplied moves onto it (exact). In the add +
-// GELU + add + LayerNorm row kernel: 3 of 37.5 SASS instructions an element.
+// which that sum is then multiplied moves onto it (exact); the normal CDF
+// 0.5 (1 + erf) so formed is in [0, 1], so its fma saturates and only x^2
+// is clamped. In the add + GELU + add + LayerNorm row kernel: 4 of 37.5
+// SASS instructions an element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,12 +180,25 @@ static Value buildExpansion(PatternRewriter &rewriter, math::ErfOp op,
   };
   // minimumf / maximumf propagate NaN.
   double clamp = kClamp / std::fabs(context.inputScale);
-  Value x = arith::MinimumFOp::create(
-      rewriter, loc,
-      arith::MaximumFOp::create(rewriter, loc, context.input,
-                                constant(-clamp)),
-      constant(clamp));
-  Value s = arith::MulFOp::create(rewriter, loc, x, x);
+  // 0.5 (1 + erf) (or 0.5 (1 - erf)) is in [0, 1]: its fma saturates
+  // instead (FFMA.SAT, below), so only x^2 is clamped. Beyond the clamp,
+  // x P(s) / Q(s) is then x / clamp times its value at the clamp (about
+  // +-1), which the saturation takes to 0 or 1.
+  bool saturates = context.sum &&
+                   std::fabs(context.outputScale) == 0.5 &&
+                   context.addend * context.outputScale == 0.5;
+  Value x = context.input, s;
+  if (saturates) {
+    s = arith::MinimumFOp::create(rewriter, loc,
+                                  arith::MulFOp::create(rewriter, loc, x, x),
+                                  constant(clamp * clamp));
+  } else {
+    x = arith::MinimumFOp::create(
+        rewriter, loc,
+        arith::MaximumFOp::create(rewriter, loc, x, constant(-clamp)),
+        constant(clamp));
+    s = arith::MulFOp::create(rewriter, loc, x, x);
+  }
   Value numerator = arith::MulFOp::create(
       rewriter, loc, x,
       horner(kNumerator, context.inputScale * context.outputScale, s));
@@ -197,8 +212,16 @@ static Value buildExpansion(PatternRewriter &rewriter, math::ErfOp op,
                 .getResult();
   if (!context.sum)
     return arith::MulFOp::create(rewriter, loc, numerator, reciprocal);
-  return math::FmaOp::create(rewriter, loc, numerator, reciprocal,
-                             constant(context.addend * context.outputScale));
+  Value sum = math::FmaOp::create(rewriter, loc, numerator, reciprocal,
+                                  constant(context.addend * context.outputScale));
+  if (!saturates)
+    return sum;
+  // min(max(y, 0), 1) with the non-NaN-propagating forms is PTX's `.sat`
+  // (NaN gives 0), which ptxas folds into the fma. NaN still propagates
+  // where GELU multiplies the sum by its NaN operand.
+  return arith::MinNumFOp::create(
+      rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, sum, constant(0.0)),
+      constant(1.0));
 }
 
 namespace {

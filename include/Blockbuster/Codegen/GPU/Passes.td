@@ -995,7 +995,10 @@ def GPUExpandErf : Pass<"gpu-expand-erf"> {
     the last product's fma, and where that sum's one use multiplies it by
     `y * 2^j`, the power of two moves onto the sum (exact). GELU's `x * 0.5
     * (1 + erf(x * (1 / sqrt 2)))` then costs the rational function and one
-    product: 3 instructions an element fewer.
+    product: 3 instructions an element fewer. That sum, `0.5 (1 + erf)` (or
+    `0.5 (1 - erf)`), lies in [0, 1], so only x^2 is clamped and the fma
+    saturates instead (a non-NaN max and min, which ptxas folds into
+    `FFMA.SAT`; NaN propagates through the product with x): one more.
   }];
   let options = [
     Option<"approximateReciprocal", "approximate-reciprocal", "bool",
