@@ -128,6 +128,8 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPrologueAhead = options.wgmmaPrologueAhead;
   gpu.wgmmaProducer = options.wgmmaProducer;
   gpu.wgmmaPersistent = options.wgmmaPersistent;
+  gpu.wgmmaStreamK = options.wgmmaStreamK;
+  gpu.wgmmaConsumerBarrier = options.wgmmaConsumerBarrier;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;

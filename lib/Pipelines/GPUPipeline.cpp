@@ -108,6 +108,8 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.prologueAhead = options.wgmmaPrologueAhead;
     wgmma.producer = options.wgmmaProducer;
     wgmma.persistent = options.wgmmaPersistent;
+    wgmma.streamK = options.wgmmaStreamK;
+    wgmma.consumerBarrier = options.wgmmaConsumerBarrier;
     wgmma.prologueContractFma = options.contractFma;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));

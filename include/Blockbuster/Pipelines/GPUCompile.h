@@ -49,8 +49,8 @@ struct GPUCompileOptions {
   /// wgmma-fragment-epilogue, wgmma-prologue-registers,
   /// wgmma-prologue-registers-one-warpgroup,
   /// wgmma-prologue-row-scale, wgmma-prologue-statistics,
-  /// wgmma-split-statistics, wgmma-prologue-ahead, wgmma-producer and
-  /// wgmma-persistent (sm_90a).
+  /// wgmma-split-statistics, wgmma-prologue-ahead, wgmma-producer,
+  /// wgmma-persistent, wgmma-stream-k and wgmma-consumer-barrier (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
@@ -62,6 +62,8 @@ struct GPUCompileOptions {
   bool wgmmaPrologueAhead = true;
   bool wgmmaProducer = true;
   bool wgmmaPersistent = true;
+  bool wgmmaStreamK = false;
+  bool wgmmaConsumerBarrier = true;
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;

@@ -574,7 +574,7 @@ public:
                           bool prologueRegisters,
                           bool oneWarpgroupRegisters, bool prologueRowScale,
                           bool prologueStatistics, int64_t splits,
-                          bool producer)
+                          bool producer, bool consumerBarrier)
       : rewriter(rewriter), g(gemm), loc(gemm.dot().getLoc()),
         ctx(rewriter.getContext()), stages(stages), splits(splits),
         steps(llvm::divideCeilSigned(
@@ -601,7 +601,7 @@ public:
         prologueAhead(prologueAhead && gemm.prologue && !registerA),
         prologueRowScale((prologueRowScale && registerA) ||
                          statistics.has_value()),
-        producer(producer),
+        producer(producer), consumerBarrier(consumerBarrier),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -633,7 +633,7 @@ public:
   /// in the grouped order of `groupRows`). Returns the new grid; run()
   /// then keeps the ring and its barriers across the tiles.
   scf::ForallOp persist(scf::ForallOp grid, int64_t blocks,
-                        int64_t groupRows);
+                        int64_t groupRows, bool streamK);
 
 private:
   Value index(int64_t value) {
@@ -757,6 +757,32 @@ private:
   /// thread's accumulator registers (`statisticTotals`) from the thread's
   /// `sums`, and unsplit, the row factors from them.
   void finishStatistics(ValueRange sums);
+  /// Stream-K, after the mainloop of a work item: a tile of two items
+  /// (the one from its first k step, the one to its last) stores this
+  /// block's accumulator registers `accs` into its partials and counts in
+  /// on the tile's counter; leaves the insertion point in a branch of the
+  /// blocks that finish a tile (its only item, or the second to count in)
+  /// and returns the tile's accumulators there (the two partials' sum).
+  SmallVector<Value> combineStreamK(ValueRange accs);
+  /// The k steps of the current work item (or of every tile).
+  Value stepCount() { return itemSteps ? itemSteps : index(steps); }
+  /// The accumulator registers of `structs` (one per product) in the
+  /// order of the partials, after `prefix`.
+  SmallVector<Value> partialValues(ArrayRef<Value> structs,
+                                   SmallVector<Value> prefix);
+  /// Stores `values` (the thread's registers of a partial, a multiple of
+  /// 4) at `first` of the partials: group r / 4 at first + 4 r / 4
+  /// threads, so that consecutive threads store consecutive 16 bytes.
+  void storePartial(ArrayRef<Value> values, Value first, int64_t threads);
+  /// The thread's registers of the partial at `first` (as storePartial
+  /// stored them), `count` values.
+  SmallVector<Value> loadPartial(Value first, int64_t count,
+                                 int64_t threads);
+  /// `structs` (one per product) with their registers replaced by
+  /// `values` from `first` on, as accumulators of the types of `accs`.
+  SmallVector<Value> accumulatorsFrom(ValueRange accs,
+                                      ArrayRef<Value> structs,
+                                      ArrayRef<Value> values, int64_t first);
   /// The f32 values per thread that a split stores besides its
   /// accumulator registers: the statistics' sums of its rows, padded to a
   /// group of 4.
@@ -805,6 +831,15 @@ private:
   scf::ForOp tileLoop;
   Value ringBase;
   Value copyRow, copyColumn;
+  // Stream-K (persist's `streamK`): the tile loop runs work items, each
+  // `itemSteps` k steps of a tile from its step `itemBegin`, after
+  // `itemBase` uses of the ring; `itemShared` numbers the tile among the
+  // stream-K tiles (their partials and counters). Null otherwise.
+  Value itemBegin, itemSteps, itemBase, itemShared;
+  int64_t sharedTiles = 0;
+  // Blocks of the producer form: the consumers' barrier before the
+  // epilogue.
+  bool consumerBarrier;
   // After the mainloop: the sums of squares of the rows of the thread's
   // accumulator registers over the block's k steps (its split's, on a
   // split grid, until the combine).
@@ -954,6 +989,7 @@ scf::IfOp WarpgroupMatmulLowering::emitProducer(Value thread,
       rewriter, loc, arith::CmpIPredicate::eq, thread, index(consumerThreads));
   auto copier = scf::IfOp::create(rewriter, loc, elected);
   rewriter.setInsertionPointToStart(&copier.getThenRegion().front());
+  Value count = index(steps);
   if (tileLoop) {
     // The producer's own loop over the block's tiles, each tile's first
     // row and column recomputed from its linear index as the consumers'
@@ -962,7 +998,6 @@ scf::IfOp WarpgroupMatmulLowering::emitProducer(Value thread,
                                     tileLoop.getUpperBound(),
                                     tileLoop.getStep());
     rewriter.setInsertionPointToStart(tiles.getBody());
-    ringBase = ringBaseOf(tiles);
     IRMapping mapping;
     mapping.map(tileLoop.getInductionVar(), tiles.getInductionVar());
     std::function<Value(Value)> cloned = [&](Value value) -> Value {
@@ -980,9 +1015,13 @@ scf::IfOp WarpgroupMatmulLowering::emitProducer(Value thread,
         getValueOrCreateConstantIndexOp(rewriter, loc, g.rowOffset));
     copyColumn = cloned(
         getValueOrCreateConstantIndexOp(rewriter, loc, g.colOffset));
+    ringBase = itemBase ? cloned(itemBase) : ringBaseOf(tiles);
+    if (itemBegin) {
+      firstStep = cloned(itemBegin);
+      count = cloned(itemSteps);
+    }
   }
-  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
-                                 index(1));
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), count, index(1));
   rewriter.setInsertionPointToStart(loop.getBody());
   Value step = loop.getInductionVar();
   // A use of a slot refills the one `stages` uses before: its releases
@@ -997,7 +1036,7 @@ scf::IfOp WarpgroupMatmulLowering::emitProducer(Value thread,
                stages);
   rewriter.setInsertionPointAfter(wait);
   issueCopies(step, Value());
-  ringBase = copyRow = copyColumn = Value();
+  ringBase = copyRow = copyColumn = firstStep = Value();
 
   Block &consumers = branch.getElseRegion().front();
   rewriter.setInsertionPointToStart(&consumers);
@@ -1006,9 +1045,8 @@ scf::IfOp WarpgroupMatmulLowering::emitProducer(Value thread,
   if (tileLoop) {
     // The consumers run the old grid's body, tile by tile.
     rewriter.moveOpBefore(tileLoop, consumers.getTerminator());
-    rewriter.setInsertionPointToStart(tileLoop.getBody());
-    ringBase = ringBaseOf(tileLoop);
     rewriter.setInsertionPoint(g.reduce);
+    ringBase = itemBase ? itemBase : ringBaseOf(tileLoop);
   }
   return branch;
 }
@@ -1047,13 +1085,35 @@ WarpgroupMatmulLowering::groupedTile(Value linear, int64_t rows,
 
 scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
                                                int64_t blocks,
-                                               int64_t groupRows) {
+                                               int64_t groupRows,
+                                               bool streamK) {
   ArrayRef<int64_t> extents = grid.getStaticUpperBound();
   int64_t rows = extents[0], columns = extents[1];
   int64_t tiles = rows * columns;
   blocks = std::min(blocks, tiles);
+  // Stream-K where the tiles are no whole number of waves: the last whole
+  // wave and the partial one (blocks + tiles % blocks tiles) as
+  // equal ranges of their k steps, one per block. Each range is at least
+  // a tile's steps long, so a tile holds at most one range boundary: it
+  // is one block's, or two blocks' (one item from its first step, one to
+  // its last).
+  streamK = streamK && tiles > blocks && tiles % blocks != 0;
+  int64_t wholeWaves = tiles / blocks - (streamK ? 1 : 0);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(grid);
+  if (streamK) {
+    sharedTiles = tiles - wholeWaves * blocks;
+    int64_t threads = g.warpgroups() * kWarpgroupThreads;
+    int64_t registers = g.accumulators() * mmas() * g.tileN / 2;
+    partials = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({2 * sharedTiles * registers * threads},
+                        rewriter.getF32Type()));
+    auto countersAlloc = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({sharedTiles}, rewriter.getI32Type()));
+    countersAlloc->setAttr(kWorkspaceAttrName, UnitAttr::get(ctx));
+    counters = countersAlloc;
+  }
   auto persistent = scf::ForallOp::create(
       rewriter, grid.getLoc(),
       ArrayRef<OpFoldResult>{rewriter.getIndexAttr(blocks)}, ValueRange{},
@@ -1062,12 +1122,59 @@ scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
   for (NamedAttribute attr : grid->getDiscardableAttrs())
     persistent->setAttr(attr.getName(), attr.getValue());
   rewriter.setInsertionPointToStart(persistent.getBody());
-  tileLoop = scf::ForOp::create(rewriter, loc,
-                                persistent.getInductionVars().front(),
-                                index(tiles), index(blocks));
-  rewriter.setInsertionPointToStart(tileLoop.getBody());
-  auto [row, column] =
-      groupedTile(tileLoop.getInductionVar(), rows, columns, groupRows);
+  Value block = persistent.getInductionVars().front();
+  Value tile;
+  if (!streamK) {
+    tileLoop = scf::ForOp::create(rewriter, loc, block, index(tiles),
+                                  index(blocks));
+    rewriter.setInsertionPointToStart(tileLoop.getBody());
+    tile = tileLoop.getInductionVar();
+  } else {
+    // Block b runs the tiles b, b + blocks, ... of the whole waves, then
+    // the stream-K steps [b T / blocks, (b + 1) T / blocks) of the shared
+    // tiles' T steps, tile by tile: one work item per tile it touches.
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(rewriter, loc, x, y);
+    };
+    auto sub = [&](Value x, Value y) -> Value {
+      return arith::SubIOp::create(rewriter, loc, x, y);
+    };
+    auto mul = [&](Value x, int64_t y) -> Value {
+      return arith::MulIOp::create(rewriter, loc, x, index(y));
+    };
+    auto div = [&](Value x, int64_t y) -> Value {
+      return arith::DivUIOp::create(rewriter, loc, x, index(y));
+    };
+    int64_t total = sharedTiles * steps;
+    Value first = div(mul(block, total), blocks);
+    Value end = div(mul(add(block, index(1)), total), blocks);
+    Value firstTile = div(first, steps);
+    Value items = add(index(wholeWaves + 1),
+                      sub(div(sub(end, index(1)), steps), firstTile));
+    tileLoop = scf::ForOp::create(rewriter, loc, index(0), items, index(1));
+    rewriter.setInsertionPointToStart(tileLoop.getBody());
+    Value item = tileLoop.getInductionVar();
+    Value inWaves = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, item, index(wholeWaves));
+    // Past the waves (the values of wave items are not used there): the
+    // shared tile x and the item's steps of it.
+    Value x = add(firstTile, sub(item, index(wholeWaves)));
+    Value tileFirst = mul(x, steps);
+    Value from = arith::MaxUIOp::create(rewriter, loc, first, tileFirst);
+    Value to = arith::MinUIOp::create(rewriter, loc, end,
+                                      add(tileFirst, index(steps)));
+    auto pick = [&](Value wave, Value shared) -> Value {
+      return arith::SelectOp::create(rewriter, loc, inWaves, wave, shared);
+    };
+    tile = pick(add(block, mul(item, blocks)),
+                add(index(wholeWaves * blocks), x));
+    itemBegin = pick(index(0), sub(from, tileFirst));
+    itemSteps = pick(index(steps), sub(to, from));
+    itemBase = pick(mul(item, steps),
+                    add(index(wholeWaves * steps), sub(from, first)));
+    itemShared = x;
+  }
+  auto [row, column] = groupedTile(tile, rows, columns, groupRows);
   Block *body = grid.getBody();
   rewriter.eraseOp(body->getTerminator());
   rewriter.inlineBlockBefore(body, tileLoop.getBody()->getTerminator(),
@@ -1561,6 +1668,82 @@ scf::ForallOp WarpgroupMatmulLowering::splitGrid(scf::ForallOp grid) {
   return grid;
 }
 
+SmallVector<Value>
+WarpgroupMatmulLowering::partialValues(ArrayRef<Value> structs,
+                                       SmallVector<Value> prefix) {
+  SmallVector<Value> values = std::move(prefix);
+  for (Value registersOf : structs)
+    for (int64_t m = 0; m < mmas(); ++m) {
+      Value fragment =
+          LLVM::ExtractValueOp::create(rewriter, loc, registersOf, m);
+      for (int64_t r = 0; r < g.tileN / 2; ++r)
+        values.push_back(
+            LLVM::ExtractValueOp::create(rewriter, loc, fragment, r));
+    }
+  return values;
+}
+
+void WarpgroupMatmulLowering::storePartial(ArrayRef<Value> values,
+                                           Value first, int64_t threads) {
+  auto quad = VectorType::get({4}, rewriter.getF32Type());
+  for (int64_t group = 0; group < int64_t(values.size()) / 4; ++group) {
+    Value vector = vector::FromElementsOp::create(
+        rewriter, loc, quad, values.slice(4 * group, 4));
+    Value at = arith::AddIOp::create(rewriter, loc, first,
+                                     index(group * 4 * threads));
+    vector::StoreOp::create(rewriter, loc, vector, partials, ValueRange{at},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  }
+}
+
+SmallVector<Value> WarpgroupMatmulLowering::loadPartial(Value first,
+                                                        int64_t count,
+                                                        int64_t threads) {
+  auto quad = VectorType::get({4}, rewriter.getF32Type());
+  SmallVector<Value> values;
+  for (int64_t group = 0; group < count / 4; ++group) {
+    Value at = arith::AddIOp::create(rewriter, loc, first,
+                                     index(group * 4 * threads));
+    values.push_back(
+        vector::LoadOp::create(rewriter, loc, quad, partials, ValueRange{at}));
+  }
+  return values;
+}
+
+SmallVector<Value> WarpgroupMatmulLowering::accumulatorsFrom(
+    ValueRange accs, ArrayRef<Value> structs, ArrayRef<Value> values,
+    int64_t first) {
+  int64_t perMma = g.tileN / 2;
+  SmallVector<Value> combined;
+  for (auto [product, acc] : llvm::enumerate(accs)) {
+    Value registersOf = structs[product];
+    for (int64_t m = 0; m < mmas(); ++m) {
+      Value fragment =
+          LLVM::ExtractValueOp::create(rewriter, loc, registersOf, m);
+      for (int64_t r = 0; r < perMma; ++r)
+        fragment = LLVM::InsertValueOp::create(
+            rewriter, loc, fragment,
+            values[first + (int64_t(product) * mmas() + m) * perMma + r], r);
+      registersOf =
+          LLVM::InsertValueOp::create(rewriter, loc, registersOf, fragment, m);
+    }
+    combined.push_back(UnrealizedConversionCastOp::create(
+                           rewriter, loc, acc.getType(), registersOf)
+                           .getResult(0));
+  }
+  return combined;
+}
+
+/// The f32 elements of the 4-vectors `quads`, in order.
+static SmallVector<Value> quadElements(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> quads) {
+  SmallVector<Value> elements;
+  for (Value quad : quads)
+    for (int64_t e = 0; e < 4; ++e)
+      elements.push_back(vector::ExtractOp::create(b, loc, quad, e));
+  return elements;
+}
+
 SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
   int64_t blocks = cast<MemRefType>(counters.getType()).getDimSize(0);
   int64_t threads = g.warpgroups() * kWarpgroupThreads;
@@ -1584,7 +1767,6 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
     return arith::AddIOp::create(rewriter, loc, first, threadOffset)
         .getResult();
   };
-  auto quad = VectorType::get({4}, rewriter.getF32Type());
 
   SmallVector<Value> structs;
   for (Value acc : accs)
@@ -1593,28 +1775,12 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
   // in the same order as the registers: the last block knows its row
   // factors before the accumulators' sums, so that each sum's epilogue can
   // follow it (fewer registers live in the combine).
-  SmallVector<Value> values(statisticTotals);
+  SmallVector<Value> prefix(statisticTotals);
   if (statistics)
-    values.resize(statisticPartials(),
+    prefix.resize(statisticPartials(),
                   arith::ConstantOp::create(rewriter, loc,
                                             rewriter.getF32FloatAttr(0.0f)));
-  for (Value registersOf : structs)
-    for (int64_t m = 0; m < mmas(); ++m) {
-      Value fragment =
-          LLVM::ExtractValueOp::create(rewriter, loc, registersOf, m);
-      for (int64_t r = 0; r < perMma; ++r)
-        values.push_back(
-            LLVM::ExtractValueOp::create(rewriter, loc, fragment, r));
-    }
-  Value mine = slotOffset(split);
-  for (int64_t group = 0; group < registers / 4; ++group) {
-    Value vector = vector::FromElementsOp::create(
-        rewriter, loc, quad, ArrayRef(values).slice(4 * group, 4));
-    Value at = arith::AddIOp::create(rewriter, loc, mine,
-                                     index(group * 4 * threads));
-    vector::StoreOp::create(rewriter, loc, vector, partials, ValueRange{at},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-  }
+  storePartial(partialValues(structs, prefix), slotOffset(split), threads);
   // The block's stores, then its count (as gpu-split-reductions counts):
   // after the block's barrier thread 0 alone fences (createCountFence: it
   // releases the stores the barrier ordered before it) and bumps the tile's
@@ -1652,51 +1818,130 @@ SmallVector<Value> WarpgroupMatmulLowering::combineSplits(ValueRange accs) {
 
   // The sums in split order, whichever block came last (its own partials
   // read back like the others': the same sum in every run).
-  SmallVector<Value> sums;
-  SmallVector<Value> slots;
-  for (int64_t s = 0; s < splits; ++s)
-    slots.push_back(slotOffset(index(s)));
-  for (int64_t group = 0; group < registers / 4; ++group) {
-    Value sum;
-    for (Value slot : slots) {
-      Value at = arith::AddIOp::create(rewriter, loc, slot,
-                                       index(group * 4 * threads));
-      Value part = vector::LoadOp::create(rewriter, loc, quad, partials,
-                                          ValueRange{at});
-      sum = sum ? arith::AddFOp::create(rewriter, loc, sum, part).getResult()
-                : part;
+  SmallVector<Value> quads;
+  for (int64_t s = 0; s < splits; ++s) {
+    SmallVector<Value> part = loadPartial(slotOffset(index(s)), registers,
+                                          threads);
+    if (quads.empty()) {
+      quads = part;
+      continue;
     }
-    for (int64_t e = 0; e < 4; ++e)
-      sums.push_back(vector::ExtractOp::create(rewriter, loc, sum, e));
+    for (auto [sum, value] : llvm::zip_equal(quads, part))
+      sum = arith::AddFOp::create(rewriter, loc, sum, value);
   }
+  SmallVector<Value> sums = quadElements(rewriter, loc, quads);
   // The rows' whole sums of squares, and the row factors from them.
   if (statistics) {
     statisticTotals.assign(sums.begin(), sums.begin() + 2 * mmas());
     prologue->emitStatisticRows(statisticTotals);
   }
-  int64_t accFirst = statisticPartials();
-  SmallVector<Value> combined;
-  for (auto [product, acc] : llvm::enumerate(accs)) {
-    Value registersOf = structs[product];
-    for (int64_t m = 0; m < mmas(); ++m) {
-      Value fragment =
-          LLVM::ExtractValueOp::create(rewriter, loc, registersOf, m);
-      for (int64_t r = 0; r < perMma; ++r)
-        fragment = LLVM::InsertValueOp::create(
-            rewriter, loc, fragment,
-            sums[accFirst + (int64_t(product) * mmas() + m) * perMma + r],
-            r);
-      registersOf =
-          LLVM::InsertValueOp::create(rewriter, loc, registersOf, fragment, m);
-    }
-    combined.push_back(UnrealizedConversionCastOp::create(
-                           rewriter, loc, acc.getType(), registersOf)
-                           .getResult(0));
-  }
+  SmallVector<Value> combined =
+      accumulatorsFrom(accs, structs, sums, statisticPartials());
   if (statistics)
     for (Value &product : combined)
       product = scaleRows(product, prologue->rowScales());
   return combined;
+}
+
+SmallVector<Value> WarpgroupMatmulLowering::combineStreamK(ValueRange accs) {
+  int64_t threads = g.warpgroups() * kWarpgroupThreads;
+  int64_t registers = g.accumulators() * mmas() * g.tileN / 2;
+  Type i1 = rewriter.getI1Type(), i32 = rewriter.getI32Type();
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value threadOffset = arith::MulIOp::create(rewriter, loc, thread, index(4));
+  // The partial of the tile's item that starts at its first k step (0) or
+  // ends at its last (1): two per stream-K tile.
+  auto partialOf = [&](Value second) {
+    Value slot = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, itemShared, index(2)), second);
+    Value first = arith::MulIOp::create(rewriter, loc, slot,
+                                        index(registers * threads));
+    return arith::AddIOp::create(rewriter, loc, first, threadOffset)
+        .getResult();
+  };
+  SmallVector<Type> types = llvm::to_vector(TypeRange(accs));
+  types.push_back(i1);
+  Value shared = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                       stepCount(), index(steps));
+  auto ifShared = scf::IfOp::create(rewriter, loc, types, shared,
+                                    /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&ifShared.getElseRegion().front());
+    SmallVector<Value> whole(accs);
+    whole.push_back(arith::ConstantIntOp::create(rewriter, loc, i1, 1));
+    scf::YieldOp::create(rewriter, loc, whole);
+
+    rewriter.setInsertionPointToStart(&ifShared.getThenRegion().front());
+    SmallVector<Value> structs;
+    for (Value acc : accs)
+      structs.push_back(accumulatorRegisters(acc));
+    Value second = arith::IndexCastUIOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                              itemBegin, index(0)));
+    storePartial(partialValues(structs, {}), partialOf(second), threads);
+    // Every consumer thread's stores before consumer thread 0 counts the
+    // item in (its fence releases them: cumulative); the tile's second
+    // item to count in sums both partials, after its fence (the acquire),
+    // and leaves the counter zeroed for the next launch. Thread 0 tells
+    // the consumers through shared memory past their barrier, which also
+    // orders their reads of the partials after the acquire (bar.red takes
+    // barrier 0 only, the whole block's). The next item writes the flag
+    // only after the consumers' barrier that follows its partial's
+    // stores, which every thread reaches after reading this one.
+    syncConsumers();
+    Value flag = memref::AllocOp::create(rewriter, loc, sharedTile({1}, i32));
+    Value leader = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, thread, index(0));
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      auto counting = scf::IfOp::create(rewriter, loc, leader);
+      rewriter.setInsertionPointToStart(&counting.getThenRegion().front());
+      Value isLast = countBlockIn(rewriter, loc, counters, itemShared, 2);
+      memref::StoreOp::create(
+          rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i32, isLast),
+          flag, ValueRange{index(0)});
+      auto reset = scf::IfOp::create(rewriter, loc, isLast);
+      rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
+      createCountFence(rewriter, loc);
+      memref::StoreOp::create(
+          rewriter, loc, arith::ConstantIntOp::create(rewriter, loc, i32, 0),
+          counters, ValueRange{itemShared});
+    }
+    syncConsumers();
+    Value last = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne,
+        memref::LoadOp::create(rewriter, loc, flag, ValueRange{index(0)}),
+        arith::ConstantIntOp::create(rewriter, loc, i32, 0));
+    SmallVector<Type> accTypes = llvm::to_vector(TypeRange(accs));
+    auto ifLast = scf::IfOp::create(rewriter, loc, accTypes, last,
+                                    /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(&ifLast.getElseRegion().front());
+    scf::YieldOp::create(rewriter, loc, accs);
+    // The first item's partial plus the second's, whichever counted in
+    // last (its own read back too): the same sum in every run.
+    rewriter.setInsertionPointToStart(&ifLast.getThenRegion().front());
+    SmallVector<Value> quads =
+        loadPartial(partialOf(index(0)), registers, threads);
+    SmallVector<Value> other =
+        loadPartial(partialOf(index(1)), registers, threads);
+    for (auto [sum, value] : llvm::zip_equal(quads, other))
+      sum = arith::AddFOp::create(rewriter, loc, sum, value);
+    scf::YieldOp::create(
+        rewriter, loc,
+        accumulatorsFrom(accs, structs, quadElements(rewriter, loc, quads),
+                         0));
+    rewriter.setInsertionPointAfter(ifLast);
+    SmallVector<Value> results(ifLast.getResults());
+    results.push_back(last);
+    scf::YieldOp::create(rewriter, loc, results);
+  }
+  rewriter.setInsertionPointAfter(ifShared);
+  auto finishes = scf::IfOp::create(rewriter, loc, ifShared.getResults().back());
+  rewriter.setInsertionPointToStart(&finishes.getThenRegion().front());
+  return SmallVector<Value>(ifShared.getResults().drop_back());
 }
 
 void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
@@ -1832,7 +2077,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // One product (two take the register form only).
   SmallVector<Value> carried{inits.front()};
   llvm::append_range(carried, sums);
-  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps),
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), stepCount(),
                                  index(1), carried);
   products = {loop.getResult(0)};
   {
@@ -1914,11 +2159,17 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   // On a persistent grid the producer refills the tile's last slot with a
   // later tile's step: released once its wgmma is complete, as each other.
   if (tileLoop)
-    releaseSlots(released, index(steps), thread);
-  if (producer)
-    syncConsumers();
-  else
+    releaseSlots(released, stepCount(), thread);
+  // The producer form's epilogue on the fragments touches no shared
+  // memory, and the release barriers order the ring's reuse: without the
+  // consumers' barrier a warpgroup stores its rows while the other's last
+  // wgmmas still run.
+  if (producer) {
+    if (consumerBarrier || !epilogue)
+      syncConsumers();
+  } else {
     gpu::BarrierOp::create(rewriter, loc);
+  }
   if (statistics && !registerA)
     finishStatistics(statisticSums);
   // The row factor the A elements left out (RMSNorm's rstd), once per
@@ -1933,6 +2184,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     rewriter.setInsertionPoint(epilogue->copy);
     if (splits > 1)
       products = combineSplits(products);
+    if (itemShared)
+      products = combineStreamK(products);
     storeFragments(products, *epilogue);
     Value tile = epilogue->op.getDpsInits()[0];
     rewriter.eraseOp(epilogue->copy);
@@ -2133,11 +2386,13 @@ struct GPUWarpgroupMatmul
                                        prologueRegistersOneWarpgroup,
                                        prologueRowScale,
                                        prologueStatistics, splits,
-                                       producerForm);
+                                       producerForm, consumerBarrier);
       // The persistent grid takes the grouped order into its tile loop.
       if (producerForm && persistent && isStaticGrid(grid) &&
           succeeded(persistentPrecondition(gemm, grid)))
-        grid = lowering.persist(grid, sms, groupRows);
+        grid = lowering.persist(grid, sms, groupRows,
+                                streamK && !gemm.prologue &&
+                                    gemm.accumulators() == 1);
       else
         lowering.groupTiles(grid, groupRows);
       if (gemm.warpgroups() > 1)

@@ -512,6 +512,18 @@ def GPUWarpgroupMatmul
            "the ring and its barriers kept across them, so that the "
            "producer loads a tile's first steps during the previous tile's "
            "last steps and epilogue">,
+    Option<"streamK", "stream-k", "bool", /*default=*/"false",
+           "Plain GEMM blocks (one product, no prologue) on a persistent "
+           "grid whose tiles are no whole number of waves: the tiles of the "
+           "last whole wave and the partial one are shared out as equal "
+           "ranges of k steps, one per block (stream-K); a tile that two "
+           "blocks share is summed from both partials by the one that "
+           "counts in last">,
+    Option<"consumerBarrier", "consumer-barrier", "bool", /*default=*/"true",
+           "Blocks of the producer form: a barrier of the consumer "
+           "warpgroups between the mainloop and the epilogue on the "
+           "fragments (off: each goes on alone; the slots' release "
+           "barriers already order the ring's reuse)">,
     Option<"prologueContractFma", "prologue-contract-fma", "bool",
            /*default=*/"true",
            "A blocks with a prologue: its body with fused multiply-adds "
