@@ -129,7 +129,6 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaProducer = options.wgmmaProducer;
   gpu.wgmmaPersistent = options.wgmmaPersistent;
   gpu.wgmmaStreamK = options.wgmmaStreamK;
-  gpu.wgmmaConsumerBarrier = options.wgmmaConsumerBarrier;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;

@@ -109,7 +109,6 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.producer = options.wgmmaProducer;
     wgmma.persistent = options.wgmmaPersistent;
     wgmma.streamK = options.wgmmaStreamK;
-    wgmma.consumerBarrier = options.wgmmaConsumerBarrier;
     wgmma.prologueContractFma = options.contractFma;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));

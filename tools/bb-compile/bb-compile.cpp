@@ -8,7 +8,7 @@
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
 //              [--wgmma-persistent=false] [--wgmma-stream-k]
-//              [--wgmma-consumer-barrier=false] [--contract-fma=false]
+//              [--contract-fma=false]
 //              [--rational-erf=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--attention-f32-operand-parts 3]
@@ -189,12 +189,6 @@ static cl::opt<bool> wgmmaStreamK(
              "no whole number of waves: the last wave and the partial one "
              "share their k steps evenly over the blocks (stream-K)"),
     cl::cat(bbCompileCategory));
-static cl::opt<bool> wgmmaConsumerBarrier(
-    "wgmma-consumer-barrier", cl::init(true),
-    cl::desc("sm_90a GEMM blocks of the producer form: a barrier of the "
-             "consumer warpgroups before the epilogue on the fragments "
-             "(=false: each warpgroup goes on alone)"),
-    cl::cat(bbCompileCategory));
 static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
@@ -366,7 +360,6 @@ int main(int argc, char **argv) {
   options.wgmmaProducer = wgmmaProducer;
   options.wgmmaPersistent = wgmmaPersistent;
   options.wgmmaStreamK = wgmmaStreamK;
-  options.wgmmaConsumerBarrier = wgmmaConsumerBarrier;
   options.contractFma = contractFma;
   options.rationalErf = rationalErf;
   options.attentionMma = attentionMma;

@@ -50,7 +50,7 @@ struct GPUCompileOptions {
   /// wgmma-prologue-registers-one-warpgroup,
   /// wgmma-prologue-row-scale, wgmma-prologue-statistics,
   /// wgmma-split-statistics, wgmma-prologue-ahead, wgmma-producer,
-  /// wgmma-persistent, wgmma-stream-k and wgmma-consumer-barrier (sm_90a).
+  /// wgmma-persistent and wgmma-stream-k (sm_90a).
   int64_t wgmmaStages = 0;
   int64_t wgmmaGroupRows = 8;
   bool wgmmaFragmentEpilogue = true;
@@ -63,7 +63,6 @@ struct GPUCompileOptions {
   bool wgmmaProducer = true;
   bool wgmmaPersistent = true;
   bool wgmmaStreamK = false;
-  bool wgmmaConsumerBarrier = true;
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;

@@ -107,14 +107,6 @@ struct GPUPipelineOptions
                      "blocks (stream-K), a tile of two blocks' steps summed "
                      "by the block that finishes it last"),
       llvm::cl::init(false)};
-  Option<bool> wgmmaConsumerBarrier{
-      *this, "wgmma-consumer-barrier",
-      llvm::cl::desc("sm_90a GEMM blocks of the producer form: a barrier "
-                     "of the two consumer warpgroups between the mainloop "
-                     "and the epilogue on the fragments (off: each "
-                     "warpgroup goes on alone, its epilogue beside the "
-                     "other's last wgmmas)"),
-      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

@@ -7,6 +7,7 @@
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false prologue-ahead=false prologue-contract-fma=false" | FileCheck %s --check-prefix=WRITTEN
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=producer=true | FileCheck %s --check-prefix=PRODUCER
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="producer=true persistent=true sms=3" | FileCheck %s --check-prefix=PERSIST
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="producer=true persistent=true stream-k=true sms=3" | FileCheck %s --check-prefix=STREAMK
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
@@ -775,6 +776,53 @@
 // PERSIST:               nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
 // PERSIST-COUNT-16:      vector.store %{{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
 // PERSIST:           } {blockbuster.block_threads = 384 : i64, mapping = [#gpu.block<x>]}
+
+// Stream-K (the same 4 tiles of 4 k steps on 3 blocks): no whole wave
+// before the shared ones, so the blocks share the 16 k steps as [0, 5),
+// [5, 10), [10, 16) (b 16 / 3 onwards), one work item per tile they touch;
+// producer and consumers run the item's steps from its first, and a tile
+// of two items is summed from two f32 partials by the item that counts in
+// second on the tile's counter (a zeroed workspace) before its epilogue.
+// STREAMK-LABEL: func.func @wide
+// STREAMK:         %[[PARTIALS:.*]] = memref.alloc() : memref<262144xf32>
+// STREAMK:         %[[COUNTERS:.*]] = memref.alloc() {blockbuster.workspace} : memref<4xi32>
+// STREAMK:         scf.forall (%[[BLOCK:.*]]) in (3) {
+// STREAMK-NEXT:      %[[C16:.*]] = arith.constant 16 : index
+// STREAMK-NEXT:      %[[FIRST16:.*]] = arith.muli %[[BLOCK]], %[[C16]]
+// STREAMK-NEXT:      %[[C3:.*]] = arith.constant 3 : index
+// STREAMK-NEXT:      %[[FIRST:.*]] = arith.divui %[[FIRST16]], %[[C3]]
+// STREAMK:           nvvm.setmaxregister  decrease 56
+// STREAMK:             scf.for %{{.*}} = %c0{{[_0-9]*}} to %[[ITEMS:.*]] step
+// STREAMK:               arith.maxui %[[FIRST]]
+// STREAMK:               arith.minui
+// STREAMK:               %[[PSTEPS:.*]] = arith.select
+// STREAMK-NEXT:          %{{.*}} = arith.constant 1 : index
+// STREAMK-NEXT:          %{{.*}} = arith.constant 0 : index
+// STREAMK-NEXT:          scf.for %{{.*}} = %{{.*}} to %[[PSTEPS]] step
+// STREAMK:                 nvgpu.mbarrier.try_wait.parity
+// STREAMK:               nvgpu.mbarrier.arrive.expect_tx
+// STREAMK-COUNT-5:       nvgpu.tma.async.load
+// STREAMK:           nvvm.setmaxregister  increase 224
+// STREAMK-NEXT:      scf.for %{{.*}} = %c0{{[_0-9]*}} to %[[ITEMS]] step
+// STREAMK:             arith.maxui %[[FIRST]]
+// STREAMK:             scf.for %{{.*}} = %{{.*}} to %[[CSTEPS:[^ ]*]] step %{{.*}} iter_args
+// STREAMK:             nvvm.wgmma.wait.group.sync.aligned 0
+// STREAMK:             nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// STREAMK:             %[[SHARED:.*]] = arith.cmpi ne, %[[CSTEPS]], %c4
+// STREAMK-NEXT:        %[[FIXED:.*]]:2 = scf.if %[[SHARED]] -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>, i1) {
+// STREAMK-COUNT-32:      vector.store %{{.*}}, %[[PARTIALS]][%{{.*}}] {alignment = 16 : i64} : memref<262144xf32>, vector<4xf32>
+// STREAMK:               nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// STREAMK:               llvm.fence syncscope("device") acq_rel
+// STREAMK-NEXT:          %{{.*}} = arith.constant 1 : i32
+// STREAMK-NEXT:          memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]]
+// STREAMK:               nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// STREAMK:               scf.if %{{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>) {
+// STREAMK:                 %[[P0:.*]] = vector.load %[[PARTIALS]]
+// STREAMK:                 %[[P1:.*]] = vector.load %[[PARTIALS]]
+// STREAMK-NEXT:            arith.addf %[[P0]], %[[P1]] : vector<4xf32>
+// STREAMK:             scf.if %[[FIXED]]#1 {
+// STREAMK-COUNT-16:      vector.store %{{.*}} : memref<128x256xbf16, strided<[512, 1], offset: ?>>, vector<8xbf16>
+// STREAMK:         } {blockbuster.block_threads = 384 : i64, mapping = [#gpu.block<x>]}
 
 // Through shared memory: the two warpgroups' fragments land in one 128 x
 // 256 f32 tile (warp w's rows 16 w onwards), 64 stores of 8 bytes per thread.

@@ -516,14 +516,11 @@ def GPUWarpgroupMatmul
            "Plain GEMM blocks (one product, no prologue) on a persistent "
            "grid whose tiles are no whole number of waves: the tiles of the "
            "last whole wave and the partial one are shared out as equal "
-           "ranges of k steps, one per block (stream-K); a tile that two "
-           "blocks share is summed from both partials by the one that "
+           "ranges of k steps, one per block (stream-K), the blocks in up "
+           "to 8 groups whose block j runs the same k steps of neighbouring "
+           "tiles (CUTLASS's stream-K groups, for L2 reuse); a tile that "
+           "two blocks share is summed from both partials by the one that "
            "counts in last">,
-    Option<"consumerBarrier", "consumer-barrier", "bool", /*default=*/"true",
-           "Blocks of the producer form: a barrier of the consumer "
-           "warpgroups between the mainloop and the epilogue on the "
-           "fragments (off: each goes on alone; the slots' release "
-           "barriers already order the ring's reuse)">,
     Option<"prologueContractFma", "prologue-contract-fma", "bool",
            /*default=*/"true",
            "A blocks with a prologue: its body with fused multiply-adds "
