@@ -264,7 +264,11 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     phase leaves out producers whose body names an axis the consumer
     iterates; a second, from the first op again, takes those that name it
     only inside reduces over it (the copy reduces over a fresh axis of the
-    same extent).
+    same extent). A third phase, from the first op again, tries rule 10
+    (axis untying): a kernel whose array a loop of another kernel reads
+    (an operand materialised for it) and the kernels of its row
+    statistics get fresh axes, the row axis whole, so that the main loop
+    fuses them into one row kernel.
 
     Deterministic: the same input gives the same output. Every rule removes
     a buffered edge, an op or moves work one way only, so the driver
@@ -293,7 +297,7 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     explain: rule 1 (producer-consumer map fusion) at a.mlir:62:8 (block.map): ProducerToFuse: map at a.mlir:49:8: iterates other tiled axes than the consumer
     ```
 
-    The pass statistics `rule-1` to `rule-9` count the kept rewrites of
+    The pass statistics `rule-1` to `rule-10` count the kept rewrites of
     each rule (`-mlir-pass-statistics`; an LLVM built without statistics,
     as a release build, prints none).
   }];
@@ -351,7 +355,8 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     Statistic<"rule6Applications", "rule-6", "Rewrites by rule 6 (replication, kept tries only)">,
     Statistic<"rule7Applications", "rule-7", "Rewrites by rule 7 (cleanup)">,
     Statistic<"rule8Applications", "rule-8", "Rewrites by rule 8 (structure normalisation)">,
-    Statistic<"rule9Applications", "rule-9", "Rewrites by rule 9 (reduce-reduce fusion)">
+    Statistic<"rule9Applications", "rule-9", "Rewrites by rule 9 (reduce-reduce fusion)">,
+    Statistic<"rule10Applications", "rule-10", "Rewrites by rule 10 (axis untying, kept tries only)">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect",
