@@ -264,11 +264,13 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     phase leaves out producers whose body names an axis the consumer
     iterates; a second, from the first op again, takes those that name it
     only inside reduces over it (the copy reduces over a fresh axis of the
-    same extent). A third phase, from the first op again, tries rule 10
-    (axis untying): a kernel whose array a loop of another kernel reads
-    (an operand materialised for it) and the kernels of its row
-    statistics get fresh axes, the row axis whole, so that the main loop
-    fuses them into one row kernel.
+    same extent). Then rule 10 (axis untying) applies wherever it matches,
+    each time followed by the main loop: a kernel whose array a loop of
+    another kernel reads (an operand replication left materialised) and
+    the kernels of its row statistics get fresh axes, the row axis whole,
+    and the main loop fuses them into one row kernel. It is not judged at
+    the extend step's blocks (128 rows are no whole-row kernel's): the
+    state before it is a snapshot that block-select weighs at its own.
 
     Deterministic: the same input gives the same output. Every rule removes
     a buffered edge, an op or moves work one way only, so the driver
@@ -307,7 +309,8 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
                "8,7,4,5,9,3,1,2 (0 places the rules of `rules=FILE`)">,
     Option<"extend", "extend", "bool", /*default=*/"true",
            "Try replication (rule 6) when nothing else applies, keeping "
-           "it when the estimated time on `target` drops">,
+           "it when the estimated time on `target` drops, then axis "
+           "untying (rule 10) of the operands it left materialised">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "Print one line per rewrite to standard error">,
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"100000",
