@@ -71,7 +71,10 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     `maxBlockSize` (128), clamped to their extents: first one common size
     `s` for all of them, then each axis on its own, in table order, round
     after round while that lowers the estimate. Only sizes at which every
-    kernel fits on chip count (docs/FusionReport.md: on h100 and h200,
+    kernel with an axis left to it fits on chip count (a kernel whose every
+    tiled axis the table sizes was sized by the pass that wrote them:
+    block-warpgroup-gemm-blocks' GEMMs, whose ring and accumulators the
+    estimate does not model, beside a row kernel whose rows it chooses) (docs/FusionReport.md: on h100 and h200,
     `shared_bytes_peak` within the shared memory and `register_bytes_peak`,
     the reduce states, within the register budget; on the CPU,
     `local_bytes_peak` within the L2); among them the lowest estimated time
