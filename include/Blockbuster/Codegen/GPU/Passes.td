@@ -245,6 +245,9 @@ def GPUFlashAttention
            "wgmma schedules of one warpgroup: the iteration's V tile waited "
            "for right after S = Q K^T's wgmmas are issued, instead of at P "
            "V (its try_wait loop no longer splits the softmax)">,
+    Option<"printRefusals", "print-refusals", "bool", /*default=*/"false",
+           "A remark on each attention block grid not taken in registers "
+           "or not on wgmma (with `mma` a wgmma form), with the reason">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
