@@ -189,6 +189,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   // convert-gpu-to-nvvm turns it into a call of __nv_erff).
   if (options.rationalErf)
     kernels.addPass(createGPUExpandErf());
+  kernels.addPass(createGPUPairBF16RoundTrips());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());

@@ -990,6 +990,18 @@ def GPUExpandErf : Pass<"gpu-expand-erf"> {
     `maximumf`). Runs on any op: the GPU pipeline runs it on the kernel
     modules before the NVVM conversion; `approximate-reciprocal=false`
     gives an `arith.divf` that the CPU can run.
+
+    An erf in a linear context is expanded with it: `erf(x * a)` for a
+    constant a takes a into the coefficients and the clamp (3.92 / |a|; the
+    product's rounding is left out: at most 5.2 ulp against erf of the
+    exact product on the test's sweep), `erf + k` for a constant k becomes
+    the last product's fma, and where that sum's one use multiplies it by
+    `y * 2^j`, the power of two moves onto the sum (exact). GELU's `x * 0.5
+    * (1 + erf(x * (1 / sqrt 2)))` then costs the rational function and one
+    product: 3 instructions an element fewer. That sum, `0.5 (1 + erf)` (or
+    `0.5 (1 - erf)`), lies in [0, 1], so only x^2 is clamped and the fma
+    saturates instead (a non-NaN max and min, which ptxas folds into
+    `FFMA.SAT`; NaN propagates through the product with x): one more.
   }];
   let options = [
     Option<"approximateReciprocal", "approximate-reciprocal", "bool",
@@ -1000,6 +1012,31 @@ def GPUExpandErf : Pass<"gpu-expand-erf"> {
     "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect",
     "::mlir::NVVM::NVVMDialect",
+  ];
+}
+
+def GPUPairBF16RoundTrips : Pass<"gpu-pair-bf16-round-trips"> {
+  let summary = "Rounds two f32 values to bf16 and back with one conversion";
+  let description = [{
+    A program that rounds an intermediate to bf16 and reads it again in f32
+    (`arith.extf(arith.truncf(x))`: add + GELU + add + LayerNorm's h, kept
+    for its statistics) costs a kernel that clones its body per element one
+    `cvt.rn.bf16.f32` (`F2F.BF16.F32`, a conversion at a quarter of the FMA
+    rate) and one `cvt.f32.bf16` per element. This pass takes such round
+    trips two at a time, in the order of their block, and rounds each pair
+    with one `cvt.rn.bf16x2.f32` (the two truncs packed into a
+    `vector<2xbf16>`, which LLVM selects as that instruction), widening the
+    halves of the word by a shift and a mask (BF16Widening.h): 1.5
+    instructions an element instead of 2, none of them F2F. Bit-exact (the
+    same round-to-nearest-even of each element). A pair is formed only where
+    the first round trip's users all follow the second's (same block), so
+    moving its value there keeps it dominating them; a trunc with other
+    users stays as it is. The GPU pipeline runs it on the kernel modules
+    before the NVVM conversion.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 
