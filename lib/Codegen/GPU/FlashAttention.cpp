@@ -677,7 +677,8 @@ private:
   // The wgmma schedule (sm_90a).
   /// The array whose tiles the global view `view` takes, if TMA can copy
   /// them: a view [1, .., 1, rows <= maxRows, D] of a collapse of (or of)
-  /// a function argument of 16-bit elements, D a multiple of 64.
+  /// a function argument of 16-bit elements, D a multiple of 64 or 16, 32
+  /// or 48 (one box, its columns past D zero-filled).
   const TmaArray *tmaArray(Value view, int64_t maxRows);
   /// The TMA array (and its descriptor, made once) of the views' source
   /// `source`, whatever the view.
