@@ -622,6 +622,11 @@ private:
   LogicalResult interpretAlloc(memref::AllocOp alloc);
   LogicalResult interpretGeneric(linalg::GenericOp op);
   LogicalResult interpretElementwise(linalg::GenericOp op);
+  /// An elementwise op of several outputs (the exact form's last state
+  /// update fused with O's cast, once its loop is folded away): the body
+  /// once per register, each output's registers from its yield; no mask or
+  /// folded scale.
+  LogicalResult interpretMultiOutput(linalg::GenericOp op);
   LogicalResult interpretRowReduction(linalg::GenericOp op);
   LogicalResult interpretContraction(linalg::GenericOp op);
   LogicalResult interpretLoop(scf::ForOp loop);
@@ -630,6 +635,9 @@ private:
   /// `body` applied to `args` (block arguments in order), `linalg.index`
   /// d giving `indices[d]`; values from outside through `mapping`.
   Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices);
+  /// applyBody's values of every operand of the body's yield.
+  SmallVector<Value> applyBodyResults(Block *body, ArrayRef<Value> args,
+                                      ArrayRef<Value> indices);
   /// The A fragments (4 x i32 per k16 step) of global tile `a` [.., m, k].
   SmallVector<Value> globalFragmentsA(Value oldA, int64_t steps);
   /// Stages global tile `oldB` (rows x columns) into shared memory.
@@ -701,6 +709,14 @@ private:
   /// The shared-memory copy of the global A tile `oldA` (Q), made once
   /// where its view is made.
   Value sharedA(Value oldA);
+  /// Where a copy of the tile of `view` (a new view, or an array from
+  /// outside the grid) starts: after the view, or here (the copies then
+  /// start at their dot, past the mbarriers' initialisation either way).
+  void setInsertionPointAfterView(Value view) {
+    Operation *def = view.getDefiningOp();
+    if (def && newBody->getParentOp()->isAncestor(def))
+      rewriter.setInsertionPointAfter(def);
+  }
   /// The shared-memory copy of the global B tile `oldB` (K or V) of a
   /// block without a reduce loop, made once where its view is made, on its
   /// slot of qBarrier's group; null if TMA cannot copy it.
@@ -930,6 +946,12 @@ private:
 
 Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
                                        ArrayRef<Value> indices) {
+  return applyBodyResults(body, args, indices).front();
+}
+
+SmallVector<Value>
+FlashAttentionBuilder::applyBodyResults(Block *body, ArrayRef<Value> args,
+                                        ArrayRef<Value> indices) {
   IRMapping local;
   for (auto [arg, value] : llvm::zip(body->getArguments(), args))
     if (value)
@@ -980,10 +1002,12 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
         local.map(operand, mapping.lookup(operand));
     rewriter.clone(inner, local);
   }
-  Value result = body->getTerminator()->getOperand(0);
-  if (!local.contains(result) && mapping.contains(result))
-    return mapping.lookup(result);
-  return local.lookupOrDefault(result);
+  SmallVector<Value> results;
+  for (Value result : body->getTerminator()->getOperands())
+    results.push_back(!local.contains(result) && mapping.contains(result)
+                          ? mapping.lookup(result)
+                          : local.lookupOrDefault(result));
+  return results;
 }
 
 Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
@@ -1203,6 +1227,10 @@ static LogicalResult rowAndColumnLoops(linalg::GenericOp op, AffineMap map,
 }
 
 LogicalResult FlashAttentionBuilder::interpretGeneric(linalg::GenericOp op) {
+  if (op.hasPureBufferSemantics() && op.getNumResults() == 0 &&
+      op.getNumDpsInits() > 1 &&
+      op.getNumParallelLoops() == op.getNumLoops())
+    return interpretMultiOutput(op);
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumResults() != 0)
     return fail(op, "not one output buffer");
@@ -1214,6 +1242,80 @@ LogicalResult FlashAttentionBuilder::interpretGeneric(linalg::GenericOp op) {
   if (linalg::isaContractionOpInterface(op))
     return interpretContraction(op);
   return interpretRowReduction(op);
+}
+
+LogicalResult
+FlashAttentionBuilder::interpretMultiOutput(linalg::GenericOp op) {
+  if (masks.count(op))
+    return fail(op, "a mask's op of several outputs");
+  Value first = op.getDpsInits()[0];
+  if (!shapes.count(first))
+    return fail(op, "the output is not a buffer of the block");
+  const BufferShape &outShape = shapes[first];
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto it = shapes.find(init.get());
+    if (it == shapes.end() || it->second.isTile != outShape.isTile ||
+        it->second.columns != outShape.columns ||
+        op.getMatchingIndexingMap(&init) != outMap)
+      return fail(op, "outputs of different shapes");
+  }
+  int64_t rank = op.getNumLoops();
+  int64_t rowLoop = -1, columnLoop = -1;
+  if (failed(rowAndColumnLoops(op, outMap, outShape, rowLoop, columnLoop)))
+    return fail(op, "the output is not written along its rows and columns");
+  Block *body = op.getBody();
+  for (Operation &inner : body->without_terminator())
+    if (!isPure(&inner) || inner.getNumRegions())
+      return fail(op, "the body has effects or regions");
+  // The operands' registers: inputs read elementwise or at the row, the
+  // outputs' current values where the body reads them.
+  SmallVector<std::pair<Fragment *, Access>> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool isInit = op.isDpsInit(&operand);
+    if (isInit && body->getArgument(operand.getOperandNumber()).use_empty()) {
+      operands.push_back({nullptr, Access::Elementwise});
+      continue;
+    }
+    auto it = fragments.find(operand.get());
+    if (it == fragments.end())
+      return fail(op, "an operand is not a computed buffer of the block");
+    const BufferShape &shape = shapes[operand.get()];
+    int64_t row = -1, column = -1;
+    if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(&operand),
+                                 shape, row, column)) ||
+        row != rowLoop || (shape.isTile && column != columnLoop) ||
+        (shape.isTile && !outShape.isTile) ||
+        (shape.isTile && shape.columns != outShape.columns))
+      return fail(op, "an operand is not read along the output's rows");
+    operands.push_back({&it->second, shape.isTile == outShape.isTile
+                                         ? Access::Elementwise
+                                         : Access::AtRow});
+  }
+  int64_t registers = outShape.isTile ? outShape.columns / kTileN * 4 : 2;
+  SmallVector<Fragment> results(op.getNumDpsInits());
+  for (int64_t reg = 0; reg < registers; ++reg) {
+    int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
+    SmallVector<Value> args;
+    for (auto [fragment, access] : operands)
+      args.push_back(!fragment ? Value()
+                               : fragment->values[access == Access::AtRow
+                                                      ? q / 2
+                                                      : reg]);
+    SmallVector<Value> indices(rank, index(0));
+    indices[rowLoop] = rowOf(q);
+    if (outShape.isTile)
+      indices[columnLoop] = columnOf(reg);
+    for (auto [result, value] :
+         llvm::zip(results, applyBodyResults(body, args, indices)))
+      result.values.push_back(value);
+  }
+  for (auto [init, result] : llvm::zip(op.getDpsInits(), results)) {
+    fragments[init] = std::move(result);
+    scaledTiles.erase(init);
+    rowFunctions.erase(init);
+  }
+  return success();
 }
 
 /// How many times `value`, a sum of `op`'s body (addi of linalg.index,
@@ -2454,8 +2556,19 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
 
 const TmaArray *FlashAttentionBuilder::tmaArray(Value view, int64_t maxRows) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
-  if (!subview)
-    return nullptr;
+  if (!subview) {
+    // The array itself (a grid of one block: the tile is the whole array,
+    // a batch of one collapsed into the rows), [1, .., 1, rows, D].
+    auto type = cast<MemRefType>(view.getType());
+    int64_t rank = type.getRank();
+    const TmaArray *array = tmaSource(view);
+    if (!array || rank < 2 ||
+        llvm::any_of(type.getShape().drop_back(2),
+                     [](int64_t size) { return size != 1; }) ||
+        type.getDimSize(rank - 2) > maxRows)
+      return nullptr;
+    return array;
+  }
   Value source = subview.getSource();
   const TmaArray *array = tmaSource(source);
   if (!array)
@@ -2560,9 +2673,12 @@ void FlashAttentionBuilder::planWgmma() {
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
     bool inLoop = loop && loop->getParentOp() == oldGrid && b.getDefiningOp() &&
                   b.getDefiningOp()->getBlock() == loop.getBody();
-    // Or copied once: a dot and B's view in the block's body (no loop).
-    bool once = dot->getBlock() == oldGrid.getBody() && b.getDefiningOp() &&
-                b.getDefiningOp()->getBlock() == oldGrid.getBody();
+    // Or copied once: a dot and B's view in the block's body (no loop),
+    // or an array from outside the grid (a grid of one block).
+    Operation *view = b.getDefiningOp();
+    bool once = dot->getBlock() == oldGrid.getBody() &&
+                (!view || view->getBlock() == oldGrid.getBody() ||
+                 !oldGrid->isAncestor(view));
     if (once && !isWorkgroup(b) && !llvm::is_contained(onceViews, b))
       onceViews.push_back(b);
     inLoop |= once;
@@ -2597,7 +2713,12 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
                                      Value buffer, Value offset, Value barriers,
                                      Value slot, int64_t groups) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
-  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  // A whole array (tmaArray) starts at 0.
+  SmallVector<OpFoldResult> offsets =
+      subview ? subview.getMixedOffsets()
+              : SmallVector<OpFoldResult>(
+                    cast<MemRefType>(view.getType()).getRank(),
+                    rewriter.getIndexAttr(0));
   auto arrayType = cast<MemRefType>(array.array.getType());
   // The array's coordinates of the view's first element: each offset of
   // the source spread over its group's dimensions, innermost last.
@@ -2649,9 +2770,9 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
   if (it != sharedTiles.end())
     return it->second;
   const TmaArray *array = tmaArray(oldA, warpgroups * kWarpgroupRows);
-  Value a = mapping.lookup(oldA);
+  Value a = mapping.lookupOrDefault(oldA);
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointAfter(a.getDefiningOp());
+  setInsertionPointAfterView(a);
   auto bufferType = MemRefType::get(
       {warpgroups * array->boxes * kBoxBytes}, rewriter.getI8Type(),
       MemRefLayoutAttrInterface(),
@@ -2685,7 +2806,7 @@ FlashAttentionBuilder::sharedB(Value oldB) {
   p.groups = llvm::divideCeil(*rows, kWgmmaKeys);
   p.rows = llvm::alignTo(*rows, 2 * kTileN);
   p.columns = array->columns;
-  Value b = mapping.lookup(oldB);
+  Value b = mapping.lookupOrDefault(oldB);
   OpBuilder::InsertionGuard guard(rewriter);
   {
     OpBuilder::InsertionGuard start(rewriter);
@@ -2698,7 +2819,7 @@ FlashAttentionBuilder::sharedB(Value oldB) {
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
         rewriter.getI64IntegerAttr(1024));
   }
-  rewriter.setInsertionPointAfter(b.getDefiningOp());
+  setInsertionPointAfterView(b);
   auto issue = scf::IfOp::create(rewriter, loc, leader);
   rewriter.setInsertionPointToStart(issue.thenBlock());
   int64_t slot = 1 + (llvm::find(onceViews, oldB) - onceViews.begin());

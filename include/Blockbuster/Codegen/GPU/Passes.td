@@ -197,10 +197,14 @@ def GPUFlashAttention
 
     With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
     or 8 warps (one or two consumer warpgroups of 64 query rows) whose Q,
-    K and V are views `[1, .., 1, rows, D]` (D a multiple of 64, at most
-    64 or 128 key rows) of function arguments takes the wgmma schedule
-    instead: one TMA descriptor per array before the grid, Q copied once
-    into shared memory, K and V through one TMA ring per reduce loop (a
+    K and V are views `[1, .., 1, rows, D]` (D a multiple of 64, or 16,
+    32 or 48 in one zero-filled box of 64 columns with P V's n padded to
+    64; at most 128 key rows; or the whole argument in a grid of one
+    block) of function arguments takes the wgmma schedule instead, as
+    does a block without a reduce loop (one key tile), its K and V copied
+    once like Q (on mma.sync such a block keeps the generic path): one
+    TMA descriptor per array before the grid, Q copied once into shared
+    memory, K and V through one TMA ring per reduce loop (a
     slot per operand and one more, an mbarrier per slot, a block barrier
     before each refill), S = Q K^T as wgmma m64n64k16 or m64n128k16 from
     shared memory and P V as wgmma m64nDk16 with P's registers as A (the
