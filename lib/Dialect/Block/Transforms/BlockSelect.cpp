@@ -300,6 +300,30 @@ struct BlockSelectPass
     // Whether blocks' serial work counts (a decode program): one answer for
     // every size tried (CostModel.h).
     bool decode = isSerialBound(program, targetDesc);
+    // The kernels whose fit on chip the sizes tried decide: those with a
+    // tiled axis the table leaves open. A kernel whose every tiled axis the
+    // table sizes was sized by the pass that wrote them
+    // (block-warpgroup-gemm-blocks' wgmma GEMMs, whose TMA ring and
+    // register accumulators the estimate counts as tiles that do not fit),
+    // as a program whose every axis the table sizes is not checked at all;
+    // it must not keep the row kernel beside it (block-fuse's rule 10) from
+    // any size.
+    SmallVector<bool> sizedHere;
+    for (MapOp map : program.getOps<MapOp>()) {
+      bool open = false;
+      map.walk([&](Operation *op) {
+        auto sizedByTable = [&](StringAttr axis) {
+          AxisAttr entry = program.lookupAxis(axis);
+          return !entry || !entry.isTiled() || entry.getBlockSize();
+        };
+        if (auto nested = dyn_cast<MapOp>(op))
+          for (Attribute axis : nested.getAxes())
+            open |= !sizedByTable(cast<StringAttr>(axis));
+        if (auto reduce = dyn_cast<ReduceOp>(op))
+          open |= !sizedByTable(reduce.getAxisAttr());
+      });
+      sizedHere.push_back(open);
+    }
     // The estimate of `sizes` (open axes not in it take `common`), or
     // nothing when a kernel does not fit on chip, or an attention kernel
     // would leave registers.
@@ -320,8 +344,18 @@ struct BlockSelectPass
       }
       FusionReport report = computeFusionReport(program, blockSizes);
       // Tiles in shared memory and reduce states in registers must both
-      // fit (docs/FusionReport.md).
-      if (!fitsOnChip(report, targetDesc, &why))
+      // fit (docs/FusionReport.md), in the kernels sized here.
+      FusionReport sized; // Only the peaks, which fitsOnChip reads.
+      for (auto [kernel, here] : llvm::zip(report.perKernel, sizedHere))
+        if (here) {
+          sized.localBytesPeak =
+              std::max(sized.localBytesPeak, kernel.localBytesPeak);
+          sized.registerBytesPeak =
+              std::max(sized.registerBytesPeak, kernel.registerBytesPeak);
+          sized.sharedBytesPeak =
+              std::max(sized.sharedBytesPeak, kernel.sharedBytesPeak);
+        }
+      if (!fitsOnChip(sized, targetDesc, &why))
         return std::nullopt;
       return estimateSeconds(report, targetDesc, decode);
     };

@@ -221,12 +221,23 @@ struct GemmProgram {
   bool rowBlocks;
 };
 
+/// Whether `map` iterates none of `axes`: a kernel of axes of its own
+/// (block-fuse's rule 10 untied them), whose blocks do not bind the GEMM's.
+bool hasOwnAxes(MapOp map, ArrayRef<StringRef> axes) {
+  return llvm::none_of(map.getAxes(), [&](Attribute axis) {
+    return llvm::is_contained(axes, cast<StringAttr>(axis).getValue());
+  });
+}
+
 /// The precondition: `program` ends with a GEMM kernel (matchGemmKernel);
 /// with a computed A, kernels over m alone (its row statistics) may come
 /// before; with A an earlier kernel's result, kernels over m alone and
 /// elementwise kernels over (m, k) (LayerNorm's statistics and its
 /// normalised X, which the cost model materialises rather than recompute
-/// per block of columns: docs/FusionReport.md, "Prologues").
+/// per block of columns: docs/FusionReport.md, "Prologues"), or kernels
+/// over axes of their own (that normalised X as one row kernel, the
+/// statistics fused into it: FusionRules.md, "Rule 10"), behind which the
+/// GEMM is a plain one.
 FailureOr<GemmProgram> matchGemmProgram(ProgramOp program) {
   auto maps = llvm::to_vector(program.getBody().getOps<MapOp>());
   if (maps.empty())
@@ -242,10 +253,14 @@ FailureOr<GemmProgram> matchGemmProgram(ProgramOp program) {
   // statistics of a computed A (grids over m alone); for A an earlier
   // kernel's result, row statistics and at least one elementwise kernel
   // over (m, k) that writes it.
-  bool rowBlocks = false;
+  bool rowBlocks = false, ownAxes = false;
   for (MapOp other : ArrayRef(maps).drop_back()) {
     if (readsKernelResult && isRowBlockKernel(other, gemm->m, gemm->k)) {
       rowBlocks = true;
+      continue;
+    }
+    if (readsKernelResult && hasOwnAxes(other, {gemm->m, gemm->n, gemm->k})) {
+      ownAxes = true;
       continue;
     }
     if ((gemm->plain && !readsKernelResult) || other.getAxes().size() != 1 ||
@@ -254,7 +269,7 @@ FailureOr<GemmProgram> matchGemmProgram(ProgramOp program) {
                          "alone (or, before a GEMM of its result, "
                          "elementwise over m and k)");
   }
-  if (readsKernelResult && maps.size() > 1 && !rowBlocks)
+  if (readsKernelResult && maps.size() > 1 && !rowBlocks && !ownAxes)
     return fail(program, "kernels over m alone before a plain GEMM");
   return GemmProgram{{gemm->m, gemm->n, gemm->k}, rowBlocks};
 }

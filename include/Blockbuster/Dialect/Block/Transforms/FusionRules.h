@@ -56,6 +56,9 @@ void populateCleanupPatterns(mlir::RewritePatternSet &patterns);
 void populateStructureNormalizationPatterns(mlir::RewritePatternSet &patterns);
 /// Rule 9: reduce-reduce fusion, including the online-softmax rewrite.
 void populateReduceFusionPatterns(mlir::RewritePatternSet &patterns);
+/// Rule 10: axis untying of a materialised operand's kernels (the extend
+/// step).
+void populateAxisUntyingPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace blockbuster::block
 

@@ -154,6 +154,45 @@ void replicateProducer(mlir::RewriterBase &rewriter, MapOp producer,
                        MapOp consumer);
 
 //===----------------------------------------------------------------------===//
+// Rule 10: axis untying (the extend step).
+//===----------------------------------------------------------------------===//
+
+/// The kernels that rule 10 gives axes of their own: a materialised operand's
+/// kernel and the kernels of its row statistics, with the axis their rows
+/// run along.
+struct UntyingRegion {
+  /// The region's maps, in program order; the operand's kernel is the last.
+  llvm::SmallVector<MapOp> maps;
+  /// The axis the operand's consumer reduces over and the region's
+  /// statistics reduce over: whole in the region's copy.
+  mlir::StringAttr rowAxis;
+};
+
+/// The region to untie at `producer`: `producer` is a kernel with no reduce
+/// of its own whose array only loads in other kernels read, one of them in
+/// a reduce over an axis `producer` iterates (its array is materialised for
+/// that loop: LayerNorm's normalised X before a GEMM); with it, the kernels
+/// whose results only the region reads, transitively, at least one of them
+/// reducing over that axis (the row statistics). Every reduce of the region
+/// is over that axis, no dot of it is on 16-bit floats (row work, not
+/// matrix work), and the axis is at most `kMaxUntiedRow` long (a whole row
+/// on chip). Null when there is none.
+std::optional<UntyingRegion> findRegionToUntie(MapOp producer,
+                                               RefusalFn refuse = {});
+
+/// The longest row rule 10 keeps whole on chip: the largest whole-threshold
+/// of the GPU compiler's conversions (GPUCompile.cpp, a row kernel that
+/// keeps its row on chip and reads it once).
+inline constexpr int64_t kMaxUntiedRow = 16384;
+
+/// Gives the maps of `region` (findRegionToUntie) fresh copies of every
+/// tiled axis they name, the row axis's copy whole: they no longer iterate
+/// it, their reduces over it run once (rule 8 inlines them), and block-select
+/// chooses their blocks apart from the other kernels'. The rest of the
+/// program reads their arrays as before.
+void untieRegion(mlir::RewriterBase &rewriter, const UntyingRegion &region);
+
+//===----------------------------------------------------------------------===//
 // Rule 9: reduce-reduce fusion, online softmax.
 //===----------------------------------------------------------------------===//
 

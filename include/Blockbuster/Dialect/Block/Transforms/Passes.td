@@ -71,7 +71,10 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     `maxBlockSize` (128), clamped to their extents: first one common size
     `s` for all of them, then each axis on its own, in table order, round
     after round while that lowers the estimate. Only sizes at which every
-    kernel fits on chip count (docs/FusionReport.md: on h100 and h200,
+    kernel with an axis left to it fits on chip count (a kernel whose every
+    tiled axis the table sizes was sized by the pass that wrote them:
+    block-warpgroup-gemm-blocks' GEMMs, whose ring and accumulators the
+    estimate does not model, beside a row kernel whose rows it chooses) (docs/FusionReport.md: on h100 and h200,
     `shared_bytes_peak` within the shared memory and `register_bytes_peak`,
     the reduce states, within the register budget; on the CPU,
     `local_bytes_peak` within the L2); among them the lowest estimated time
@@ -264,7 +267,13 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     phase leaves out producers whose body names an axis the consumer
     iterates; a second, from the first op again, takes those that name it
     only inside reduces over it (the copy reduces over a fresh axis of the
-    same extent).
+    same extent). Then rule 10 (axis untying) applies wherever it matches,
+    each time followed by the main loop: a kernel whose array a loop of
+    another kernel reads (an operand replication left materialised) and
+    the kernels of its row statistics get fresh axes, the row axis whole,
+    and the main loop fuses them into one row kernel. It is not judged at
+    the extend step's blocks (128 rows are no whole-row kernel's): the
+    state before it is a snapshot that block-select weighs at its own.
 
     Deterministic: the same input gives the same output. Every rule removes
     a buffered edge, an op or moves work one way only, so the driver
@@ -293,7 +302,7 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     explain: rule 1 (producer-consumer map fusion) at a.mlir:62:8 (block.map): ProducerToFuse: map at a.mlir:49:8: iterates other tiled axes than the consumer
     ```
 
-    The pass statistics `rule-1` to `rule-9` count the kept rewrites of
+    The pass statistics `rule-1` to `rule-10` count the kept rewrites of
     each rule (`-mlir-pass-statistics`; an LLVM built without statistics,
     as a release build, prints none).
   }];
@@ -303,7 +312,8 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
                "8,7,4,5,9,3,1,2 (0 places the rules of `rules=FILE`)">,
     Option<"extend", "extend", "bool", /*default=*/"true",
            "Try replication (rule 6) when nothing else applies, keeping "
-           "it when the estimated time on `target` drops">,
+           "it when the estimated time on `target` drops, then axis "
+           "untying (rule 10) of the operands it left materialised">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "Print one line per rewrite to standard error">,
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"100000",
@@ -351,7 +361,8 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
     Statistic<"rule6Applications", "rule-6", "Rewrites by rule 6 (replication, kept tries only)">,
     Statistic<"rule7Applications", "rule-7", "Rewrites by rule 7 (cleanup)">,
     Statistic<"rule8Applications", "rule-8", "Rewrites by rule 8 (structure normalisation)">,
-    Statistic<"rule9Applications", "rule-9", "Rewrites by rule 9 (reduce-reduce fusion)">
+    Statistic<"rule9Applications", "rule-9", "Rewrites by rule 9 (reduce-reduce fusion)">,
+    Statistic<"rule10Applications", "rule-10", "Rewrites by rule 10 (axis untying, kept tries only)">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect",

@@ -49,7 +49,7 @@ struct RuleEntry {
   void (*populate)(RewritePatternSet &);
 };
 
-constexpr unsigned kNumRules = 9;
+constexpr unsigned kNumRules = 10;
 constexpr RuleEntry kCatalogue[kNumRules] = {
     {1, "producer-consumer map fusion", populateProducerConsumerFusionPatterns},
     {2, "sibling map fusion", populateSiblingFusionPatterns},
@@ -60,6 +60,7 @@ constexpr RuleEntry kCatalogue[kNumRules] = {
     {7, "cleanup", populateCleanupPatterns},
     {8, "structure normalisation", populateStructureNormalizationPatterns},
     {9, "reduce-reduce fusion", populateReduceFusionPatterns},
+    {10, "axis untying", populateAxisUntyingPatterns},
 };
 
 /// The main loop's default priority: the paper's 8, 4, 5, 9, 3, 1, 2 with
@@ -68,6 +69,12 @@ constexpr unsigned kDefaultOrder[] = {8, 7, 4, 5, 9, 3, 1, 2};
 
 /// The number of the rule set of the patterns `rules=FILE` loads.
 constexpr unsigned kUserRule = 0;
+
+/// The rules only the extend step tries (kept when the estimate drops).
+constexpr unsigned kReplicationRule = 6, kUntyingRule = 10;
+bool isExtendRule(unsigned number) {
+  return number == kReplicationRule || number == kUntyingRule;
+}
 
 /// The name of rule `number`, for `explain`.
 StringRef getRuleName(unsigned number) {
@@ -315,13 +322,16 @@ struct BlockFusePass
         // Fix: rule 6 is in the catalogue (for the trace), so `order=6` used
         // to be accepted and ran replication in the main loop, without the
         // extend step's rollback; the error below for it was unreachable.
-        if (entry == std::end(kCatalogue) || number == 6)
+        // Rule 10 is the extend step's too.
+        if (entry == std::end(kCatalogue) || isExtendRule(number))
           return emitError(UnknownLoc::get(context))
                  << "block-fuse: rule " << number
-                 << (number == 6 ? " (replication) runs in the extend step, "
-                                   "not in `order`"
-                                 : " does not exist (rules are 1 to 9, and 0 "
-                                   "for those of `rules=FILE`)");
+                 << (isExtendRule(number)
+                         ? Twine(" (") + entry->name +
+                               ") runs in the extend step, not in `order`"
+                         : Twine(" does not exist (rules are 1 to ") +
+                               Twine(kNumRules) +
+                               ", and 0 for those of `rules=FILE`)");
         entry->populate(patterns);
         if (number == 4 && divideAfterRounding)
           populateDivideAfterRoundingPatterns(patterns);
@@ -343,6 +353,11 @@ struct BlockFusePass
                                 ReplicationOptions{/*renameReducedAxes=*/true});
     nameGeneratedPatterns(renaming);
     extendRenamingRule = FrozenRewritePatternSet(std::move(renaming));
+    RewritePatternSet untying(context);
+    populateAxisUntyingPatterns(untying);
+    nameGeneratedPatterns(untying);
+    untyingRootKinds = getRootKinds(untying);
+    extendUntyingRule = FrozenRewritePatternSet(std::move(untying));
     return success();
   }
 
@@ -473,6 +488,30 @@ struct BlockFusePass
     }
   }
 
+  /// Applies rule 10 (axis untying) at the first top-level map where it
+  /// applies, then the main loop, until it applies nowhere. `lastKept` is
+  /// the state before (the extend step's last kept state); a copy goes to
+  /// `snapshots`, when given, if rule 10 applied.
+  LogicalResult
+  untieMaterialisedOperands(ProgramOp program, FusionRewriter &rewriter,
+                            PatternApplicator &applicator,
+                            ProgramShadow &lastKept,
+                            SmallVectorImpl<OwningOpRef<ProgramOp>> *snapshots) {
+    for (bool first = true;; first = false) {
+      bool applied = false;
+      for (MapOp map : llvm::to_vector(program.getOps<MapOp>()))
+        if ((applied = tryRuleAt(kUntyingRule, applicator, untyingRootKinds,
+                                 map, rewriter)))
+          break;
+      if (!applied)
+        return success();
+      if (first && snapshots)
+        snapshots->push_back(lastKept.copy());
+      if (failed(runMainLoop(program, rewriter)))
+        return failure();
+    }
+  }
+
   /// The program's estimated time on the target, with the program's block
   /// sizes (or 128): what the extend step judges a try by. The sum of the
   /// kernels' terms in program order, as estimateSeconds adds them; a
@@ -512,6 +551,14 @@ struct BlockFusePass
     plainApplicator.applyDefaultCostModel();
     PatternApplicator renamingApplicator(extendRenamingRule);
     renamingApplicator.applyDefaultCostModel();
+    PatternApplicator untyingApplicator(extendUntyingRule);
+    untyingApplicator.applyDefaultCostModel();
+    // The extend step's phases of replication, each from the first
+    // candidate: producers whose bodies the consumer can run as they are,
+    // then also producers whose reduces iterate an axis the consumer
+    // iterates (ReplicationOptions::renameReducedAxes).
+    PatternApplicator *const phases[] = {&plainApplicator,
+                                         &renamingApplicator};
     FusionRewriter rewriter(&getContext());
     FailureReasons reasons(worklist);
     rewriter.setListener(&reasons);
@@ -560,11 +607,7 @@ struct BlockFusePass
       // back try restores the order, so positions stay valid until the
       // next kept step recomputes them.
       std::deque<size_t> retry;
-      // Two phases: replication of producers whose bodies the consumer can
-      // run as they are, then, from the first candidate again, also of
-      // producers whose reduces iterate an axis the consumer iterates
-      // (ReplicationOptions::renameReducedAxes).
-      PatternApplicator *extendApplicator = &plainApplicator;
+      size_t phase = 0;
       while (extend) {
         unsigned stepsBefore = steps;
         bool retrying = !retry.empty();
@@ -576,8 +619,8 @@ struct BlockFusePass
             ++index;
         };
         Operation *candidate = candidates.at(position);
-        if (!candidate && extendApplicator == &plainApplicator) {
-          extendApplicator = &renamingApplicator;
+        if (!candidate && phase + 1 < std::size(phases)) {
+          ++phase;
           index = 0;
           retry.clear();
           continue;
@@ -585,8 +628,8 @@ struct BlockFusePass
         if (!candidate)
           break;
         std::array<unsigned, kNumRules + 1> applicationsBefore = applications;
-        if (!tryRuleAt(6, *extendApplicator, extendRootKinds, candidate,
-                       rewriter)) {
+        if (!tryRuleAt(kReplicationRule, *phases[phase], extendRootKinds,
+                       candidate, rewriter)) {
           advance();
           continue;
         }
@@ -647,6 +690,18 @@ struct BlockFusePass
         candidates.update(program);
         advance();
       }
+      // Then rule 10 at the operands replication left materialised, each
+      // followed by the main loop (which fuses the untied kernels into a
+      // row kernel). Not judged here: the judged blocks of 128 rows are no
+      // whole-row kernel's (block-select gives it a few rows per block; at
+      // 128, LayerNorm + matmul M2048's row kernel is 16 blocks on 132
+      // SMs). Its fewer bytes and launches compete with the state before
+      // it, a snapshot, in block-select, at the blocks block-select
+      // chooses for each.
+      if (extend && failed(untieMaterialisedOperands(
+                        program, rewriter, untyingApplicator, *shadow,
+                        keepSnapshots ? &snapshots : nullptr)))
+        return signalPassFailure();
       if (explain) {
         rewriter.setExplaining(true);
         explainFixedPoint(program, rewriter, reasons, applicationsAtStart);
@@ -675,7 +730,8 @@ struct BlockFusePass
                             &rule6Applications,
                             &rule7Applications,
                             &rule8Applications,
-                            &rule9Applications};
+                            &rule9Applications,
+                            &rule10Applications};
     for (unsigned number = 1; number <= kNumRules; ++number)
       *perRule[number] += applications[number];
   }
@@ -697,6 +753,10 @@ struct BlockFusePass
   /// Rule 6 for the extend step's first phase, and for its second
   /// (ReplicationOptions::renameReducedAxes).
   FrozenRewritePatternSet extendRule, extendRenamingRule;
+  /// Rule 10 for the extend step's third phase, and the op kinds it can
+  /// match at.
+  FrozenRewritePatternSet extendUntyingRule;
+  std::optional<llvm::DenseSet<OperationName>> untyingRootKinds;
   unsigned steps = 0;
   const TargetDescription *targetDescription = nullptr;
   /// The target the extend step judges by: without the serial work.

@@ -4,6 +4,7 @@
 
 #include "Blockbuster/Dialect/Block/IR/AxisUtils.h"
 
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -53,6 +54,33 @@ bool blockbuster::block::hasIndirectPath(Operation *producer,
     if (middle != producer && dependsOn(middle, producer))
       return true;
   return false;
+}
+
+StringAttr blockbuster::block::getFreshAxisName(ProgramOp program,
+                                               StringAttr axis) {
+  for (unsigned suffix = 1;; ++suffix) {
+    auto name = StringAttr::get(axis.getContext(),
+                                axis.getValue() + "_" + Twine(suffix));
+    if (!program.lookupAxis(name))
+      return name;
+  }
+}
+
+void blockbuster::block::renameAxesIn(
+    RewriterBase &rewriter, Operation *op,
+    const llvm::DenseMap<StringAttr, StringAttr> &renaming) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](StringAttr name) -> std::optional<Attribute> {
+    if (StringAttr renamed = renaming.lookup(name))
+      return renamed;
+    return std::nullopt;
+  });
+  op->walk([&](Operation *nested) {
+    rewriter.modifyOpInPlace(nested, [&] {
+      replacer.replaceElementsIn(nested, /*replaceAttrs=*/true,
+                                 /*replaceLocs=*/false, /*replaceTypes=*/true);
+    });
+  });
 }
 
 bool blockbuster::block::readsProducedBlock(LoadOp load, MapOp producer,

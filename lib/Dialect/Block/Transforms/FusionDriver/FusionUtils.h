@@ -69,6 +69,17 @@ void restoreOrder(mlir::RewriterBase &rewriter, mlir::Block &block);
 /// A short location string for traces: `file:line:col` without directories.
 std::string describeLocation(mlir::Location loc);
 
+/// A name for a copy of `axis` that `program`'s table does not have:
+/// AXIS_1, AXIS_2, ...
+mlir::StringAttr getFreshAxisName(ProgramOp program, mlir::StringAttr axis);
+
+/// Renames axes in `op` and every op nested in it (attributes and types,
+/// not locations): each key of `renaming` becomes its value. The program's
+/// table must already declare the new names.
+void renameAxesIn(mlir::RewriterBase &rewriter, mlir::Operation *op,
+                  const llvm::DenseMap<mlir::StringAttr, mlir::StringAttr>
+                      &renaming);
+
 /// The map axes of `map` as a set, for comparisons.
 llvm::SmallVector<mlir::StringAttr> getSortedMapAxes(MapOp map);
 

@@ -264,6 +264,25 @@ static void inlineSingleIteration(PatternRewriter &rewriter, Operation *op) {
   inlineSingleIterationReduce(rewriter, reduce);
 }
 
+static LogicalResult hasRegionToUntie(PatternRewriter &rewriter,
+                                      Operation *op) {
+  auto map = dyn_cast<MapOp>(op);
+  if (!map)
+    return rewriter.notifyMatchFailure(op, "HasRegionToUntie: not a map");
+  return success(
+      findRegionToUntie(map, Refusals{rewriter, "HasRegionToUntie", op}.get())
+          .has_value());
+}
+
+static void untieRegionAt(PatternRewriter &rewriter, Operation *op) {
+  UntyingRegion region = *findRegionToUntie(cast<MapOp>(op));
+  describeRewrite(rewriter, "gave the " + Twine(region.maps.size()) +
+                                " kernels of a materialised operand axes of "
+                                "their own, " +
+                                region.rowAxis.getValue() + "'s copy whole");
+  untieRegion(rewriter, region);
+}
+
 StringRef blockbuster::block::getLinkConstraint(StringRef rewrite) {
   return llvm::StringSwitch<StringRef>(rewrite)
       .Case("FuseProducer", "ProducerToFuse")
@@ -354,6 +373,8 @@ void blockbuster::block::registerFusionVocabulary(
         return findReduceToFuse(second, refuse);
       }));
   module.registerRewriteFunction("FuseWithReduce", fuseWithReduce);
+  module.registerConstraintFunction("HasRegionToUntie", hasRegionToUntie);
+  module.registerRewriteFunction("UntieRegion", untieRegionAt);
   module.registerConstraintFunction("IsSingleIterationReduce",
                                     isSingleIteration);
   module.registerRewriteFunction("InlineSingleIteration",

@@ -18,7 +18,6 @@
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
-#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Parser/Parser.h"
 
 using namespace mlir;
@@ -90,45 +89,26 @@ static bool namesOnlyInReducesOver(MapOp producer, ArrayRef<StringAttr> axes) {
   return !result.wasInterrupted();
 }
 
-/// A name for a copy of `axis` that `program`'s table does not have:
-/// AXIS_1, AXIS_2, ...
-static StringAttr getFreshAxisName(ProgramOp program, StringAttr axis) {
-  for (unsigned suffix = 1;; ++suffix) {
-    auto name = StringAttr::get(axis.getContext(),
-                                axis.getValue() + "_" + Twine(suffix));
-    if (!program.lookupAxis(name))
-      return name;
-  }
-}
-
-/// Renames `axes` in `map` (the types and attributes of every nested op)
-/// to fresh axes of the same extent and kind, added to the program's table.
+/// Renames `axes` in `map`'s body (the types and attributes of every nested
+/// op) to fresh axes of the same extent and kind, added to the program's
+/// table.
 static void renameAxes(RewriterBase &rewriter, MapOp map,
                        ArrayRef<StringAttr> axes) {
   auto program = map->getParentOfType<ProgramOp>();
   SmallVector<Attribute> table(program.getAxes().getValue());
-  AttrTypeReplacer replacer;
+  llvm::DenseMap<StringAttr, StringAttr> renaming;
   for (StringAttr axis : axes) {
     AxisAttr entry = program.lookupAxis(axis);
     StringAttr fresh = getFreshAxisName(program, axis);
     table.push_back(AxisAttr::get(axis.getContext(), fresh, entry.getExtent(),
                                   entry.getKind(), entry.getBlockSize()));
-    replacer.addReplacement(
-        [axis, fresh](StringAttr name) -> std::optional<Attribute> {
-          if (name == axis)
-            return fresh;
-          return std::nullopt;
-        });
+    renaming[axis] = fresh;
   }
   rewriter.modifyOpInPlace(program, [&] {
     program.setAxesAttr(ArrayAttr::get(program.getContext(), table));
   });
-  map.getBody().walk([&](Operation *op) {
-    rewriter.modifyOpInPlace(op, [&] {
-      replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
-                                 /*replaceLocs=*/false, /*replaceTypes=*/true);
-    });
-  });
+  for (Operation &op : map.getBody().front())
+    renameAxesIn(rewriter, &op, renaming);
 }
 
 MapOp blockbuster::block::findProducerToReplicate(MapOp consumer,

@@ -28,14 +28,17 @@
 // RUN: bb-opt %t.ffn.1 --block-fuse | diff %t.ffn.1 -
 // RUN: bb-opt %t.ln.1 --block-fuse | diff %t.ln.1 -
 
-// Every rule of the catalogue but 6 may be named in `order` (rule 5, shift
-// hoisting, included); rule 6 belongs to the extend step; numbers outside 1
-// to 9 do not exist. Each is an error before anything runs.
+// Every rule of the catalogue but 6 and 10 may be named in `order` (rule 5,
+// shift hoisting, included); rules 6 and 10 belong to the extend step;
+// numbers outside 1 to 10 do not exist. Each is an error before anything
+// runs.
 // RUN: bb-opt %s --block-fuse=order=5 -o /dev/null
 // RUN: not bb-opt %s --block-fuse=order=8,6 2>&1 | FileCheck %s --check-prefix=ORDER6
 // ORDER6: error: block-fuse: rule 6 (replication) runs in the extend step, not in `order`
 // RUN: not bb-opt %s --block-fuse=order=10 2>&1 | FileCheck %s --check-prefix=ORDER10
-// ORDER10: error: block-fuse: rule 10 does not exist (rules are 1 to 9, and 0 for those of `rules=FILE`)
+// ORDER10: error: block-fuse: rule 10 (axis untying) runs in the extend step, not in `order`
+// RUN: not bb-opt %s --block-fuse=order=11 2>&1 | FileCheck %s --check-prefix=ORDER11
+// ORDER11: error: block-fuse: rule 11 does not exist (rules are 1 to 10, and 0 for those of `rules=FILE`)
 // RUN: not bb-opt %s --block-fuse=order=0 2>&1 | FileCheck %s --check-prefix=ORDER0
 // ORDER0: error: block-fuse: rule 0 in `order` is the rules of `rules=FILE`, and no file is given
 
