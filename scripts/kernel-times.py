@@ -7,9 +7,11 @@ whole programs):
 
 For each artifact ART/NAME: fresh random inputs, one untimed call, then 20
 calls, each after a 256 MiB memset that flushes L2; prints the median
-microseconds of each kernel (k0, k1, ... in launch order; the two kernels
-of a two-kernel program share one name, so they are told apart by
-duration: the shorter is k0). Outputs are not checked here: bench-anchors.py
+microseconds of each kernel (k0, k1, ... in launch order: the calls run
+on one stream, so the i-th kernel event of each call, by start time, is
+its i-th launch, whatever the kernels' names; until session 16 two
+kernels of one name were told apart by duration, which mislabelled
+kernels of similar length). Outputs are not checked here: bench-anchors.py
 checks them. With NOPROF=1 it only makes the calls (for ncu, which
 profiles by itself).
 """
@@ -57,11 +59,7 @@ def kernel_times(torch, art_root, name):
                     key=lambda e: e.time_range.start)
     count = len(art.launches)
     durations = [e.time_range.elapsed_us() for e in events[-REPS * count:]]
-    if count == 2:
-        cut = sum(durations) / len(durations)
-        per_kernel = [[d for d in durations if d < cut], [d for d in durations if d >= cut]]
-    else:
-        per_kernel = [durations[i::count] for i in range(count)]
+    per_kernel = [durations[i::count] for i in range(count)]
     return [statistics.median(d) for d in per_kernel if d]
 
 

@@ -995,12 +995,14 @@ def GPUExpandErf : Pass<"gpu-expand-erf"> {
     modules before the NVVM conversion; `approximate-reciprocal=false`
     gives an `arith.divf` that the CPU can run.
 
-    An erf in a linear context is expanded with it: `erf(x * a)` for a
-    constant a takes a into the coefficients and the clamp (3.92 / |a|; the
-    product's rounding is left out: at most 5.2 ulp against erf of the
-    exact product on the test's sweep), `erf + k` for a constant k becomes
-    the last product's fma, and where that sum's one use multiplies it by
-    `y * 2^j`, the power of two moves onto the sum (exact). GELU's `x * 0.5
+    An erf in a linear context is expanded with it: `erf(x * a)` (or `erf(x
+    / c)`) for a constant a takes a into the coefficients and the clamp
+    (3.92 / |a|; the product's rounding is left out: at most 5.2 ulp
+    against erf of the exact product on the test's sweep), `erf + k` for a
+    constant k becomes the last product's fma, and where that sum's one use
+    multiplies it by a power of two 2^j (torch-mlir's GELU, `x * ((1 +
+    erf(x / sqrt 2)) * 0.5)`) or by `y * 2^j` (the power of two then moving
+    onto the sum), the coefficients take 2^j (exact). GELU's `x * 0.5
     * (1 + erf(x * (1 / sqrt 2)))` then costs the rational function and one
     product: 3 instructions an element fewer. That sum, `0.5 (1 + erf)` (or
     `0.5 (1 - erf)`), lies in [0, 1], so only x^2 is clamped and the fma
