@@ -260,12 +260,50 @@ static Value buildExpansion(PatternRewriter &rewriter, math::ErfOp op,
       constant(1.0));
 }
 
+/// The f32 erf that is an operand of `op`, if any.
+static math::ErfOp getErfOperand(Operation *op) {
+  for (Value operand : op->getOperands())
+    if (auto erf = operand.getDefiningOp<math::ErfOp>();
+        erf && erf.getType().isF32())
+      return erf;
+  return {};
+}
+
+/// Replaces `context.getResult(erf)` by the expansion and erases the ops it
+/// takes in (earlier in the block: the walk has visited them).
+static void expandInContext(PatternRewriter &rewriter, math::ErfOp erf,
+                            const ErfContext &context,
+                            bool approximateReciprocal) {
+  Value value = buildExpansion(rewriter, erf, context, approximateReciprocal);
+  if (context.scaledUser)
+    rewriter.modifyOpInPlace(context.scaledUser, [&] {
+      context.scaledUser->setOperand(context.scaledOperand,
+                                     context.unscaledFactor);
+    });
+  Operation *result = context.getResult(erf);
+  rewriter.replaceOp(result, value);
+  if (context.scaledSum)
+    rewriter.eraseOp(context.sum);
+  if (result != erf)
+    rewriter.eraseOp(erf);
+}
+
 namespace {
 
+/// The patterns below, each rooted at the last op of the chain it expands
+/// (the walk reaches the erf, then its sum, then the sum's product), so
+/// that the ops before it can be erased.
+template <typename OpTy>
+struct ErfPattern : OpRewritePattern<OpTy> {
+  ErfPattern(MLIRContext *ctx, bool approximateReciprocal)
+      : OpRewritePattern<OpTy>(ctx),
+        approximateReciprocal(approximateReciprocal) {}
+  bool approximateReciprocal;
+};
+
 /// An erf that no sum takes in: its value.
-struct ExpandErf : OpRewritePattern<math::ErfOp> {
-  ExpandErf(MLIRContext *ctx, bool approximateReciprocal)
-      : OpRewritePattern(ctx), approximateReciprocal(approximateReciprocal) {}
+struct ExpandErf : ErfPattern<math::ErfOp> {
+  using ErfPattern::ErfPattern;
 
   LogicalResult matchAndRewrite(math::ErfOp op,
                                 PatternRewriter &rewriter) const override {
@@ -275,29 +313,19 @@ struct ExpandErf : OpRewritePattern<math::ErfOp> {
     if (matchSum(op, addend))
       return rewriter.notifyMatchFailure(
           op, "expanded with the sum that takes it (ExpandErfPlusConstant)");
-    ErfContext context = matchContext(op);
-    rewriter.replaceOp(
-        op, buildExpansion(rewriter, op, context, approximateReciprocal));
+    expandInContext(rewriter, op, matchContext(op), approximateReciprocal);
     return success();
   }
-
-  bool approximateReciprocal;
 };
 
 /// `erf + k`: the expansion's last product as an fma with k (and GELU's
-/// power of two moved into it). Rooted at the sum, which the walk reaches
-/// after the erf, so that the erf (already visited) can be erased.
-struct ExpandErfPlusConstant : OpRewritePattern<arith::AddFOp> {
-  ExpandErfPlusConstant(MLIRContext *ctx, bool approximateReciprocal)
-      : OpRewritePattern(ctx), approximateReciprocal(approximateReciprocal) {}
+/// power of two moved into it from the product's other factor).
+struct ExpandErfPlusConstant : ErfPattern<arith::AddFOp> {
+  using ErfPattern::ErfPattern;
 
   LogicalResult matchAndRewrite(arith::AddFOp sum,
                                 PatternRewriter &rewriter) const override {
-    math::ErfOp erf;
-    for (Value operand : sum->getOperands())
-      if (auto candidate = operand.getDefiningOp<math::ErfOp>();
-          candidate && candidate.getType().isF32())
-        erf = candidate;
+    math::ErfOp erf = getErfOperand(sum);
     double addend;
     if (!erf || matchSum(erf, addend) != sum)
       return rewriter.notifyMatchFailure(sum, "not f32 erf + constant");
@@ -305,51 +333,29 @@ struct ExpandErfPlusConstant : OpRewritePattern<arith::AddFOp> {
     if (context.scaledSum)
       return rewriter.notifyMatchFailure(
           sum, "expanded with the product that scales it (ExpandScaledErfSum)");
-    Value value =
-        buildExpansion(rewriter, erf, context, approximateReciprocal);
-    if (context.scaledUser)
-      rewriter.modifyOpInPlace(context.scaledUser, [&] {
-        context.scaledUser->setOperand(context.scaledOperand,
-                                       context.unscaledFactor);
-      });
-    rewriter.replaceOp(sum, value);
-    rewriter.eraseOp(erf);
+    expandInContext(rewriter, erf, context, approximateReciprocal);
     return success();
   }
-
-  bool approximateReciprocal;
 };
 
 /// `(erf + k) * 2^j`: as ExpandErfPlusConstant, the power of two in the
-/// coefficients. Rooted at the product, the last op of the chain.
-struct ExpandScaledErfSum : OpRewritePattern<arith::MulFOp> {
-  ExpandScaledErfSum(MLIRContext *ctx, bool approximateReciprocal)
-      : OpRewritePattern(ctx), approximateReciprocal(approximateReciprocal) {}
+/// coefficients.
+struct ExpandScaledErfSum : ErfPattern<arith::MulFOp> {
+  using ErfPattern::ErfPattern;
 
   LogicalResult matchAndRewrite(arith::MulFOp product,
                                 PatternRewriter &rewriter) const override {
     math::ErfOp erf;
     for (Value operand : product->getOperands())
       if (auto sum = operand.getDefiningOp<arith::AddFOp>())
-        for (Value summand : sum->getOperands())
-          if (auto candidate = summand.getDefiningOp<math::ErfOp>();
-              candidate && candidate.getType().isF32())
-            erf = candidate;
-    if (!erf)
-      return rewriter.notifyMatchFailure(product, "no f32 erf + constant");
-    ErfContext context = matchContext(erf);
-    if (context.scaledSum != product)
+        if (math::ErfOp candidate = getErfOperand(sum))
+          erf = candidate;
+    if (!erf || matchContext(erf).scaledSum != product)
       return rewriter.notifyMatchFailure(
-          product, "not (erf + constant) times a power of two");
-    Value value =
-        buildExpansion(rewriter, erf, context, approximateReciprocal);
-    rewriter.replaceOp(product, value);
-    rewriter.eraseOp(context.sum);
-    rewriter.eraseOp(erf);
+          product, "not (f32 erf + constant) times a power of two");
+    expandInContext(rewriter, erf, matchContext(erf), approximateReciprocal);
     return success();
   }
-
-  bool approximateReciprocal;
 };
 
 struct GPUExpandErf : blockbuster::impl::GPUExpandErfBase<GPUExpandErf> {
