@@ -42,7 +42,7 @@ using namespace blockbuster;
 ///   4096 features is one kernel then, three with the features tiled).
 static constexpr StringRef kConversions[] = {
     "", "whole-dot-reduced-axes=false",
-    "whole-threshold=128 whole-dot-reduced-axes=false",
+    "whole-threshold=128 whole-dot-reduced-axes=false tiled-attention-keys=true",
     "whole-threshold=16384"};
 
 /// Fuses and selects `module` (block programs, or Linalg converted at
@@ -133,6 +133,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.rationalErf = options.rationalErf;
   gpu.attentionMma = options.attentionMma;
   gpu.attentionVWaitEarly = options.attentionVWaitEarly;
+  gpu.attentionPrintRefusals = options.attentionPrintRefusals;
   gpu.attentionF32OperandParts = options.attentionF32OperandParts;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;
@@ -178,27 +179,44 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
 
   OwningOpRef<ModuleOp> original = module.clone();
   SmallVector<Diagnostic> firstErrors;
+  // Remarks (the passes' print-refusals) of the form that compiles are
+  // reported; those of forms given up are not.
+  SmallVector<Diagnostic> remarks;
+  // Called once the attempt's handler is gone.
+  auto succeed = [&]() {
+    for (Diagnostic &diag : remarks)
+      module.getContext()->getDiagEngine().emit(std::move(diag));
+    return success();
+  };
+  bool compiled;
   {
     ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
-      firstErrors.push_back(std::move(d));
+      (d.getSeverity() == DiagnosticSeverity::Remark ? remarks : firstErrors)
+          .push_back(std::move(d));
       return success();
     });
-    if (succeeded(compileOnce(module, options, 0, 0, fusedProgram)))
-      return success();
+    compiled = succeeded(compileOnce(module, options, 0, 0, fusedProgram));
   }
+  if (compiled)
+    return succeed();
   for (auto [threshold, localMemoryBytes] : retries) {
     module.getBody()->getOperations().clear();
     OwningOpRef<ModuleOp> copy = original->clone();
     module.getBody()->getOperations().splice(module.getBody()->end(),
                                              copy->getBody()->getOperations());
     SmallVector<Diagnostic> ignored;
-    ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
-      ignored.push_back(std::move(d));
-      return success();
-    });
-    if (succeeded(compileOnce(module, options, threshold, localMemoryBytes,
-                              fusedProgram)))
-      return success();
+    remarks.clear();
+    {
+      ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
+        (d.getSeverity() == DiagnosticSeverity::Remark ? remarks : ignored)
+            .push_back(std::move(d));
+        return success();
+      });
+      compiled = succeeded(compileOnce(module, options, threshold,
+                                       localMemoryBytes, fusedProgram));
+    }
+    if (compiled)
+      return succeed();
   }
   for (Diagnostic &diag : firstErrors)
     module.getContext()->getDiagEngine().emit(std::move(diag));

@@ -88,6 +88,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   if (options.chip == "sm_90a")
     attention.mma = options.attentionMma;
   attention.vWaitEarly = options.attentionVWaitEarly;
+  attention.printRefusals = options.attentionPrintRefusals;
   attention.f32OperandParts = options.attentionF32OperandParts;
   pm.addPass(createGPUFlashAttention(attention));
   // The chooser of GEMM schedules: on sm_90a, 128 x 128 GEMM blocks get the

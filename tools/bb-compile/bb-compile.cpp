@@ -206,6 +206,12 @@ static cl::opt<int64_t> attentionF32OperandParts(
              "into, one dot each on the tensor cores (3: exact, the parts "
              "sum to P; 2: within 2^-17 of P)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> attentionPrintRefusals(
+    "attention-print-refusals", cl::init(false),
+    cl::desc("A remark on each attention block grid that gpu-flash-attention "
+             "does not take in registers or (sm_90a) on wgmma, with the "
+             "reason"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> attentionVWaitEarly(
     "attention-v-wait-early", cl::init(false),
     cl::desc("sm_90a attention blocks on wgmma: the iteration's V tile "
@@ -364,6 +370,7 @@ int main(int argc, char **argv) {
   options.rationalErf = rationalErf;
   options.attentionMma = attentionMma;
   options.attentionVWaitEarly = attentionVWaitEarly;
+  options.attentionPrintRefusals = attentionPrintRefusals;
   options.attentionF32OperandParts = attentionF32OperandParts;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))

@@ -71,6 +71,8 @@ struct GPUCompileOptions {
   std::string attentionMma = "wgmma";
   /// blockbuster-gpu-pipeline's attention-v-wait-early.
   bool attentionVWaitEarly = false;
+  /// blockbuster-gpu-pipeline's attention-print-refusals.
+  bool attentionPrintRefusals = false;
   /// blockbuster-gpu-pipeline's attention-f32-operand-parts.
   int64_t attentionF32OperandParts = 3;
   /// blockbuster-gpu-pipeline's wgmma-split-max-blocks (0: sm_90a GEMM

@@ -124,6 +124,12 @@ struct GPUPipelineOptions
                      "wgmma-qk: S = Q K^T on wgmma, P V on mma.sync; "
                      "sync: both on mma.sync)"),
       llvm::cl::init("wgmma")};
+  Option<bool> attentionPrintRefusals{
+      *this, "attention-print-refusals",
+      llvm::cl::desc("A remark on each attention block grid that "
+                     "gpu-flash-attention does not take in registers or on "
+                     "wgmma, with the reason"),
+      llvm::cl::init(false)};
   Option<bool> attentionVWaitEarly{
       *this, "attention-v-wait-early",
       llvm::cl::desc("sm_90a attention blocks on wgmma: the iteration's V "

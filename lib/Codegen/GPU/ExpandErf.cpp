@@ -20,8 +20,9 @@
 // libdevice: it selects its coefficients between three intervals.
 //
 // Where the erf sits in a linear context, the expansion takes it in
-// (GELU's x * 0.5 * (1 + erf(x * (1 / sqrt 2))), as torch-mlir and the
-// anchors write it): a constant factor a of the operand goes into the
+// (GELU's x * 0.5 * (1 + erf(x * (1 / sqrt 2))) as the anchors write it,
+// x * ((1 + erf(x / sqrt 2)) * 0.5) as torch-mlir does): a constant factor a
+// (or divisor) of the operand goes into the
 // coefficients and the clamp (erf(a x) = a c P(a^2 c^2) / Q(a^2 c^2), c
 // clamped to 3.92 / |a|; the product's rounding is left out), `erf + k`
 // becomes the expansion's last product as one fma, and a power of two by
@@ -69,37 +70,66 @@ static std::optional<double> getF32Constant(Value value) {
   return attr.getValueAsDouble();
 }
 
-/// `product` as `x * c` (either order) for a finite non-zero f32 constant c.
-static std::optional<std::pair<Value, double>> matchScaled(Value product) {
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
+/// A finite non-zero f32 constant, or a power of two, if `value` is one.
+static std::optional<double> getScale(Value value, bool powerOfTwo) {
+  std::optional<double> c = getF32Constant(value);
+  int exponent;
+  if (!c || !std::isfinite(*c) || *c == 0.0 ||
+      (powerOfTwo && std::frexp(std::fabs(*c), &exponent) != 0.5))
     return std::nullopt;
-  for (int i = 0; i < 2; ++i)
-    if (std::optional<double> c = getF32Constant(mul->getOperand(1 - i));
-        c && std::isfinite(*c) && *c != 0.0)
-      return std::make_pair(mul->getOperand(i), *c);
+  return c;
+}
+
+/// `value` as `x * c` (either order) or `x / c`, for a finite non-zero f32
+/// constant c (a power of two with `powerOfTwo`): x and c (or 1 / c).
+static std::optional<std::pair<Value, double>>
+matchScaled(Value value, bool powerOfTwo = false) {
+  if (auto mul = value.getDefiningOp<arith::MulFOp>()) {
+    for (int i = 0; i < 2; ++i)
+      if (std::optional<double> c =
+              getScale(mul->getOperand(1 - i), powerOfTwo))
+        return std::make_pair(mul->getOperand(i), *c);
+    return std::nullopt;
+  }
+  if (auto div = value.getDefiningOp<arith::DivFOp>())
+    if (std::optional<double> c = getScale(div.getRhs(), powerOfTwo))
+      return std::make_pair(div.getLhs(), 1.0 / *c);
   return std::nullopt;
 }
 
 /// What an erf's expansion folds in around the rational function, all of it
-/// linear: erf(a z) with a constant a (a multiplication before the erf; its
-/// rounding is left out), `erf + k` with a constant k (the last product of
-/// the expansion becomes an fma), and a power of two 2^j by which the sum is
-/// then multiplied (`(x * 2^j) * (erf + k)`, GELU's `x * 0.5 * (1 +
-/// erf(x / sqrt 2))`: exact, the scaling moves from x to the sum).
+/// linear: erf(a z) with a constant a (a multiplication or division before
+/// the erf; its rounding is left out), `erf + k` with a constant k (the
+/// last product of the expansion becomes an fma), and a power of two 2^j by
+/// which the sum is then multiplied, exactly: either the sum's one use
+/// multiplies it by 2^j (torch-mlir's GELU, `x * ((1 + erf(x / sqrt 2)) *
+/// 0.5)`), or by `x * 2^j` (the anchors', `x * 0.5 * (1 + erf(x * (1 /
+/// sqrt 2)))`), the scaling then moving from x to the sum.
 namespace {
 struct ErfContext {
   Value input;
   double inputScale = 1.0;
-  /// `erf + k`, replaced by the expansion; null when the erf is used as is.
+  /// `erf + k`; null when the erf is used as is.
   arith::AddFOp sum;
   double addend = 0.0;
+  /// `sum * 2^j`, which the expansion replaces instead of the sum.
+  arith::MulFOp scaledSum;
   /// The product `(x * 2^j) * sum` (an arith.mulf or a math.fma) whose
-  /// factor `x * 2^j` becomes x, and 2^j.
+  /// factor `x * 2^j` becomes x.
   Operation *scaledUser = nullptr;
   unsigned scaledOperand = 0;
   Value unscaledFactor;
+  /// 2^j.
   double outputScale = 1.0;
+
+  /// The op whose value the expansion replaces.
+  Operation *getResult(math::ErfOp erf) const {
+    if (scaledSum)
+      return scaledSum;
+    if (sum)
+      return sum;
+    return erf;
+  }
 };
 } // namespace
 
@@ -130,6 +160,14 @@ static ErfContext matchContext(math::ErfOp op) {
   if (!context.sum || !context.sum->hasOneUse())
     return context;
   Operation *user = *context.sum->user_begin();
+  if (auto mul = dyn_cast<arith::MulFOp>(user)) {
+    if (auto scaled = matchScaled(mul.getResult(), /*powerOfTwo=*/true);
+        scaled && scaled->first == context.sum.getResult()) {
+      context.scaledSum = mul;
+      context.outputScale = scaled->second;
+      return context;
+    }
+  }
   if (!isa<arith::MulFOp, math::FmaOp>(user))
     return context;
   // The factor of the product that is not the sum (of an fma a * b + c, the
@@ -138,10 +176,8 @@ static ErfContext matchContext(math::ErfOp op) {
     if (user->getOperand(1 - i) != context.sum.getResult())
       continue;
     Value factor = user->getOperand(i);
-    auto scaled = matchScaled(factor);
-    int exponent;
-    if (!scaled || !factor.hasOneUse() ||
-        std::frexp(std::fabs(scaled->second), &exponent) != 0.5)
+    auto scaled = matchScaled(factor, /*powerOfTwo=*/true);
+    if (!scaled || !factor.hasOneUse())
       continue;
     context.scaledUser = user;
     context.scaledOperand = i;
@@ -224,12 +260,50 @@ static Value buildExpansion(PatternRewriter &rewriter, math::ErfOp op,
       constant(1.0));
 }
 
+/// The f32 erf that is an operand of `op`, if any.
+static math::ErfOp getErfOperand(Operation *op) {
+  for (Value operand : op->getOperands())
+    if (auto erf = operand.getDefiningOp<math::ErfOp>();
+        erf && erf.getType().isF32())
+      return erf;
+  return {};
+}
+
+/// Replaces `context.getResult(erf)` by the expansion and erases the ops it
+/// takes in (earlier in the block: the walk has visited them).
+static void expandInContext(PatternRewriter &rewriter, math::ErfOp erf,
+                            const ErfContext &context,
+                            bool approximateReciprocal) {
+  Value value = buildExpansion(rewriter, erf, context, approximateReciprocal);
+  if (context.scaledUser)
+    rewriter.modifyOpInPlace(context.scaledUser, [&] {
+      context.scaledUser->setOperand(context.scaledOperand,
+                                     context.unscaledFactor);
+    });
+  Operation *result = context.getResult(erf);
+  rewriter.replaceOp(result, value);
+  if (context.scaledSum)
+    rewriter.eraseOp(context.sum);
+  if (result != erf)
+    rewriter.eraseOp(erf);
+}
+
 namespace {
 
+/// The patterns below, each rooted at the last op of the chain it expands
+/// (the walk reaches the erf, then its sum, then the sum's product), so
+/// that the ops before it can be erased.
+template <typename OpTy>
+struct ErfPattern : OpRewritePattern<OpTy> {
+  ErfPattern(MLIRContext *ctx, bool approximateReciprocal)
+      : OpRewritePattern<OpTy>(ctx),
+        approximateReciprocal(approximateReciprocal) {}
+  bool approximateReciprocal;
+};
+
 /// An erf that no sum takes in: its value.
-struct ExpandErf : OpRewritePattern<math::ErfOp> {
-  ExpandErf(MLIRContext *ctx, bool approximateReciprocal)
-      : OpRewritePattern(ctx), approximateReciprocal(approximateReciprocal) {}
+struct ExpandErf : ErfPattern<math::ErfOp> {
+  using ErfPattern::ErfPattern;
 
   LogicalResult matchAndRewrite(math::ErfOp op,
                                 PatternRewriter &rewriter) const override {
@@ -239,46 +313,49 @@ struct ExpandErf : OpRewritePattern<math::ErfOp> {
     if (matchSum(op, addend))
       return rewriter.notifyMatchFailure(
           op, "expanded with the sum that takes it (ExpandErfPlusConstant)");
-    ErfContext context = matchContext(op);
-    rewriter.replaceOp(
-        op, buildExpansion(rewriter, op, context, approximateReciprocal));
+    expandInContext(rewriter, op, matchContext(op), approximateReciprocal);
     return success();
   }
-
-  bool approximateReciprocal;
 };
 
 /// `erf + k`: the expansion's last product as an fma with k (and GELU's
-/// power of two moved into it). Rooted at the sum, which the walk reaches
-/// after the erf, so that the erf (already visited) can be erased.
-struct ExpandErfPlusConstant : OpRewritePattern<arith::AddFOp> {
-  ExpandErfPlusConstant(MLIRContext *ctx, bool approximateReciprocal)
-      : OpRewritePattern(ctx), approximateReciprocal(approximateReciprocal) {}
+/// power of two moved into it from the product's other factor).
+struct ExpandErfPlusConstant : ErfPattern<arith::AddFOp> {
+  using ErfPattern::ErfPattern;
 
   LogicalResult matchAndRewrite(arith::AddFOp sum,
                                 PatternRewriter &rewriter) const override {
-    math::ErfOp erf;
-    for (Value operand : sum->getOperands())
-      if (auto candidate = operand.getDefiningOp<math::ErfOp>();
-          candidate && candidate.getType().isF32())
-        erf = candidate;
+    math::ErfOp erf = getErfOperand(sum);
     double addend;
     if (!erf || matchSum(erf, addend) != sum)
       return rewriter.notifyMatchFailure(sum, "not f32 erf + constant");
     ErfContext context = matchContext(erf);
-    Value value =
-        buildExpansion(rewriter, erf, context, approximateReciprocal);
-    if (context.scaledUser)
-      rewriter.modifyOpInPlace(context.scaledUser, [&] {
-        context.scaledUser->setOperand(context.scaledOperand,
-                                       context.unscaledFactor);
-      });
-    rewriter.replaceOp(sum, value);
-    rewriter.eraseOp(erf);
+    if (context.scaledSum)
+      return rewriter.notifyMatchFailure(
+          sum, "expanded with the product that scales it (ExpandScaledErfSum)");
+    expandInContext(rewriter, erf, context, approximateReciprocal);
     return success();
   }
+};
 
-  bool approximateReciprocal;
+/// `(erf + k) * 2^j`: as ExpandErfPlusConstant, the power of two in the
+/// coefficients.
+struct ExpandScaledErfSum : ErfPattern<arith::MulFOp> {
+  using ErfPattern::ErfPattern;
+
+  LogicalResult matchAndRewrite(arith::MulFOp product,
+                                PatternRewriter &rewriter) const override {
+    math::ErfOp erf;
+    for (Value operand : product->getOperands())
+      if (auto sum = operand.getDefiningOp<arith::AddFOp>())
+        if (math::ErfOp candidate = getErfOperand(sum))
+          erf = candidate;
+    if (!erf || matchContext(erf).scaledSum != product)
+      return rewriter.notifyMatchFailure(
+          product, "not (f32 erf + constant) times a power of two");
+    expandInContext(rewriter, erf, matchContext(erf), approximateReciprocal);
+    return success();
+  }
 };
 
 struct GPUExpandErf : blockbuster::impl::GPUExpandErfBase<GPUExpandErf> {
@@ -286,8 +363,8 @@ struct GPUExpandErf : blockbuster::impl::GPUExpandErfBase<GPUExpandErf> {
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandErf, ExpandErfPlusConstant>(&getContext(),
-                                                 approximateReciprocal);
+    patterns.add<ExpandErf, ExpandErfPlusConstant, ExpandScaledErfSum>(
+        &getContext(), approximateReciprocal);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

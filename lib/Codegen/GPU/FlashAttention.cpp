@@ -155,8 +155,11 @@ struct TmaArray {
   // The box (outermost first): 64 along the innermost dimension of the
   // rows' and of the columns' group, 1 elsewhere.
   SmallVector<int64_t> box;
-  // D / 64: boxes per tile.
+  // D / 64 (1 for a head below 64): boxes per tile.
   int64_t boxes = 0;
+  // D: the array's columns, a multiple of 64 or 16, 32 or 48 (one box,
+  // its columns past D zero-filled by the copy).
+  int64_t columns = 0;
   Value descriptor;
 };
 
@@ -188,12 +191,6 @@ struct BufferShape {
 /// How an op reads one of its operands: per register of the op's output,
 /// or at the register's row (a row vector along a tile).
 enum class Access { Elementwise, AtRow };
-
-LogicalResult fail(Operation *op, const Twine &reason) {
-  LLVM_DEBUG(llvm::dbgs() << "no flash attention: " << reason << ": " << *op
-                          << "\n");
-  return failure();
-}
 
 /// `c` if `value` is an f32 constant.
 static std::optional<float> f32Constant(Value value) {
@@ -585,7 +582,27 @@ public:
   /// (see splitIntoParts): 3, exact; 2, within 2^-17 of each element.
   int64_t splitParts = 3;
 
+  /// A block without a reduce loop (one key tile, its one-trip loop
+  /// folded away): taken only with both dots on wgmma, K and V copied once
+  /// (sharedB); on mma.sync such blocks keep the generic path.
+  bool onlyOnWgmma = false;
+  /// Why build() failed: the first refusal, with the op's name.
+  std::string refusal;
+  /// Why the wgmma schedule does not take the block's dots (planWgmma;
+  /// empty where it takes them or was not asked for).
+  std::string wgmmaRefusal;
+
 private:
+  /// Records the refusal (the first one is the cause: the callers only pass
+  /// the failure on) and fails.
+  LogicalResult fail(Operation *op, const Twine &reason) {
+    LLVM_DEBUG(llvm::dbgs() << "no flash attention: " << reason << ": " << *op
+                            << "\n");
+    if (refusal.empty())
+      refusal = (reason + " (" + op->getName().getStringRef() + ")").str();
+    return failure();
+  }
+
   // Helpers for index arithmetic.
   using IndexArithmetic::add;
   Value add(Value a, int64_t b) { return b ? add(a, index(b)) : a; }
@@ -605,6 +622,11 @@ private:
   LogicalResult interpretAlloc(memref::AllocOp alloc);
   LogicalResult interpretGeneric(linalg::GenericOp op);
   LogicalResult interpretElementwise(linalg::GenericOp op);
+  /// An elementwise op of several outputs (the exact form's last state
+  /// update fused with O's cast, once its loop is folded away): the body
+  /// once per register, each output's registers from its yield; no mask or
+  /// folded scale.
+  LogicalResult interpretMultiOutput(linalg::GenericOp op);
   LogicalResult interpretRowReduction(linalg::GenericOp op);
   LogicalResult interpretContraction(linalg::GenericOp op);
   LogicalResult interpretLoop(scf::ForOp loop);
@@ -613,6 +635,9 @@ private:
   /// `body` applied to `args` (block arguments in order), `linalg.index`
   /// d giving `indices[d]`; values from outside through `mapping`.
   Value applyBody(Block *body, ArrayRef<Value> args, ArrayRef<Value> indices);
+  /// applyBody's values of every operand of the body's yield.
+  SmallVector<Value> applyBodyResults(Block *body, ArrayRef<Value> args,
+                                      ArrayRef<Value> indices);
   /// The A fragments (4 x i32 per k16 step) of global tile `a` [.., m, k].
   SmallVector<Value> globalFragmentsA(Value oldA, int64_t steps);
   /// Stages global tile `oldB` (rows x columns) into shared memory.
@@ -660,7 +685,8 @@ private:
   // The wgmma schedule (sm_90a).
   /// The array whose tiles the global view `view` takes, if TMA can copy
   /// them: a view [1, .., 1, rows <= maxRows, D] of a collapse of (or of)
-  /// a function argument of 16-bit elements, D a multiple of 64.
+  /// a function argument of 16-bit elements, D a multiple of 64 or 16, 32
+  /// or 48 (one box, its columns past D zero-filled).
   const TmaArray *tmaArray(Value view, int64_t maxRows);
   /// The TMA array (and its descriptor, made once) of the views' source
   /// `source`, whatever the view.
@@ -683,6 +709,18 @@ private:
   /// The shared-memory copy of the global A tile `oldA` (Q), made once
   /// where its view is made.
   Value sharedA(Value oldA);
+  /// Where a copy of the tile of `view` (a new view, or an array from
+  /// outside the grid) starts: after the view, or here (the copies then
+  /// start at their dot, past the mbarriers' initialisation either way).
+  void setInsertionPointAfterView(Value view) {
+    Operation *def = view.getDefiningOp();
+    if (def && newBody->getParentOp()->isAncestor(def))
+      rewriter.setInsertionPointAfter(def);
+  }
+  /// The shared-memory copy of the global B tile `oldB` (K or V) of a
+  /// block without a reduce loop, made once where its view is made, on its
+  /// slot of qBarrier's group; null if TMA cannot copy it.
+  const Prefetched *sharedB(Value oldB);
   /// The wait (and the refill of the other slot) for this iteration's tile
   /// of the TMA operand `p`; returns the byte offset of its slot.
   Value awaitTma(Value oldB, const Prefetched &p);
@@ -741,6 +779,13 @@ private:
   // Q in shared memory, its mbarrier, and the old views already copied.
   DenseMap<Value, Value> sharedTiles;
   Value qBarrier;
+  // A block without a reduce loop (one key tile: a short sequence whose
+  // one-trip loop was folded away): its K and V views, made in the block's
+  // body, are copied once where they are made, like Q, each on its own
+  // slot of qBarrier's group (1, 2, ..; Q's is 0), in the order of their
+  // dots.
+  SmallVector<Value> onceViews;
+  DenseMap<Value, Prefetched> onceTiles;
   // The mbarriers of each loop's TMA ring, made at the block's start.
   DenseMap<Operation *, Value> loopBarriers;
 
@@ -901,6 +946,12 @@ private:
 
 Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
                                        ArrayRef<Value> indices) {
+  return applyBodyResults(body, args, indices).front();
+}
+
+SmallVector<Value>
+FlashAttentionBuilder::applyBodyResults(Block *body, ArrayRef<Value> args,
+                                        ArrayRef<Value> indices) {
   IRMapping local;
   for (auto [arg, value] : llvm::zip(body->getArguments(), args))
     if (value)
@@ -951,10 +1002,12 @@ Value FlashAttentionBuilder::applyBody(Block *body, ArrayRef<Value> args,
         local.map(operand, mapping.lookup(operand));
     rewriter.clone(inner, local);
   }
-  Value result = body->getTerminator()->getOperand(0);
-  if (!local.contains(result) && mapping.contains(result))
-    return mapping.lookup(result);
-  return local.lookupOrDefault(result);
+  SmallVector<Value> results;
+  for (Value result : body->getTerminator()->getOperands())
+    results.push_back(!local.contains(result) && mapping.contains(result)
+                          ? mapping.lookup(result)
+                          : local.lookupOrDefault(result));
+  return results;
 }
 
 Value FlashAttentionBuilder::exp2(Value oldArg, IRMapping &local) {
@@ -1174,6 +1227,10 @@ static LogicalResult rowAndColumnLoops(linalg::GenericOp op, AffineMap map,
 }
 
 LogicalResult FlashAttentionBuilder::interpretGeneric(linalg::GenericOp op) {
+  if (op.hasPureBufferSemantics() && op.getNumResults() == 0 &&
+      op.getNumDpsInits() > 1 &&
+      op.getNumParallelLoops() == op.getNumLoops())
+    return interpretMultiOutput(op);
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumResults() != 0)
     return fail(op, "not one output buffer");
@@ -1185,6 +1242,80 @@ LogicalResult FlashAttentionBuilder::interpretGeneric(linalg::GenericOp op) {
   if (linalg::isaContractionOpInterface(op))
     return interpretContraction(op);
   return interpretRowReduction(op);
+}
+
+LogicalResult
+FlashAttentionBuilder::interpretMultiOutput(linalg::GenericOp op) {
+  if (masks.count(op))
+    return fail(op, "a mask's op of several outputs");
+  Value first = op.getDpsInits()[0];
+  if (!shapes.count(first))
+    return fail(op, "the output is not a buffer of the block");
+  const BufferShape &outShape = shapes[first];
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto it = shapes.find(init.get());
+    if (it == shapes.end() || it->second.isTile != outShape.isTile ||
+        it->second.columns != outShape.columns ||
+        op.getMatchingIndexingMap(&init) != outMap)
+      return fail(op, "outputs of different shapes");
+  }
+  int64_t rank = op.getNumLoops();
+  int64_t rowLoop = -1, columnLoop = -1;
+  if (failed(rowAndColumnLoops(op, outMap, outShape, rowLoop, columnLoop)))
+    return fail(op, "the output is not written along its rows and columns");
+  Block *body = op.getBody();
+  for (Operation &inner : body->without_terminator())
+    if (!isPure(&inner) || inner.getNumRegions())
+      return fail(op, "the body has effects or regions");
+  // The operands' registers: inputs read elementwise or at the row, the
+  // outputs' current values where the body reads them.
+  SmallVector<std::pair<Fragment *, Access>> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool isInit = op.isDpsInit(&operand);
+    if (isInit && body->getArgument(operand.getOperandNumber()).use_empty()) {
+      operands.push_back({nullptr, Access::Elementwise});
+      continue;
+    }
+    auto it = fragments.find(operand.get());
+    if (it == fragments.end())
+      return fail(op, "an operand is not a computed buffer of the block");
+    const BufferShape &shape = shapes[operand.get()];
+    int64_t row = -1, column = -1;
+    if (failed(rowAndColumnLoops(op, op.getMatchingIndexingMap(&operand),
+                                 shape, row, column)) ||
+        row != rowLoop || (shape.isTile && column != columnLoop) ||
+        (shape.isTile && !outShape.isTile) ||
+        (shape.isTile && shape.columns != outShape.columns))
+      return fail(op, "an operand is not read along the output's rows");
+    operands.push_back({&it->second, shape.isTile == outShape.isTile
+                                         ? Access::Elementwise
+                                         : Access::AtRow});
+  }
+  int64_t registers = outShape.isTile ? outShape.columns / kTileN * 4 : 2;
+  SmallVector<Fragment> results(op.getNumDpsInits());
+  for (int64_t reg = 0; reg < registers; ++reg) {
+    int64_t q = outShape.isTile ? reg % 4 : 2 * reg;
+    SmallVector<Value> args;
+    for (auto [fragment, access] : operands)
+      args.push_back(!fragment ? Value()
+                               : fragment->values[access == Access::AtRow
+                                                      ? q / 2
+                                                      : reg]);
+    SmallVector<Value> indices(rank, index(0));
+    indices[rowLoop] = rowOf(q);
+    if (outShape.isTile)
+      indices[columnLoop] = columnOf(reg);
+    for (auto [result, value] :
+         llvm::zip(results, applyBodyResults(body, args, indices)))
+      result.values.push_back(value);
+  }
+  for (auto [init, result] : llvm::zip(op.getDpsInits(), results)) {
+    fragments[init] = std::move(result);
+    scaledTiles.erase(init);
+    rowFunctions.erase(init);
+  }
+  return success();
 }
 
 /// How many times `value`, a sum of `op`'s body (addi of linalg.index,
@@ -1752,17 +1883,33 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       prefetched = &it->second;
   }
   Value slotOffset;
+  if (onWgmma && !prefetched && llvm::is_contained(onceViews, oldB)) {
+    // Copied once where its view was made (sharedB); its slot of
+    // qBarrier's group completes once.
+    prefetched = sharedB(oldB);
+    slotOffset = index(0);
+  }
   if (onWgmma) {
     // S = Q K^T: m64 nK k16 steps over D, K's rows its n (K-major); P V:
     // m64 nD k16 steps over the K keys, V's rows its k ("transposed"); K 64
     // or 128 keys (one or two groups of 64 rows in the ring's slot).
+    // A key tile below 64 (short sequences) is one group whose rows past
+    // the tile are never read: S's n and P V's k are the tile's.
     if (!prefetched || !prefetched->tma ||
-        paddedRows != prefetched->groups * kWgmmaKeys ||
+        (paddedRows != prefetched->groups * kWgmmaKeys &&
+         (prefetched->groups != 1 || paddedRows > kWgmmaKeys)) ||
         transposed != isWorkgroup(oldA) ||
         (transposed ? *kBound : *nBound) != paddedRows ||
-        bColumns != prefetched->tma->boxes * kTmaSwizzleElements)
+        bColumns != prefetched->tma->columns)
       return fail(op, "not a dot of the wgmma schedule");
-    slotOffset = awaitTma(oldB, *prefetched);
+    if (!slotOffset) {
+      slotOffset = awaitTma(oldB, *prefetched);
+    } else {
+      int64_t slots = 1 + onceViews.size();
+      waitForRound(rewriter, loc, qBarrier,
+                   index(1 + llvm::find(onceViews, oldB) - onceViews.begin()),
+                   slots);
+    }
     if (aShared)
       waitForRound(rewriter, loc, qBarrier, index(0), 1);
     acquireTurn();
@@ -1857,6 +2004,17 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       Value slotDesc = sharedMatrixDescriptor(
           rewriter, loc, prefetched->buffer, slotOffset,
           prefetched->groups * kBoxBytes, kSwizzleGroupBytes);
+      // A head below 64 (one box, V's columns past D zero): n = 64 on
+      // zero accumulator columns, which are dropped after the dot. The
+      // 128-byte swizzle's canonical MN-major layout spans 64 columns; an
+      // n of 16 or 32 would read part of its pattern, which the PTX ISA's
+      // layouts do not describe.
+      size_t headRegisters = acc.size();
+      int64_t paddedHead = prefetched->tma->boxes * kTmaSwizzleElements;
+      if (*nBound < paddedHead)
+        acc.append(size_t(paddedHead - *nBound) / 2,
+                   arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF32FloatAttr(0.0f)));
       // A split into parts: the parts' wgmmas in turn, the largest
       // first, each over every k16 step, in the one group.
       for (int64_t part = 0; part < parts; ++part)
@@ -1868,6 +2026,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
               ArrayRef<Value>(aRegisters).slice(4 * (part * steps + step), 4),
               descB, aType, /*transposeB=*/true);
         }
+      acc.resize(headRegisters);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // Ping-pong: the turn passes once S = Q K^T is issued (the other
@@ -2397,8 +2556,19 @@ void FlashAttentionBuilder::issueCopies(Value oldB, const Prefetched &p,
 
 const TmaArray *FlashAttentionBuilder::tmaArray(Value view, int64_t maxRows) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
-  if (!subview)
-    return nullptr;
+  if (!subview) {
+    // The array itself (a grid of one block: the tile is the whole array,
+    // a batch of one collapsed into the rows), [1, .., 1, rows, D].
+    auto type = cast<MemRefType>(view.getType());
+    int64_t rank = type.getRank();
+    const TmaArray *array = tmaSource(view);
+    if (!array || rank < 2 ||
+        llvm::any_of(type.getShape().drop_back(2),
+                     [](int64_t size) { return size != 1; }) ||
+        type.getDimSize(rank - 2) > maxRows)
+      return nullptr;
+    return array;
+  }
   Value source = subview.getSource();
   const TmaArray *array = tmaSource(source);
   if (!array)
@@ -2449,7 +2619,11 @@ const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
       arrayType.getElementTypeBitWidth() != 16 || rank < 2)
     return nullptr;
   int64_t columns = arrayType.getShape().back();
-  if (columns % kTmaSwizzleElements || columns > 256)
+  // A head below 64 (16, 32 or 48 columns) takes one box whose columns
+  // past D the copy fills with zeros; S's k steps stop at D.
+  if (columns % kStepK ||
+      (columns % kTmaSwizzleElements && columns > kTmaSwizzleElements) ||
+      columns > 256)
     return nullptr;
   // The rows' and the columns' groups: only their innermost dimension may
   // be longer than 1 (a box never wraps around into the next head).
@@ -2462,7 +2636,8 @@ const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
   entry.box.assign(arrayType.getRank(), 1);
   entry.box[groups[rank - 2].back()] = kWgmmaKeys;
   entry.box[groups[rank - 1].back()] = kTmaSwizzleElements;
-  entry.boxes = columns / kTmaSwizzleElements;
+  entry.boxes = llvm::divideCeil(columns, kTmaSwizzleElements);
+  entry.columns = columns;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(oldGrid);
   entry.descriptor = createTmaDescriptor(rewriter, loc, array, entry.box);
@@ -2473,12 +2648,22 @@ const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
 }
 
 void FlashAttentionBuilder::planWgmma() {
-  if (mma == MmaKind::Sync || (warps * kRowsPerWarp) % kWarpgroupRows ||
-      warps * kRowsPerWarp > 2 * kWarpgroupRows)
+  if (mma == MmaKind::Sync)
     return;
+  if ((warps * kRowsPerWarp) % kWarpgroupRows ||
+      warps * kRowsPerWarp > 2 * kWarpgroupRows) {
+    wgmmaRefusal = "the block's " + std::to_string(warps) +
+                   " warps are not one or two warpgroups";
+    return;
+  }
   warpgroups = warps * kRowsPerWarp / kWarpgroupRows;
   bool qk = true, pv = mma != MmaKind::WgmmaQK;
   bool anyQK = false;
+  auto refuse = [&](bool &flag, StringRef reason) {
+    if (flag && wgmmaRefusal.empty())
+      wgmmaRefusal = reason.str();
+    flag = false;
+  };
   oldGrid.getBody()->walk([&](linalg::GenericOp dot) {
     if (!linalg::isaContractionOpInterface(dot) || dot.getNumDpsInputs() != 2)
       return;
@@ -2488,15 +2673,36 @@ void FlashAttentionBuilder::planWgmma() {
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
     bool inLoop = loop && loop->getParentOp() == oldGrid && b.getDefiningOp() &&
                   b.getDefiningOp()->getBlock() == loop.getBody();
+    // Or copied once: a dot and B's view in the block's body (no loop),
+    // or an array from outside the grid (a grid of one block).
+    Operation *view = b.getDefiningOp();
+    bool once = dot->getBlock() == oldGrid.getBody() &&
+                (!view || view->getBlock() == oldGrid.getBody() ||
+                 !oldGrid->isAncestor(view));
+    if (once && !isWorkgroup(b) && !llvm::is_contained(onceViews, b))
+      onceViews.push_back(b);
+    inLoop |= once;
     if (!isWorkgroup(a)) {
       anyQK = true;
-      qk &= !isWorkgroup(b) && inLoop &&
-            tmaArray(a, warpgroups * kWarpgroupRows) &&
-            tmaArray(b, kWgmmaMaxKeys);
+      if (isWorkgroup(b) || !inLoop)
+        refuse(qk, "K's view is not made in a reduce loop of the block");
+      else if (!tmaArray(a, warpgroups * kWarpgroupRows))
+        refuse(qk, "Q is not a TMA tile (a view [1, .., rows <= 64 per "
+                   "warpgroup, D] of a 16-bit argument, D 16, 32, 48 or a "
+                   "multiple of 64 up to 256)");
+      else if (!tmaArray(b, kWgmmaMaxKeys))
+        refuse(qk, "K is not a TMA tile (a view [1, .., keys <= 128, D] of "
+                   "a 16-bit argument)");
     } else if (pv) {
-      pv &= !isWorkgroup(b) && inLoop && tmaArray(b, kWgmmaMaxKeys);
+      if (isWorkgroup(b) || !inLoop)
+        refuse(pv, "V's view is not made in a reduce loop of the block");
+      else if (!tmaArray(b, kWgmmaMaxKeys))
+        refuse(pv, "V is not a TMA tile (a view [1, .., keys <= 128, D] of "
+                   "a 16-bit argument)");
     }
   });
+  if (!anyQK)
+    wgmmaRefusal = "no dot of two global tiles (S = Q K^T)";
   qkOnWgmma = qk && anyQK;
   // P V on wgmma needs S on it: the TMA ring's barriers serve both.
   pvOnWgmma = qkOnWgmma && pv;
@@ -2507,7 +2713,12 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
                                      Value buffer, Value offset, Value barriers,
                                      Value slot, int64_t groups) {
   auto subview = view.getDefiningOp<memref::SubViewOp>();
-  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  // A whole array (tmaArray) starts at 0.
+  SmallVector<OpFoldResult> offsets =
+      subview ? subview.getMixedOffsets()
+              : SmallVector<OpFoldResult>(
+                    cast<MemRefType>(view.getType()).getRank(),
+                    rewriter.getIndexAttr(0));
   auto arrayType = cast<MemRefType>(array.array.getType());
   // The array's coordinates of the view's first element: each offset of
   // the source spread over its group's dimensions, innermost last.
@@ -2559,9 +2770,9 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
   if (it != sharedTiles.end())
     return it->second;
   const TmaArray *array = tmaArray(oldA, warpgroups * kWarpgroupRows);
-  Value a = mapping.lookup(oldA);
+  Value a = mapping.lookupOrDefault(oldA);
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointAfter(a.getDefiningOp());
+  setInsertionPointAfterView(a);
   auto bufferType = MemRefType::get(
       {warpgroups * array->boxes * kBoxBytes}, rewriter.getI8Type(),
       MemRefLayoutAttrInterface(),
@@ -2580,6 +2791,42 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
   return buffer;
 }
 
+const FlashAttentionBuilder::Prefetched *
+FlashAttentionBuilder::sharedB(Value oldB) {
+  auto it = onceTiles.find(oldB);
+  if (it != onceTiles.end())
+    return &it->second;
+  const TmaArray *array = tmaArray(oldB, kWgmmaMaxKeys);
+  std::optional<int64_t> rows = constantUpperBound(
+      oldB, cast<MemRefType>(oldB.getType()).getRank() - 2);
+  if (!array || !rows)
+    return nullptr;
+  Prefetched p;
+  p.tma = array;
+  p.groups = llvm::divideCeil(*rows, kWgmmaKeys);
+  p.rows = llvm::alignTo(*rows, 2 * kTileN);
+  p.columns = array->columns;
+  Value b = mapping.lookupOrDefault(oldB);
+  OpBuilder::InsertionGuard guard(rewriter);
+  {
+    OpBuilder::InsertionGuard start(rewriter);
+    rewriter.setInsertionPointAfter(leader.getDefiningOp());
+    p.buffer = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get(
+            {p.groups * array->boxes * kBoxBytes}, rewriter.getI8Type(),
+            MemRefLayoutAttrInterface(),
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
+        rewriter.getI64IntegerAttr(1024));
+  }
+  setInsertionPointAfterView(b);
+  auto issue = scf::IfOp::create(rewriter, loc, leader);
+  rewriter.setInsertionPointToStart(issue.thenBlock());
+  int64_t slot = 1 + (llvm::find(onceViews, oldB) - onceViews.begin());
+  issueTma(*array, b, p.buffer, index(0), qBarrier, index(slot), p.groups);
+  return &(onceTiles[oldB] = std::move(p));
+}
+
 SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
                                                   Value q, const Prefetched &p,
                                                   Value slotOffset,
@@ -2595,7 +2842,11 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
   Value kDesc = sharedMatrixDescriptor(rewriter, loc, p.buffer, slotOffset, 16,
                                        kSwizzleGroupBytes);
   for (int64_t box = 0; box < p.tma->boxes; ++box)
-    for (int64_t step = 0; step < kTmaSwizzleElements / kStepK; ++step) {
+    for (int64_t step = 0;
+         step < std::min(kTmaSwizzleElements,
+                         p.tma->columns - box * kTmaSwizzleElements) /
+                    kStepK;
+         ++step) {
       int64_t at = step * kStepK * 2;
       Value descA = advanceMatrixDescriptor(
           rewriter, loc, qDesc, box * warpgroups * kBoxBytes + at);
@@ -3201,6 +3452,17 @@ LogicalResult FlashAttentionBuilder::interpretBlock(Block &block) {
 
 FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
   planWgmma();
+  if (onlyOnWgmma && !pvOnWgmma) {
+    for (Operation *op : hostOps)
+      rewriter.eraseOp(op);
+    hostOps.clear();
+    if (refusal.empty())
+      refusal = "a block without a reduce loop runs in registers only with "
+                "both dots on wgmma: " +
+                (wgmmaRefusal.empty() ? std::string("not asked for")
+                                      : wgmmaRefusal);
+    return failure();
+  }
   rewriter.setInsertionPoint(oldGrid);
   auto grid = scf::ForallOp::create(
       rewriter, loc, oldGrid.getMixedLowerBound(), oldGrid.getMixedUpperBound(),
@@ -3240,7 +3502,7 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
                                       index(slot), leader);
       return barriers;
     };
-    qBarrier = group(1);
+    qBarrier = group(1 + onceViews.size());
     if (pingPong) {
       // The ring slots' release counts (the most slots of a loop: its TMA
       // operands and one), zeroed by thread 0.
@@ -3301,7 +3563,13 @@ FailureOr<scf::ForallOp> FlashAttentionBuilder::build() {
 /// The rank of the block's tiles: that of the output of the first dot whose
 /// operands are both views of global arrays (S = Q K^T); none if the block
 /// has no such dot or no loop.
-std::optional<int64_t> attentionTileRank(scf::ForallOp grid) {
+/// An attention block: the rank of its tiles, and whether it has a loop
+/// (a reduce over key tiles; without one, a single key tile).
+struct AttentionGrid {
+  int64_t rank;
+  bool hasLoop;
+};
+std::optional<AttentionGrid> attentionGrid(scf::ForallOp grid) {
   std::optional<int64_t> rank;
   bool hasLoop = false;
   grid.getBody()->walk([&](Operation *op) {
@@ -3322,9 +3590,9 @@ std::optional<int64_t> attentionTileRank(scf::ForallOp grid) {
                   generic.getNumDpsInputs() == 2 &&
                   isWorkgroup(generic.getDpsInputs()[0]);
   });
-  if (!hasLoop || !hasTileDot || !rank || *rank < 2)
+  if (!hasTileDot || !rank || *rank < 2)
     return std::nullopt;
-  return rank;
+  return AttentionGrid{*rank, hasLoop};
 }
 
 struct GPUFlashAttention
@@ -3357,9 +3625,11 @@ struct GPUFlashAttention
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp grid : grids) {
-      std::optional<int64_t> rank = attentionTileRank(grid);
-      if (!rank)
+      std::optional<AttentionGrid> attention = attentionGrid(grid);
+      // Without a reduce loop only the wgmma schedule takes the block.
+      if (!attention || (!attention->hasLoop && mma == "sync"))
         continue;
+      std::optional<int64_t> rank = attention->rank;
       // FlashAttention's combine where the single pass's rounding of P is
       // the user's choice (RunningMaxCombine.h). On the block's linalg ops,
       // so a block the register schedules refuse runs it on the generic
@@ -3380,16 +3650,32 @@ struct GPUFlashAttention
                                     kind);
       builder.vWaitEarly = vWaitEarly;
       builder.splitParts = f32OperandParts;
+      builder.onlyOnWgmma = !attention->hasLoop;
       if (succeeded(builder.build())) {
+        if (printRefusals && !builder.wgmmaRefusal.empty())
+          grid->emitRemark() << "gpu-flash-attention: on mma.sync, not "
+                                "wgmma: "
+                             << builder.wgmmaRefusal;
         rewriter.eraseOp(grid);
         continue;
       }
-      if (kind == MmaKind::Sync)
+      if (kind == MmaKind::Sync || !attention->hasLoop) {
+        if (printRefusals)
+          grid->emitRemark() << "gpu-flash-attention: not in registers: "
+                             << builder.refusal;
         continue;
+      }
       FlashAttentionBuilder fallback(rewriter, grid, *rank, threads / kWarpSize,
                                      MmaKind::Sync);
       fallback.splitParts = f32OperandParts;
-      if (succeeded(fallback.build()))
+      bool onSync = succeeded(fallback.build());
+      if (printRefusals)
+        grid->emitRemark() << "gpu-flash-attention: "
+                           << (onSync ? "on mma.sync" : "not in registers")
+                           << ", not wgmma: " << builder.refusal
+                           << (onSync ? ""
+                                      : "; on mma.sync: " + fallback.refusal);
+      if (onSync)
         rewriter.eraseOp(grid);
     }
   }

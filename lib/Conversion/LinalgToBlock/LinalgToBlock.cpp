@@ -245,10 +245,10 @@ private:
 class ProgramBuilder {
 public:
   ProgramBuilder(func::FuncOp func, int64_t wholeThreshold,
-                 bool wholeDotReducedAxes)
+                 bool wholeDotReducedAxes, bool tiledAttentionKeys)
       : func(func), wholeThreshold(wholeThreshold),
         wholeDotReducedAxes(wholeDotReducedAxes),
-        context(func.getContext()) {}
+        tiledAttentionKeys(tiledAttentionKeys), context(func.getContext()) {}
 
   LogicalResult convert();
 
@@ -316,6 +316,7 @@ private:
   func::FuncOp func;
   int64_t wholeThreshold;
   bool wholeDotReducedAxes;
+  bool tiledAttentionKeys;
   MLIRContext *context;
   DenseMap<Value, ValueInfo> infos;
   SmallVector<linalg::GenericOp> generics;
@@ -916,6 +917,10 @@ void ProgramBuilder::nameAxes() {
   // alone it is the contiguous axis, whole for wide vector accesses.
   llvm::DenseSet<unsigned> reducedOrInner, rowsOfReductions,
       innerOfElementwise;
+  // With `tiled-attention-keys`: the axes a contraction makes (a parallel
+  // axis of its output), a statistic reduces and another contraction
+  // reduces: the keys of softmax(Q K^T) V.
+  llvm::DenseSet<unsigned> madeByDots, reducedByStatistics, reducedByDots;
   for (linalg::GenericOp generic : generics) {
     bool contraction = linalg::isaContractionOpInterface(
         cast<linalg::LinalgOp>(generic.getOperation()));
@@ -926,6 +931,13 @@ void ProgramBuilder::nameAxes() {
     auto axisOf = [&](unsigned dim) {
       return unifier.find(unifier.getDim(generic, dim));
     };
+    for (auto [dim, type] : llvm::enumerate(iterators)) {
+      if (type == utils::IteratorType::reduction)
+        (contraction ? reducedByDots : reducedByStatistics)
+            .insert(axisOf(dim));
+      else if (contraction)
+        madeByDots.insert(axisOf(dim));
+    }
     llvm::SmallDenseSet<unsigned> wholeHere;
     if (!contraction || wholeDotReducedAxes)
       for (auto [dim, type] : llvm::enumerate(iterators))
@@ -962,6 +974,17 @@ void ProgramBuilder::nameAxes() {
   for (unsigned axis : innerOfElementwise)
     if (!rowsOfReductions.contains(axis))
       reducedOrInner.insert(axis);
+  // Attention's keys tiled at any extent (a reduce over key blocks, even
+  // of one block): the form gpu-flash-attention runs in registers, which
+  // short sequences (16 keys, whole below the threshold) otherwise never
+  // reach. A candidate of its own (compileForGPU's conversions): the
+  // cost model and block-select's register test choose between it and
+  // the whole-keys forms.
+  llvm::DenseSet<unsigned> attentionKeys;
+  if (tiledAttentionKeys)
+    for (unsigned axis : reducedByStatistics)
+      if (madeByDots.contains(axis) && reducedByDots.contains(axis))
+        attentionKeys.insert(axis);
   // A stacking kernel selects along its groups dimension (a few, at most
   // kMaxStackedGroups), so that stays whole, and so does the innermost of
   // its dimensions, as for a generic.
@@ -983,7 +1006,7 @@ void ProgramBuilder::nameAxes() {
     StringAttr name = StringAttr::get(context, "a" + Twine(index));
     axisNames[rep] = name;
     int64_t extent = unifier.getExtent(rep);
-    bool isRow = !reducedOrInner.contains(rep);
+    bool isRow = !reducedOrInner.contains(rep) || attentionKeys.contains(rep);
     AxisKind kind = extent > (isRow ? 1 : wholeThreshold) ? AxisKind::Tiled
                                                           : AxisKind::Whole;
     if (kind == AxisKind::Tiled)
@@ -1996,7 +2019,8 @@ struct ConvertLinalgToBlockPass
       if (func.isExternal())
         continue;
       if (failed(normaliseLinalg(func)) ||
-          failed(ProgramBuilder(func, wholeThreshold, wholeDotReducedAxes)
+          failed(ProgramBuilder(func, wholeThreshold, wholeDotReducedAxes,
+                                tiledAttentionKeys)
                      .convert()))
         return signalPassFailure();
     }

@@ -1,8 +1,24 @@
 // RUN: bb-opt %s --split-input-file --gpu-flash-attention | FileCheck %s
 // RUN: bb-opt %s --split-input-file --gpu-flash-attention=threads=256 | FileCheck %s --check-prefix=WARPS8
-// The wgmma schedule needs D a multiple of 64 (a TMA box row is one
-// 128-byte swizzle span): these blocks (D = 16) keep mma.sync.
-// RUN: bb-opt %s --split-input-file --gpu-flash-attention=mma=wgmma | FileCheck %s
+// On the wgmma schedule (session 16: a head of 16 is one TMA box of 64
+// columns, those past 16 zero-filled; S = Q K^T one k step, P V's n padded
+// to 64), every block of 64 query rows here takes wgmma: Q, K and V by
+// TMA, 6 m64n64k16 (each loop's S, P V's 4 k steps over 64 keys). The 128
+// rows on 4 warps keep the generic path, as on mma.sync.
+// RUN: bb-opt %s --split-input-file --gpu-flash-attention=mma=wgmma | FileCheck %s --check-prefix=WGMMA16
+// WGMMA16-LABEL: func.func @attention
+// WGMMA16-NOT: nvvm.mma.sync
+// WGMMA16: nvgpu.tma.async.load
+// WGMMA16-COUNT-6: wgmma.mma_async.sync.aligned.m64n64k16
+// WGMMA16-NOT: nvvm.mma.sync
+// WGMMA16-LABEL: func.func @negative_scale
+// WGMMA16-COUNT-6: wgmma.mma_async.sync.aligned.m64n64k16
+// WGMMA16-LABEL: func.func @attention_128_rows
+// WGMMA16-NOT: wgmma.mma_async
+// WGMMA16-LABEL: func.func @causal_attention
+// WGMMA16-COUNT-6: wgmma.mma_async.sync.aligned.m64n64k16
+// WGMMA16-LABEL: func.func @masked_to_zero
+// WGMMA16-COUNT-6: wgmma.mma_async.sync.aligned.m64n64k16
 
 // Attention over 100 queries and keys, D = 16, bf16 (scripts/build-anchors.py's
 // program: P normalised, then rounded to bf16) in blocks of 64 queries x 64

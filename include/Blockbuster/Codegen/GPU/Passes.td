@@ -197,10 +197,14 @@ def GPUFlashAttention
 
     With `mma=wgmma` (the GPU pipeline's default on sm_90a) a block of 4
     or 8 warps (one or two consumer warpgroups of 64 query rows) whose Q,
-    K and V are views `[1, .., 1, rows, D]` (D a multiple of 64, at most
-    64 or 128 key rows) of function arguments takes the wgmma schedule
-    instead: one TMA descriptor per array before the grid, Q copied once
-    into shared memory, K and V through one TMA ring per reduce loop (a
+    K and V are views `[1, .., 1, rows, D]` (D a multiple of 64, or 16,
+    32 or 48 in one zero-filled box of 64 columns with P V's n padded to
+    64; at most 128 key rows; or the whole argument in a grid of one
+    block) of function arguments takes the wgmma schedule instead, as
+    does a block without a reduce loop (one key tile), its K and V copied
+    once like Q (on mma.sync such a block keeps the generic path): one
+    TMA descriptor per array before the grid, Q copied once into shared
+    memory, K and V through one TMA ring per reduce loop (a
     slot per operand and one more, an mbarrier per slot, a block barrier
     before each refill), S = Q K^T as wgmma m64n64k16 or m64n128k16 from
     shared memory and P V as wgmma m64nDk16 with P's registers as A (the
@@ -245,6 +249,9 @@ def GPUFlashAttention
            "wgmma schedules of one warpgroup: the iteration's V tile waited "
            "for right after S = Q K^T's wgmmas are issued, instead of at P "
            "V (its try_wait loop no longer splits the softmax)">,
+    Option<"printRefusals", "print-refusals", "bool", /*default=*/"false",
+           "A remark on each attention block grid not taken in registers "
+           "or not on wgmma (with `mma` a wgmma form), with the reason">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
@@ -997,12 +1004,14 @@ def GPUExpandErf : Pass<"gpu-expand-erf"> {
     modules before the NVVM conversion; `approximate-reciprocal=false`
     gives an `arith.divf` that the CPU can run.
 
-    An erf in a linear context is expanded with it: `erf(x * a)` for a
-    constant a takes a into the coefficients and the clamp (3.92 / |a|; the
-    product's rounding is left out: at most 5.2 ulp against erf of the
-    exact product on the test's sweep), `erf + k` for a constant k becomes
-    the last product's fma, and where that sum's one use multiplies it by
-    `y * 2^j`, the power of two moves onto the sum (exact). GELU's `x * 0.5
+    An erf in a linear context is expanded with it: `erf(x * a)` (or `erf(x
+    / c)`) for a constant a takes a into the coefficients and the clamp
+    (3.92 / |a|; the product's rounding is left out: at most 5.2 ulp
+    against erf of the exact product on the test's sweep), `erf + k` for a
+    constant k becomes the last product's fma, and where that sum's one use
+    multiplies it by a power of two 2^j (torch-mlir's GELU, `x * ((1 +
+    erf(x / sqrt 2)) * 0.5)`) or by `y * 2^j` (the power of two then moving
+    onto the sum), the coefficients take 2^j (exact). GELU's `x * 0.5
     * (1 + erf(x * (1 / sqrt 2)))` then costs the rational function and one
     product: 3 instructions an element fewer. That sum, `0.5 (1 + erf)` (or
     `0.5 (1 - erf)`), lies in [0, 1], so only x^2 is clamped and the fma

@@ -63,7 +63,14 @@ def ConvertLinalgToBlock : Pass<"convert-linalg-to-block", "::mlir::ModuleOp"> {
            /*default=*/"true",
            "A dot's reduced axis that no operand holds innermost (the heads "
            "of an output projection over [heads, 64]) is a reduced axis, "
-           "whole up to whole-threshold; false: a row axis, tiled">
+           "whole up to whole-threshold; false: a row axis, tiled">,
+    Option<"tiledAttentionKeys", "tiled-attention-keys", "bool",
+           /*default=*/"false",
+           "An axis a contraction makes, a statistic reduces and another "
+           "contraction reduces (the keys of softmax(Q K^T) V) is tiled at "
+           "any extent above 1 (a reduce over key blocks: the form of "
+           "gpu-flash-attention's register schedule, also for sequences "
+           "below whole-threshold)">
   ];
   let dependentDialects = [
     "::blockbuster::block::BlockDialect", "::mlir::affine::AffineDialect"

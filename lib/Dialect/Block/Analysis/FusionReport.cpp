@@ -620,12 +620,7 @@ FusionReport blockbuster::block::computeFusionReport(ProgramOp program,
 
     report.globalBytes += kernel.globalBytesRead + kernel.globalBytesWritten;
     report.flops += kernel.flops;
-    report.localBytesPeak =
-        std::max(report.localBytesPeak, kernel.localBytesPeak);
-    report.registerBytesPeak =
-        std::max(report.registerBytesPeak, kernel.registerBytesPeak);
-    report.sharedBytesPeak =
-        std::max(report.sharedBytesPeak, kernel.sharedBytesPeak);
+    report.takePeaks(kernel);
     report.perKernel.push_back(std::move(kernel));
 
     // Buffered edges: each other kernel that loads one of this map's arrays,

@@ -347,14 +347,8 @@ struct BlockSelectPass
       // fit (docs/FusionReport.md), in the kernels sized here.
       FusionReport sized; // Only the peaks, which fitsOnChip reads.
       for (auto [kernel, here] : llvm::zip(report.perKernel, sizedHere))
-        if (here) {
-          sized.localBytesPeak =
-              std::max(sized.localBytesPeak, kernel.localBytesPeak);
-          sized.registerBytesPeak =
-              std::max(sized.registerBytesPeak, kernel.registerBytesPeak);
-          sized.sharedBytesPeak =
-              std::max(sized.sharedBytesPeak, kernel.sharedBytesPeak);
-        }
+        if (here)
+          sized.takePeaks(kernel);
       if (!fitsOnChip(sized, targetDesc, &why))
         return std::nullopt;
       return estimateSeconds(report, targetDesc, decode);

@@ -33,3 +33,17 @@ func.func @not_a_power_of_two(%x: f32) -> f32 {
   %g = arith.mulf %xc, %e1 : f32
   return %g : f32
 }
+
+// torch-mlir's GELU: x * ((1 + erf(x / sqrt 2)) * 0.5), the division by
+// sqrt 2 rounded to f32.
+func.func @torch_gelu(%x: f32) -> f32 {
+  %sqrt2 = arith.constant 1.41421354 : f32
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %s = arith.divf %x, %sqrt2 : f32
+  %e = math.erf %s : f32
+  %e1 = arith.addf %e, %one : f32
+  %h = arith.mulf %e1, %half : f32
+  %g = arith.mulf %x, %h : f32
+  return %g : f32
+}

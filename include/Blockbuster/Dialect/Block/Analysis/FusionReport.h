@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,13 @@ struct FusionReport {
   int64_t sharedBytesPeak = 0;   // Largest over kernels.
   std::vector<IntermediateArray> intermediates;
   std::vector<KernelReport> perKernel;
+
+  /// Raises the three peaks to `kernel`'s where they are larger.
+  void takePeaks(const KernelReport &kernel) {
+    localBytesPeak = std::max(localBytesPeak, kernel.localBytesPeak);
+    registerBytesPeak = std::max(registerBytesPeak, kernel.registerBytesPeak);
+    sharedBytesPeak = std::max(sharedBytesPeak, kernel.sharedBytesPeak);
+  }
 };
 
 /// Computes the report of `program` with the given block sizes.
