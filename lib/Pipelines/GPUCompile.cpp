@@ -178,37 +178,16 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
     retries.push_back({threshold, 0});
 
   OwningOpRef<ModuleOp> original = module.clone();
-  SmallVector<Diagnostic> firstErrors;
-  // Remarks (the passes' print-refusals) of the form that compiles are
-  // reported; those of forms given up are not.
-  SmallVector<Diagnostic> remarks;
-  // Called once the attempt's handler is gone.
-  auto succeed = [&]() {
-    for (Diagnostic &diag : remarks)
-      module.getContext()->getDiagEngine().emit(std::move(diag));
-    return success();
-  };
-  bool compiled;
-  {
-    ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
-      (d.getSeverity() == DiagnosticSeverity::Remark ? remarks : firstErrors)
-          .push_back(std::move(d));
-      return success();
-    });
-    compiled = succeeded(compileOnce(module, options, 0, 0, fusedProgram));
-  }
-  if (compiled)
-    return succeed();
-  for (auto [threshold, localMemoryBytes] : retries) {
-    module.getBody()->getOperations().clear();
-    OwningOpRef<ModuleOp> copy = original->clone();
-    module.getBody()->getOperations().splice(module.getBody()->end(),
-                                             copy->getBody()->getOperations());
-    SmallVector<Diagnostic> ignored;
-    remarks.clear();
+  // One compilation of `module`: its errors are collected into `errors`;
+  // its remarks (the passes' print-refusals) are reported, once the
+  // handler is gone, only if it compiles (not those of forms given up).
+  auto attempt = [&](int64_t threshold, int64_t localMemoryBytes,
+                     SmallVector<Diagnostic> &errors) {
+    SmallVector<Diagnostic> remarks;
+    bool compiled;
     {
       ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
-        (d.getSeverity() == DiagnosticSeverity::Remark ? remarks : ignored)
+        (d.getSeverity() == DiagnosticSeverity::Remark ? remarks : errors)
             .push_back(std::move(d));
         return success();
       });
@@ -216,7 +195,21 @@ LogicalResult blockbuster::compileForGPU(ModuleOp module,
                                        localMemoryBytes, fusedProgram));
     }
     if (compiled)
-      return succeed();
+      for (Diagnostic &diag : remarks)
+        module.getContext()->getDiagEngine().emit(std::move(diag));
+    return compiled;
+  };
+  SmallVector<Diagnostic> firstErrors;
+  if (attempt(0, 0, firstErrors))
+    return success();
+  for (auto [threshold, localMemoryBytes] : retries) {
+    module.getBody()->getOperations().clear();
+    OwningOpRef<ModuleOp> copy = original->clone();
+    module.getBody()->getOperations().splice(module.getBody()->end(),
+                                             copy->getBody()->getOperations());
+    SmallVector<Diagnostic> ignored;
+    if (attempt(threshold, localMemoryBytes, ignored))
+      return success();
   }
   for (Diagnostic &diag : firstErrors)
     module.getContext()->getDiagEngine().emit(std::move(diag));
