@@ -1831,7 +1831,9 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   // Both dots of an attention block go to wgmma or neither (planWgmma).
   bool onWgmma = isWorkgroup(oldA) ? pvOnWgmma : qkOnWgmma;
   if (onTf32 && !onWgmma)
-    return fail(op, "f32 operands run on tf32 wgmma only");
+    return fail(op, "f32 operands run on tf32 wgmma only" +
+                        Twine(wgmmaRefusal.empty() ? "" : ", and ") +
+                        wgmmaRefusal);
   // A's registers (on wgmma, Q's tile in shared memory instead).
   SmallVector<Value> aRegisters;
   Value aShared;
