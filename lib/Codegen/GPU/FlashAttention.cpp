@@ -150,8 +150,9 @@ static int64_t ringSlots(int64_t operands, bool pipelined) {
 }
 
 /// A global array whose tiles TMA copies: a function argument of 16-bit
-/// elements (or f32 ones, read as tf32 by wgmma, under allow-tf32), viewed (through at most one collapse_shape) as the source of
-/// the block's subviews [1, .., 1, rows, D].
+/// elements (or f32 ones, read as tf32 by wgmma, under allow-tf32),
+/// viewed (through at most one collapse_shape) as the source of the
+/// block's subviews [1, .., 1, rows, D].
 struct TmaArray {
   Value array;
   // Per dimension of the views' source: the dimensions of the array.
@@ -755,11 +756,9 @@ private:
   /// interpretContraction) and rounded to tf32; returns V^T's descriptor.
   Value transposeV(const Prefetched &p, Value slotOffset, int64_t keys,
                    int64_t columns, int64_t groups);
-  /// V^T's buffer (transposeV), made once at the block's start.
-  Value transposedV;
   /// awaitTma in a pipelined loop of two dots, S = Q K^T and P V.
   Value awaitPipelinedPair(Value oldB, const Prefetched &p);
-  /// S = Q K^T's wgmmas (D / 16 k steps) on `acc`, Q's tile in `q`, K's in
+  /// S = Q K^T's wgmmas (D / 16 k steps; tf32 D / 8) on `acc`, Q's tile in `q`, K's in
   /// the ring of `p` at byte `slotOffset`.
   SmallVector<Value> issueQK(SmallVector<Value> acc, Value q,
                              const Prefetched &p, Value slotOffset,
@@ -1867,22 +1866,21 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
               /*relu=*/false);
           aRegisters.push_back(tf32Bits);
         }
-    }
-    // Accumulator tiles 2 s and 2 s + 1 are A's k16 step s: registers
-    // (0, 1), (2, 3) of tile 2 s, then of tile 2 s + 1. With parts, the
-    // registers of part p are aRegisters[p * 4 steps ..].
-    SmallVector<std::pair<Value, Value>> pairs;
-    for (int64_t step = 0; step < steps && !onTf32; ++step)
-      for (int64_t first : {8 * step, 8 * step + 2, 8 * step + 4,
-                            8 * step + 6})
-        pairs.push_back({values[first], values[first + 1]});
-    if (onTf32) {
-      // Done above.
-    } else if (parts == 1) {
-      for (auto [x0, x1] : pairs)
-        aRegisters.push_back(pack(x0, x1));
     } else {
-      aRegisters = splitIntoParts(pairs, parts);
+      // Accumulator tiles 2 s and 2 s + 1 are A's k16 step s: registers
+      // (0, 1), (2, 3) of tile 2 s, then of tile 2 s + 1. With parts, the
+      // registers of part p are aRegisters[p * 4 steps ..].
+      SmallVector<std::pair<Value, Value>> pairs;
+      for (int64_t step = 0; step < steps; ++step)
+        for (int64_t first : {8 * step, 8 * step + 2, 8 * step + 4,
+                              8 * step + 6})
+          pairs.push_back({values[first], values[first + 1]});
+      if (parts == 1) {
+        for (auto [x0, x1] : pairs)
+          aRegisters.push_back(pack(x0, x1));
+      } else {
+        aRegisters = splitIntoParts(pairs, parts);
+      }
     }
   } else {
     auto aType2 = cast<MemRefType>(oldA.getType());
@@ -2765,12 +2763,15 @@ void FlashAttentionBuilder::planWgmma() {
     inLoop |= once;
     if (!isWorkgroup(a)) {
       anyQK = true;
-      // tf32's V^T copy (transposeV) is made for the plain schedule: its
-      // block barriers would meet neither ping-pong's named barriers nor
-      // the overlap's S in flight.
+      // tf32's V^T copy (transposeV) is made for the plain schedule of
+      // one warpgroup: its block barriers would meet neither ping-pong's
+      // named barriers nor the overlap's S in flight, and two warpgroups
+      // were not checked on a GPU.
       if (tf32 && getElementTypeOrSelf(a.getType()).isF32() &&
-          (mma == MmaKind::WgmmaOverlap || mma == MmaKind::WgmmaPingPong))
-        refuse(qk, "tf32 attention runs on the plain wgmma schedule only");
+          (mma == MmaKind::WgmmaOverlap || mma == MmaKind::WgmmaPingPong ||
+           warpgroups != 1))
+        refuse(qk, "tf32 attention runs on the plain wgmma schedule of one "
+                   "warpgroup only");
       else if (isWorkgroup(b) || !inLoop)
         refuse(qk, "K's view is not made in a reduce loop of the block");
       else if (!tmaArray(a, warpgroups * kWarpgroupRows))
