@@ -15,7 +15,12 @@ Two steps, because the GPU machine has no MLIR:
       (the weights bound to the module's parameters and buffers by name) and
       compare with model(x) (TF32 off) as bb-run compares: normwise relative
       error <= 1e-4 for f32, 2e-2 for bf16, no NaN (the outputs are filled
-      with NaN before the launch, so an element no kernel writes fails). With --time, every
+      with NaN before the launch, so an element no kernel writes fails).
+      An f32 export compiled with --bb-compile-arg=--allow-tf32 (tf32
+      tensor cores: 10-bit mantissas) is compared with the module run in
+      float64 instead, normwise relative error <= 5e-3 (TF32_TOLERANCE:
+      ten units of tf32's rounding, 2^-11), and PyTorch's own error with
+      TF32 allowed is printed beside it. With --time, every
       export that passes is then timed against PyTorch on the same module
       in the same run: CUDA-graph replays of the artifact (weights bound,
       output preallocated), of model(x) (eager) and of torch.compile(model),
@@ -99,6 +104,8 @@ def compile_all(directory, only, whole_threshold=0, chip="",
             continue
         model, inputs = c.build(module, size, batch)
         entry = {"module": module, "size": size, "batch": batch}
+        if "--allow-tf32" in bb_compile_args:
+            entry["tf32"] = True
         try:
             text, _ = bbt.export(model, *inputs, name=name)
             if bb_compile:
@@ -200,6 +207,13 @@ def f64_line(torch, out, exact):
                                       str(out.dtype).replace("torch.", ""))
 
 
+# Normwise relative error of a TF32 artifact against float64: ten units
+# of tf32's rounding (2^-11). The scores' error is absolute (about 2^-10
+# sqrt(D) |q| |k| / sqrt(D) in each logit), the output's relative; on the
+# corpus's attention PyTorch's own TF32 matmuls stay below it too (printed).
+TF32_TOLERANCE = 5e-3
+
+
 def run_all(directory, device, only=(), timed=False, against=(),
             with_compile=True, f64=False):
     import torch
@@ -232,6 +246,23 @@ def run_all(directory, device, only=(), timed=False, against=(),
             ref = model(*inputs)
         tolerance = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) \
             else 1e-4
+        tf32 = entry.get("tf32", False) and ref.dtype == torch.float32
+        if tf32:
+            # Against float64; PyTorch with TF32 allowed for comparison.
+            torch.backends.cuda.matmul.allow_tf32 = True
+            torch.backends.cudnn.allow_tf32 = True
+            with torch.no_grad():
+                torch_tf32 = model(*inputs)
+            torch.backends.cuda.matmul.allow_tf32 = False
+            torch.backends.cudnn.allow_tf32 = False
+            ref = f64_reference(torch, model, inputs)
+            torch_error = (torch.linalg.vector_norm(
+                torch_tf32.double() - ref) / torch.linalg.vector_norm(
+                    ref)).item()
+            print("%s: tf32: against float64; PyTorch with TF32 allowed: "
+                  "normwise relative error %.3g" % (name, torch_error),
+                  flush=True)
+            tolerance = TF32_TOLERANCE
         error = (torch.linalg.vector_norm((out.double() - ref.double()))
                  / torch.linalg.vector_norm(ref.double())).item()
         ok = error <= tolerance and not torch.isnan(out).any().item()

@@ -75,8 +75,11 @@ static LogicalResult compileOnce(ModuleOp module,
     select += " price-prologues=false";
   // gpu-flash-attention's wgmma schedule takes key tiles of 128.
   if (options.chip == "sm_90a" && options.attentionMma != "sync" &&
-      options.attentionMma != "wgmma-qk")
+      options.attentionMma != "wgmma-qk") {
     select += " wgmma-attention=true";
+    if (options.allowTf32)
+      select += " allow-tf32=true";
+  }
   select += "}";
   // Decode GEMVs take the blocks of gpu-decode-gemv (all rows, 64
   // columns), and on sm_90a plain GEMM kernels those of the wgmma schedule,
@@ -136,6 +139,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.attentionVWaitEarly = options.attentionVWaitEarly;
   gpu.attentionPrintRefusals = options.attentionPrintRefusals;
   gpu.attentionF32OperandParts = options.attentionF32OperandParts;
+  gpu.allowTf32 = options.allowTf32;
   gpu.splitMaxBlocks = options.splitMaxBlocks;
   gpu.wgmmaSplitMaxBlocks = options.wgmmaSplitMaxBlocks;
   gpu.decodeGemv = options.decodeGemv;

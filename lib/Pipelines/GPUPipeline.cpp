@@ -90,6 +90,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   attention.vWaitEarly = options.attentionVWaitEarly;
   attention.printRefusals = options.attentionPrintRefusals;
   attention.f32OperandParts = options.attentionF32OperandParts;
+  attention.allowTf32 = options.allowTf32;
   pm.addPass(createGPUFlashAttention(attention));
   // The chooser of GEMM schedules: on sm_90a, 128 x 128 GEMM blocks get the
   // TMA + wgmma mainloop (its k steps split across blocks where the grid is

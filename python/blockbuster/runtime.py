@@ -552,7 +552,10 @@ class Program:
                                 "memory exceed the device's %d per block"
                                 % (doing, launch.dynamic_smem, static_smem.value,
                                    optin.value))
-            if launch.dynamic_smem > DEFAULT_DYNAMIC_SMEM_LIMIT:
+            # The default 48 KB bound the kernel's static and dynamic shared
+            # memory together: above it, the dynamic part is an opt-in.
+            if launch.dynamic_smem + static_smem.value > \
+                    DEFAULT_DYNAMIC_SMEM_LIMIT:
                 d.check(d.cuFuncSetAttribute(
                     fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     launch.dynamic_smem),

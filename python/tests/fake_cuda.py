@@ -33,6 +33,7 @@ class FakeDriver(runtime.Driver):
             setattr(self, pyname, thunk)
         self._strings = {}
         self.devices = devices
+        self.static_smem = 0            # each kernel's static shared memory
         self.fail = fail or {}          # call name -> CUresult to return
         self.memory = {}                # base address -> bytearray
         self.next_address = 0x7F0000000000
@@ -124,7 +125,8 @@ class FakeDriver(runtime.Driver):
 
     def _cuFuncGetAttribute(self, out, attribute, function):
         out[0] = {runtime.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: 1024,
-                          runtime.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: 0}[attribute]
+                          runtime.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+                          self.static_smem}[attribute]
         return self._result("cuFuncGetAttribute")
 
     def _cuFuncSetAttribute(self, function, attribute, value):

@@ -176,6 +176,17 @@ def test_dynamic_shared_memory_opt_in(fake, tmp_path):
     opt_ins = [c for c in fake.calls if isinstance(c, tuple)]
     assert opt_ins == [("cuFuncSetAttribute",
                         runtime.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100000)]
+    # 48 KB of dynamic memory beside static memory is over the default
+    # bound of the two together: opted in too.
+    fake.calls.clear()
+    fake.static_smem = 1024
+    manifest["launches"][0]["dynamic_smem"] = 49152
+    json.dump(manifest, open(tmp_path / "a" / "manifest.json", "w"))
+    runtime.Program(str(tmp_path / "a"))
+    opt_ins = [c for c in fake.calls if isinstance(c, tuple)]
+    assert opt_ins == [("cuFuncSetAttribute",
+                        runtime.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 49152)]
+    fake.static_smem = 0
     manifest["launches"][0]["dynamic_smem"] = 300000
     json.dump(manifest, open(tmp_path / "a" / "manifest.json", "w"))
     with pytest.raises(runtime.CudaError, match="exceed the device's 232448"):

@@ -12,7 +12,7 @@
 //              [--contract-fma=false]
 //              [--rational-erf=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
-//              [--attention-f32-operand-parts 3]
+//              [--attention-f32-operand-parts 3] [--allow-tf32]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //
 // Linalg on tensors (or block programs) in; DIR/manifest.json and one PTX
@@ -213,6 +213,13 @@ static cl::opt<int64_t> attentionF32OperandParts(
              "into, one dot each on the tensor cores (3: exact, the parts "
              "sum to P; 2: within 2^-17 of P)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> allowTf32(
+    "allow-tf32", cl::init(false),
+    cl::desc("Let f32 dots run on the tensor cores with tf32 operands (10-bit "
+             "mantissas: inexact, about 1e-3 relative; off: exact f32). "
+             "Today: f32 attention on sm_90a's wgmma schedule "
+             "(docs/GPUPipeline.md, \"TF32 attention\")"),
+    cl::cat(bbCompileCategory));
 static cl::opt<bool> attentionPrintRefusals(
     "attention-print-refusals", cl::init(false),
     cl::desc("A remark on each attention block grid that gpu-flash-attention "
@@ -380,6 +387,7 @@ int main(int argc, char **argv) {
   options.attentionVWaitEarly = attentionVWaitEarly;
   options.attentionPrintRefusals = attentionPrintRefusals;
   options.attentionF32OperandParts = attentionF32OperandParts;
+  options.allowTf32 = allowTf32;
   std::string fused;
   if (failed(blockbuster::compileForGPU(*module, options, &fused)))
     return 1;

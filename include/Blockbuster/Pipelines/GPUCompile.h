@@ -76,6 +76,9 @@ struct GPUCompileOptions {
   bool attentionPrintRefusals = false;
   /// blockbuster-gpu-pipeline's attention-f32-operand-parts.
   int64_t attentionF32OperandParts = 3;
+  /// blockbuster-gpu-pipeline's allow-tf32, and block-select's: f32 dots
+  /// on tf32 tensor cores (f32 attention on sm_90a's wgmma schedule).
+  bool allowTf32 = false;
   /// blockbuster-gpu-pipeline's wgmma-split-max-blocks (0: sm_90a GEMM
   /// blocks are not split, and block-warpgroup-gemm-blocks gives no blocks
   /// to grids that would need the split to fill the SMs).

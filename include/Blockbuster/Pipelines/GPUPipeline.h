@@ -148,6 +148,13 @@ struct GPUPipelineOptions
                      "bf16 parts P is split into, one dot each on the "
                      "tensor cores (3: exact; 2: within 2^-17 of P)"),
       llvm::cl::init(3)};
+  Option<bool> allowTf32{
+      *this, "allow-tf32",
+      llvm::cl::desc("f32 dots on the tensor cores with tf32 operands "
+                     "(inexact; off: exact f32): f32 attention on the "
+                     "sm_90a wgmma schedule (gpu-flash-attention's "
+                     "allow-tf32)"),
+      llvm::cl::init(false)};
   Option<int64_t> wgmmaSplitMaxBlocks{
       *this, "wgmma-split-max-blocks",
       llvm::cl::desc("sm_90a GEMM blocks whose grid has fewer blocks than "

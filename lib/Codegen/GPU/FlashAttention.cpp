@@ -133,6 +133,10 @@ constexpr int64_t kWgmmaMaxKeys = 128;
 // 128-byte swizzle span), 8 KB; its 8-row groups are 1024 bytes apart.
 constexpr int64_t kBoxBytes = 64 * 128, kSwizzleGroupBytes = 1024;
 
+/// The k of one wgmma step: 16 for 16-bit operands, 8 for tf32 (f32
+/// elements read as tf32). 32 bytes of a 128-byte row either way.
+static int64_t stepKOf(Type element) { return element.isF32() ? 8 : kStepK; }
+
 /// The dots' instructions (the pass's `mma` option).
 enum class MmaKind { Sync, WgmmaQK, Wgmma, WgmmaOverlap, WgmmaPingPong };
 
@@ -146,8 +150,9 @@ static int64_t ringSlots(int64_t operands, bool pipelined) {
 }
 
 /// A global array whose tiles TMA copies: a function argument of 16-bit
-/// elements, viewed (through at most one collapse_shape) as the source of
-/// the block's subviews [1, .., 1, rows, D].
+/// elements (or f32 ones, read as tf32 by wgmma, under allow-tf32),
+/// viewed (through at most one collapse_shape) as the source of the
+/// block's subviews [1, .., 1, rows, D].
 struct TmaArray {
   Value array;
   // Per dimension of the views' source: the dimensions of the array.
@@ -155,7 +160,10 @@ struct TmaArray {
   // The box (outermost first): 64 along the innermost dimension of the
   // rows' and of the columns' group, 1 elsewhere.
   SmallVector<int64_t> box;
-  // D / 64 (1 for a head below 64): boxes per tile.
+  // The columns of a box: one 128-byte swizzle span, 64 16-bit elements
+  // or 32 f32 ones (tf32).
+  int64_t boxColumns = kTmaSwizzleElements;
+  // D / boxColumns (1 for a head below a box): boxes per tile.
   int64_t boxes = 0;
   // D: the array's columns, a multiple of 64 or 16, 32 or 48 (one box,
   // its columns past D zero-filled by the copy).
@@ -581,6 +589,11 @@ public:
   /// The bf16 parts an f32 A tile is split into against a widened bf16 B
   /// (see splitIntoParts): 3, exact; 2, within 2^-17 of each element.
   int64_t splitParts = 3;
+  /// f32 dots (S = Q K^T of two f32 global tiles, P V of an f32 P and an
+  /// f32 global V) on wgmma with tf32 operands (the pass's `allow-tf32`;
+  /// inexact, the user's choice): Q and K by TMA read as tf32, P rounded
+  /// to tf32 in registers, V transposed into shared memory (transposeV).
+  bool tf32 = false;
 
   /// A block without a reduce loop (one key tile, its one-trip loop
   /// folded away): taken only with both dots on wgmma, K and V copied once
@@ -735,9 +748,17 @@ private:
   /// tiles, 1-6% slower at D = 128 (32 KB tiles) and with 64-key tiles
   /// (docs/performance.md, session 14), so it is opt-in.
   void awaitSecondEarly(const Prefetched &p);
+  /// tf32 P V: every thread of the block copies V's tile of `keys` rows
+  /// and `columns` f32 columns (D), landed in `p`'s buffer at byte
+  /// `slotOffset` in the TMA layout, into V^T, the K-major B operand
+  /// (`groups` groups of 64 rows of D per box of 32 keys, the 128-byte
+  /// swizzle), each key at its k index of the A fragment's order (see
+  /// interpretContraction) and rounded to tf32; returns V^T's descriptor.
+  Value transposeV(const Prefetched &p, Value slotOffset, int64_t keys,
+                   int64_t columns, int64_t groups);
   /// awaitTma in a pipelined loop of two dots, S = Q K^T and P V.
   Value awaitPipelinedPair(Value oldB, const Prefetched &p);
-  /// S = Q K^T's wgmmas (D / 16 k steps) on `acc`, Q's tile in `q`, K's in
+  /// S = Q K^T's wgmmas (D / 16 k steps; tf32 D / 8) on `acc`, Q's tile in `q`, K's in
   /// the ring of `p` at byte `slotOffset`.
   SmallVector<Value> issueQK(SmallVector<Value> acc, Value q,
                              const Prefetched &p, Value slotOffset,
@@ -1772,9 +1793,14 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     parts = splitParts;
     aType = bType;
   }
-  if (aType != bType || !(aType.isBF16() || aType.isF16()))
+  // Two f32 operands under allow-tf32: tf32 wgmma (both dots on it, or
+  // neither: planWgmma).
+  bool onTf32 = tf32 && aType.isF32() && bType.isF32() && parts == 1;
+  if (!onTf32 && (aType != bType || !(aType.isBF16() || aType.isF16())))
     return fail(op, "operands are not both bf16 or both f16, nor an f32 "
-                    "tile against bf16");
+                    "tile against bf16" +
+                        Twine(tf32 ? "" : " (f32 ones take tf32 wgmma only "
+                                          "with allow-tf32)"));
   auto outIt = fragments.find(out);
   if (outIt == fragments.end() || !shapes[out].isTile ||
       !getElementTypeOrSelf(out.getType()).isF32())
@@ -1798,10 +1824,15 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
   std::optional<int64_t> nBound = shapes[out].columns;
   if (!kBound || *kBound % kStepK || *nBound % (2 * kTileN))
     return fail(op, "k or n is not a multiple of 16");
-  int64_t steps = *kBound / kStepK;
+  int64_t stepK = stepKOf(aType);
+  int64_t steps = *kBound / stepK;
 
   // Both dots of an attention block go to wgmma or neither (planWgmma).
   bool onWgmma = isWorkgroup(oldA) ? pvOnWgmma : qkOnWgmma;
+  if (onTf32 && !onWgmma)
+    return fail(op, "f32 operands run on tf32 wgmma only" +
+                        Twine(wgmmaRefusal.empty() ? "" : ", and ") +
+                        wgmmaRefusal);
   // A's registers (on wgmma, Q's tile in shared memory instead).
   SmallVector<Value> aRegisters;
   Value aShared;
@@ -1819,19 +1850,37 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
         values[reg] = arith::SelectOp::create(
             rewriter, loc, below(columnOf(reg), shape.validColumns),
             values[reg], zero);
-    // Accumulator tiles 2 s and 2 s + 1 are A's k16 step s: registers
-    // (0, 1), (2, 3) of tile 2 s, then of tile 2 s + 1. With parts, the
-    // registers of part p are aRegisters[p * 4 steps ..].
-    SmallVector<std::pair<Value, Value>> pairs;
-    for (int64_t step = 0; step < steps; ++step)
-      for (int64_t first : {8 * step, 8 * step + 2, 8 * step + 4,
-                            8 * step + 6})
-        pairs.push_back({values[first], values[first + 1]});
-    if (parts == 1) {
-      for (auto [x0, x1] : pairs)
-        aRegisters.push_back(pack(x0, x1));
+    if (onTf32) {
+      // tf32 m64k8: lane l's four A registers are rows r = l / 4 and r +
+      // 8 at k = l % 4 and k + 4; the accumulator tile s (keys 8 s..)
+      // holds rows r, r + 8 at keys 2 (l % 4) and + 1. So step s takes
+      // tile s's registers (0, 2, 1, 3): its k index j reads key 8 s + 2 j
+      // for j < 4 and 8 s + 2 (j - 4) + 1 for j >= 4, and transposeV
+      // stores V's keys in that order. Each rounded to tf32 (to nearest,
+      // ties away: cvt.rna).
+      for (int64_t step = 0; step < steps; ++step)
+        for (int64_t q : {0, 2, 1, 3}) {
+          Value tf32Bits = NVVM::ConvertFloatToTF32Op::create(
+              rewriter, loc, rewriter.getI32Type(), values[4 * step + q],
+              NVVM::FPRoundingMode::RNA, /*sat=*/NVVM::SaturationMode::NONE,
+              /*relu=*/false);
+          aRegisters.push_back(tf32Bits);
+        }
     } else {
-      aRegisters = splitIntoParts(pairs, parts);
+      // Accumulator tiles 2 s and 2 s + 1 are A's k16 step s: registers
+      // (0, 1), (2, 3) of tile 2 s, then of tile 2 s + 1. With parts, the
+      // registers of part p are aRegisters[p * 4 steps ..].
+      SmallVector<std::pair<Value, Value>> pairs;
+      for (int64_t step = 0; step < steps; ++step)
+        for (int64_t first : {8 * step, 8 * step + 2, 8 * step + 4,
+                              8 * step + 6})
+          pairs.push_back({values[first], values[first + 1]});
+      if (parts == 1) {
+        for (auto [x0, x1] : pairs)
+          aRegisters.push_back(pack(x0, x1));
+      } else {
+        aRegisters = splitIntoParts(pairs, parts);
+      }
     }
   } else {
     auto aType2 = cast<MemRefType>(oldA.getType());
@@ -1953,6 +2002,16 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     staged = *synchronous;
   }
 
+  // tf32 P V: V's tile, landed in its slot, transposed into V^T (tf32
+  // wgmma reads B K-major only).
+  Value transposedDesc;
+  int64_t transposedGroups = 0;
+  if (onTf32 && isWorkgroup(oldA)) {
+    transposedGroups = llvm::divideCeil(bColumns, kWarpgroupRows);
+    transposedDesc = transposeV(*prefetched, slotOffset, paddedRows,
+                                bColumns, transposedGroups);
+  }
+
   // A tile the mask discards whole (a causal mask's tiles above the
   // diagonal) needs no product: the mask's result does not depend on it.
   SmallVector<Value> acc = outIt->second.values;
@@ -1996,6 +2055,19 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     if (aShared) {
       acc = issueQK(acc, aShared, *prefetched, slotOffset, aType);
+    } else if (onTf32) {
+      // V^T K-major (transposeV, before the fence): a k8 step is 32
+      // bytes along a 128-byte row of D rows, the next 32 keys the next
+      // box; n = D (K-major needs no padding of n).
+      for (int64_t step = 0; step < steps; ++step) {
+        int64_t box = step * stepK / 32, inBox = step % (32 / stepK);
+        Value descB = advanceMatrixDescriptor(
+            rewriter, loc, transposedDesc,
+            box * transposedGroups * kBoxBytes + inBox * 32);
+        acc = wgmmaRegisterA(rewriter, loc, acc,
+                             ArrayRef<Value>(aRegisters).slice(4 * step, 4),
+                             descB, aType, /*transposeB=*/false);
+      }
     } else {
       // V MN-major: a k16 step is 16 rows of 128 bytes (the rows of a box
       // are contiguous, also past 64 keys); the next 64 columns (n) the
@@ -2616,14 +2688,20 @@ const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
   auto arrayType = cast<MemRefType>(array.getType());
   if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
       !arrayType.hasStaticShape() || !arrayType.getLayout().isIdentity() ||
-      arrayType.getElementTypeBitWidth() != 16 || rank < 2)
+      !(arrayType.getElementTypeBitWidth() == 16 ||
+        (tf32 && arrayType.getElementType().isF32())) ||
+      rank < 2)
     return nullptr;
   int64_t columns = arrayType.getShape().back();
-  // A head below 64 (16, 32 or 48 columns) takes one box whose columns
-  // past D the copy fills with zeros; S's k steps stop at D.
-  if (columns % kStepK ||
-      (columns % kTmaSwizzleElements && columns > kTmaSwizzleElements) ||
-      columns > 256)
+  // A box is one 128-byte swizzle span of each row: 64 16-bit columns or
+  // 32 f32 ones. A head below a box (16, 32 or 48 columns; 8-24 of f32)
+  // takes one box whose columns past D the copy fills with zeros; S's k
+  // steps stop at D. f32 heads up to 128: their ring slots (32 KB per 64
+  // keys at D = 128) and the transposed V tile must fit shared memory.
+  int64_t boxColumns = 128 * 8 / arrayType.getElementTypeBitWidth();
+  int64_t maxColumns = arrayType.getElementType().isF32() ? 128 : 256;
+  if (columns % stepKOf(arrayType.getElementType()) ||
+      (columns % boxColumns && columns > boxColumns) || columns > maxColumns)
     return nullptr;
   // The rows' and the columns' groups: only their innermost dimension may
   // be longer than 1 (a box never wraps around into the next head).
@@ -2635,8 +2713,9 @@ const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
   entry.groups = groups;
   entry.box.assign(arrayType.getRank(), 1);
   entry.box[groups[rank - 2].back()] = kWgmmaKeys;
-  entry.box[groups[rank - 1].back()] = kTmaSwizzleElements;
-  entry.boxes = llvm::divideCeil(columns, kTmaSwizzleElements);
+  entry.box[groups[rank - 1].back()] = boxColumns;
+  entry.boxColumns = boxColumns;
+  entry.boxes = llvm::divideCeil(columns, boxColumns);
   entry.columns = columns;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(oldGrid);
@@ -2684,7 +2763,16 @@ void FlashAttentionBuilder::planWgmma() {
     inLoop |= once;
     if (!isWorkgroup(a)) {
       anyQK = true;
-      if (isWorkgroup(b) || !inLoop)
+      // tf32's V^T copy (transposeV) is made for the plain schedule of
+      // one warpgroup: its block barriers would meet neither ping-pong's
+      // named barriers nor the overlap's S in flight, and two warpgroups
+      // were not checked on a GPU.
+      if (tf32 && getElementTypeOrSelf(a.getType()).isF32() &&
+          (mma == MmaKind::WgmmaOverlap || mma == MmaKind::WgmmaPingPong ||
+           warpgroups != 1))
+        refuse(qk, "tf32 attention runs on the plain wgmma schedule of one "
+                   "warpgroup only");
+      else if (isWorkgroup(b) || !inLoop)
         refuse(qk, "K's view is not made in a reduce loop of the block");
       else if (!tmaArray(a, warpgroups * kWarpgroupRows))
         refuse(qk, "Q is not a TMA tile (a view [1, .., rows <= 64 per "
@@ -2755,7 +2843,7 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
           rewriter, loc, boxType, buffer,
           add(offset, (box * groups + group) * kBoxBytes), ValueRange{});
       SmallVector<Value> at = coordinates;
-      at[inner] = add(at[inner], box * kTmaSwizzleElements);
+      at[inner] = add(at[inner], box * array.boxColumns);
       at[rowDim] = add(at[rowDim], group * kWgmmaKeys);
       // Coordinates are innermost first.
       std::reverse(at.begin(), at.end());
@@ -2827,6 +2915,76 @@ FlashAttentionBuilder::sharedB(Value oldB) {
   return &(onceTiles[oldB] = std::move(p));
 }
 
+Value FlashAttentionBuilder::transposeV(const Prefetched &p, Value slotOffset,
+                                        int64_t keys, int64_t columns,
+                                        int64_t groups) {
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Type f32 = rewriter.getF32Type();
+  int64_t bytes = llvm::divideCeil(keys, 32) * groups * kBoxBytes;
+  Value buffer;
+  {
+    OpBuilder::InsertionGuard start(rewriter);
+    rewriter.setInsertionPointAfter(leader.getDefiningOp());
+    buffer = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({bytes}, rewriter.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup),
+        rewriter.getI64IntegerAttr(1024));
+  }
+  auto f32View = [&](Value bytesBuffer, Value offset, int64_t count) {
+    return memref::ViewOp::create(
+        rewriter, loc,
+        MemRefType::get({count}, f32, MemRefLayoutAttrInterface(), workgroup),
+        bytesBuffer, offset, ValueRange{});
+  };
+  // Every warp is past its reads of the previous V^T (its P V's wgmmas
+  // waited for) before V^T is overwritten.
+  gpu::BarrierOp::create(rewriter, loc);
+  Value source = f32View(p.buffer, slotOffset,
+                         p.groups * p.tma->boxes * kBoxBytes / 4);
+  Value target = f32View(buffer, index(0), bytes / 4);
+  // The 128-byte swizzle: the 16-byte chunk c of row r (128 bytes, in
+  // 1024-byte aligned groups of 8 rows) is stored at chunk c ^ (r % 8).
+  auto swizzled = [&](Value row, Value column) {
+    Value chunk = arith::XOrIOp::create(rewriter, loc, div(column, 4),
+                                        rem(row, 8));
+    return add(add(mul(row, 32), mul(chunk, 4)), rem(column, 4));
+  };
+  auto loop = scf::ForOp::create(rewriter, loc, thread,
+                                 index(keys * columns),
+                                 index(warps * kWarpSize));
+  {
+    OpBuilder::InsertionGuard body(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    Value key = div(e, columns), d = rem(e, columns);
+    // V in the slot: box d / 32 (of p.groups groups of 64 keys), row key.
+    Value from = add(mul(div(d, 32), p.groups * kBoxBytes / 4),
+                     swizzled(key, rem(d, 32)));
+    // Its k index in the A fragment's order: key 8 s + 2 j at j, 8 s +
+    // 2 j + 1 at j + 4.
+    Value k = add(add(mul(div(key, 8), 8), mul(rem(key, 2), 4)),
+                  div(rem(key, 8), 2));
+    Value to = add(mul(div(k, 32), groups * kBoxBytes / 4),
+                   swizzled(d, rem(k, 32)));
+    Value value = memref::LoadOp::create(rewriter, loc, source, from);
+    Value rounded = LLVM::BitcastOp::create(
+        rewriter, loc, f32,
+        NVVM::ConvertFloatToTF32Op::create(rewriter, loc,
+                                           rewriter.getI32Type(), value,
+                                           NVVM::FPRoundingMode::RNA));
+    memref::StoreOp::create(rewriter, loc, rounded, target, to);
+  }
+  // Generic-proxy stores that wgmma reads through the async proxy.
+  NVVM::FenceProxyOp::create(
+      rewriter, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(rewriter, loc);
+  return sharedMatrixDescriptor(rewriter, loc, buffer, index(0), 16,
+                                kSwizzleGroupBytes);
+}
+
 SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
                                                   Value q, const Prefetched &p,
                                                   Value slotOffset,
@@ -2841,13 +2999,15 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
       rewriter, loc, q, mul(warpgroup, kBoxBytes), 16, kSwizzleGroupBytes);
   Value kDesc = sharedMatrixDescriptor(rewriter, loc, p.buffer, slotOffset, 16,
                                        kSwizzleGroupBytes);
+  // tf32: k8 steps, the same 32 bytes each.
+  int64_t stepK = stepKOf(element);
   for (int64_t box = 0; box < p.tma->boxes; ++box)
     for (int64_t step = 0;
-         step < std::min(kTmaSwizzleElements,
-                         p.tma->columns - box * kTmaSwizzleElements) /
-                    kStepK;
+         step < std::min(p.tma->boxColumns,
+                         p.tma->columns - box * p.tma->boxColumns) /
+                    stepK;
          ++step) {
-      int64_t at = step * kStepK * 2;
+      int64_t at = step * 32;
       Value descA = advanceMatrixDescriptor(
           rewriter, loc, qDesc, box * warpgroups * kBoxBytes + at);
       Value descB = advanceMatrixDescriptor(rewriter, loc, kDesc,
@@ -3650,6 +3810,7 @@ struct GPUFlashAttention
                                     kind);
       builder.vWaitEarly = vWaitEarly;
       builder.splitParts = f32OperandParts;
+      builder.tf32 = allowTf32;
       builder.onlyOnWgmma = !attention->hasLoop;
       if (succeeded(builder.build())) {
         if (printRefusals && !builder.wgmmaRefusal.empty())
@@ -3668,6 +3829,7 @@ struct GPUFlashAttention
       FlashAttentionBuilder fallback(rewriter, grid, *rank, threads / kWarpSize,
                                      MmaKind::Sync);
       fallback.splitParts = f32OperandParts;
+      fallback.tf32 = allowTf32;
       bool onSync = succeeded(fallback.build());
       if (printRefusals)
         grid->emitRemark() << "gpu-flash-attention: "

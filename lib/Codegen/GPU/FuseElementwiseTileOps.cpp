@@ -82,10 +82,36 @@ bool fusionKeepsWork(OpOperand *fusedOperand) {
   return generic && isWideningCast(generic);
 }
 
-/// Upstream's condition for folding reshapes into Linalg ops.
+/// True if `reshape` only adds or drops dimensions of extent 1.
+bool onlyUnitDims(tensor::CollapseShapeOp reshape) {
+  for (ReassociationIndices group : reshape.getReassociationIndices()) {
+    int64_t wide = 0;
+    for (int64_t d : group)
+      wide += reshape.getSrcType().getDimSize(d) != 1;
+    if (wide > 1)
+      return false;
+  }
+  return true;
+}
+
+/// Upstream's condition for folding reshapes into Linalg ops, and: a
+/// collapse of unit dimensions (a batch of one dropped from a whole
+/// argument) is not folded into a contraction. The fold would buy nothing
+/// (the collapse is free) and gives the dot a loop of extent 1 among its
+/// parallel or contracted loops, its result an expand_shape with that
+/// unit dimension after the rows ([rows, 1, keys] tiles of a 2-D block):
+/// the register schedules of attention take tiles as [1, .., rows,
+/// columns] with the contraction's m, n and k one loop each
+/// (gpu-flash-attention; docs/GPUPipeline.md, "Which attention forms take
+/// wgmma").
 bool producerHasOneUse(OpOperand *fusedOperand) {
   Operation *producer = fusedOperand->get().getDefiningOp();
-  return producer && producer->hasOneUse();
+  if (!producer || !producer->hasOneUse())
+    return false;
+  auto collapse = dyn_cast<tensor::CollapseShapeOp>(producer);
+  auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
+  return !(collapse && consumer && onlyUnitDims(collapse) &&
+           linalg::isaContractionOpInterface(consumer));
 }
 
 struct GPUFuseElementwiseTileOps

@@ -61,15 +61,21 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
   }
   size_t descIndex = n + a.size(), scaleIndex = descIndex + 1;
   // imm-scale-a, imm-scale-b, then (descriptor A only) imm-trans-a, and
-  // imm-trans-b.
-  std::string immediates = std::string(a.size() == 1 ? "1, 1, 0, " : "1, 1, ") +
-                           (transposeB ? "1" : "0");
+  // imm-trans-b. tf32 (f32 elements, read as tf32: k8) has no transpose
+  // immediates: both operands are K-major.
+  bool tf32 = elementType.isF32();
+  assert(!(tf32 && transposeB) && "tf32 wgmma reads B K-major only");
+  std::string immediates =
+      tf32 ? "1, 1"
+           : std::string(a.size() == 1 ? "1, 1, 0, " : "1, 1, ") +
+                 (transposeB ? "1" : "0");
   std::string asmString = llvm::formatv(
       "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, {4}, "
+      "wgmma.mma_async.sync.aligned.m64n{1}k{7}.f32.{2}.{2} {{{3}}, {4}, "
       "${5}, p, {6};\n}",
-      scaleIndex, 2 * n, elementType.isBF16() ? "bf16" : "f16", registers,
-      aOperand, descIndex, immediates);
+      scaleIndex, 2 * n,
+      tf32 ? "tf32" : elementType.isBF16() ? "bf16" : "f16", registers,
+      aOperand, descIndex, immediates, tf32 ? 8 : 16);
   std::string constraints;
   for (size_t i = 0; i < n; ++i)
     constraints += "=f,";

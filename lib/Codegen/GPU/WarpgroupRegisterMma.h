@@ -1,6 +1,7 @@
 //===- WarpgroupRegisterMma.h - wgmma on lists of registers -----*- C++ -*-===//
 //
-// wgmma.mma_async m64nNk16 (f32 += bf16 x bf16, or f16 x f16) on an
+// wgmma.mma_async m64nNk16 (f32 += bf16 x bf16, or f16 x f16; m64nNk8
+// tf32 x tf32 for an f32 element type, both operands K-major) on an
 // accumulator held as a list of N / 2 f32 values per thread, in the layout
 // of the instruction: thread t of the warpgroup holds, as value 4 j + q,
 // row 16 (t / 32) + (t % 32) / 4 + 8 (q / 2) and column 8 j + 2 (t % 4) +
@@ -33,7 +34,8 @@ wgmmaSharedA(mlir::OpBuilder &b, mlir::Location loc,
 
 /// acc += A B with A from registers (`a`: four i32, each two 16-bit
 /// elements: rows r and r + 8 of the warp's 16 at k 2 (t % 4) and + 1, then
-/// the same at k + 8) and B in shared memory.
+/// the same at k + 8; for tf32 one element each: rows r and r + 8 at k t %
+/// 4, then the same at k + 4) and B in shared memory.
 llvm::SmallVector<mlir::Value>
 wgmmaRegisterA(mlir::OpBuilder &b, mlir::Location loc,
                llvm::ArrayRef<mlir::Value> acc, llvm::ArrayRef<mlir::Value> a,

@@ -174,8 +174,10 @@ Expected<std::unique_ptr<CudaProgram>> CudaProgram::load(Artifact artifact,
                                "block",
                                doing, launch.dynamicSharedBytes, staticShared,
                                optin));
-    // Above 48 KB, dynamic shared memory is an opt-in per function.
-    if (launch.dynamicSharedBytes > 48 * 1024)
+    // Above 48 KB of static and dynamic shared memory together, the
+    // dynamic part is an opt-in per function (49152 B dynamic with 1 KB
+    // static failed the launch with CUDA_ERROR_INVALID_VALUE).
+    if (int64_t(launch.dynamicSharedBytes) + staticShared > 48 * 1024)
       if (Error e = d.check(
               d.cuFuncSetAttribute(
                   function, cu::FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -186,3 +186,39 @@ func.func @accumulating_producer_stays_out_of_broadcast(
   } -> tensor<8x65x5xf32>
   return %y : tensor<8x65x5xf32>
 }
+
+// -----
+
+// A collapse that drops a unit dimension (the batch of one of a whole
+// argument, as a 2-D attention block reads it) is not folded into the dot:
+// folded by expansion, it gave the contraction a loop of extent 1 and a
+// [16, 1, 16] result through an expand_shape, a form the register
+// schedules of attention refuse (docs/GPUPipeline.md, "Which attention
+// forms take wgmma"). The dot keeps its 2-D operands.
+// CHECK-LABEL: func.func @unit_collapse_stays_out_of_dot
+// CHECK:       %[[K:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]]
+// CHECK:       linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:    ins(%{{.*}}, %[[K]] : tensor<16x16xbf16>, tensor<16x16xbf16>)
+// CHECK-SAME:    outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK-NOT:   tensor.expand_shape
+func.func @unit_collapse_stays_out_of_dot(
+    %q: tensor<16x16xbf16>, %k3: tensor<1x16x16xbf16>,
+    %acc: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %k = tensor.collapse_shape %k3 [[0, 1], [2]]
+      : tensor<1x16x16xbf16> into tensor<16x16xbf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                        affine_map<(m, n, k) -> (n, k)>,
+                                        affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<16x16xbf16>, tensor<16x16xbf16>)
+      outs(%acc : tensor<16x16xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %o: f32):
+    %af = arith.extf %a : bf16 to f32
+    %bf = arith.extf %b : bf16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %r = arith.addf %o, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<16x16xf32>
+  return %s : tensor<16x16xf32>
+}

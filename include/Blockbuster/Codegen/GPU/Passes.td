@@ -56,7 +56,12 @@ def GPUFuseElementwiseTileOps
     `gpu-contractions-to-mma` nor `gpu-contractions-to-fma`. Kept apart,
     the prologue writes its tile once and the dot runs on tensor cores.
     Row reductions of an elementwise tile (a sum of squares of `x - mean`)
-    still fuse: each element is read once.
+    still fuse: each element is read once. A `tensor.collapse_shape` that
+    only drops dimensions of extent 1 (a batch of one, a 2-D block reading
+    a [1, S, D] argument) is not folded into a contraction: the fold buys
+    nothing and gives the dot a loop of extent 1 and a result with a unit
+    dimension after its rows, which the attention register schedules
+    (`gpu-flash-attention`) refuse.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -245,6 +250,12 @@ def GPUFlashAttention
            "bf16 parts P is split into, each a dot into the same f32 "
            "accumulator: 3 (exact: the parts sum to P) or 2 (within 2^-17 "
            "of P)">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "f32 attention (S = Q K^T of two f32 global tiles, P V of an f32 "
+           "P and an f32 global V) on the wgmma schedule with tf32 operands "
+           "(10-bit mantissas, inexact: the user's choice; P rounded to "
+           "tf32 in registers, V transposed into shared memory); without "
+           "it f32 dots stay exact f32">,
     Option<"vWaitEarly", "v-wait-early", "bool", /*default=*/"false",
            "wgmma schedules of one warpgroup: the iteration's V tile waited "
            "for right after S = Q K^T's wgmmas are issued, instead of at P "

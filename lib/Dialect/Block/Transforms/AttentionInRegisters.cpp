@@ -36,7 +36,7 @@ static bool isWidenedBF16(Value value) {
 
 std::optional<AttentionInRegisters>
 blockbuster::block::matchAttentionInRegisters(ProgramOp program,
-                                              MapOp kernel) {
+                                              MapOp kernel, bool allowTf32) {
   // S = Q K^T: the first dot whose operands are both loaded (the pass's
   // attentionTileRank), inside a reduce (the loop over key blocks).
   DotOp scores;
@@ -44,8 +44,12 @@ blockbuster::block::matchAttentionInRegisters(ProgramOp program,
     if (!scores && isLoaded(dot.getLhs()) && isLoaded(dot.getRhs()))
       scores = dot;
   });
-  if (!scores || !isHalfTile(scores.getLhs()) ||
-      !isHalfTile(scores.getRhs()))
+  if (!scores)
+    return std::nullopt;
+  bool tf32 = allowTf32 && isF32Tile(scores.getLhs()) &&
+              isF32Tile(scores.getRhs());
+  if (!tf32 &&
+      (!isHalfTile(scores.getLhs()) || !isHalfTile(scores.getRhs())))
     return std::nullopt;
   auto reduce = scores->getParentOfType<ReduceOp>();
   if (!reduce || !kernel->isProperAncestor(reduce))
@@ -58,6 +62,7 @@ blockbuster::block::matchAttentionInRegisters(ProgramOp program,
                               axis);
   };
   AttentionInRegisters attention;
+  attention.tf32 = tf32;
   for (StringAttr axis : lhs.getAxes()) {
     if (contracted(axis))
       attention.headAxes.push_back(axis);
@@ -96,8 +101,12 @@ blockbuster::block::matchAttentionInRegisters(ProgramOp program,
         !llvm::is_contained(dot.getContract().getAsRange<StringAttr>(),
                             attention.keyAxis))
       return;
-    if (isHalfTile(dot.getLhs()) && isLoaded(dot.getRhs()) &&
-        isHalfTile(dot.getRhs())) {
+    if (tf32) {
+      if (isF32Tile(dot.getLhs()) && isLoaded(dot.getRhs()) &&
+          isF32Tile(dot.getRhs()))
+        values = dot;
+    } else if (isHalfTile(dot.getLhs()) && isLoaded(dot.getRhs()) &&
+               isHalfTile(dot.getRhs())) {
       values = dot;
     } else if (isF32Tile(dot.getLhs()) && isWidenedBF16(dot.getRhs())) {
       values = dot;
@@ -142,15 +151,24 @@ bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
   int64_t keys = getBlockExtent(sizes, keyAxis), columns = 1;
   if (keys > maxKeys)
     return false;
-  if (registers < 0)
-    return true;
   for (StringAttr axis : valueAxes)
     columns *= getBlockExtent(sizes, axis);
+  // tf32: heads up to 128 f32 columns (gpu-flash-attention's TMA arrays:
+  // their ring slots and V^T must fit shared memory).
+  if (tf32 && (headExtent(sizes) > kAttentionTf32MaxHead ||
+               columns > kAttentionTf32MaxHead))
+    return false;
+  if (registers < 0)
+    return true;
   // P kept in f32: at P V, O and O_j in f32 and P's three parts in bf16
   // (S's registers are free then).
+  // tf32: Q in f32 (on wgmma it is in shared memory; counted as the
+  // registers of the other forms count it).
   int64_t perThread =
       splitP ? kAttentionRowsPerWarp *
                    (2 * columns + 3 * keys / 2 + headExtent(sizes) / 2) / 32
+      : tf32 ? kAttentionRowsPerWarp *
+                   (keys + columns + headExtent(sizes)) / 32
              : kAttentionRowsPerWarp *
                    (keys + columns + headExtent(sizes) / 2) / 32;
   return perThread <= registers;

@@ -5,7 +5,7 @@
 // attention kernel with every tile in registers: a reduce over key blocks
 // whose S = Q K^T reads two loaded 16-bit tiles and whose P V reads a
 // computed 16-bit P and a loaded V (or a computed f32 P and a loaded bf16 V
-// widened to f32). The pass takes such a kernel when its
+// widened to f32; or, under allow-tf32, all four f32). The pass takes such a kernel when its
 // blocks hold one (batch, head) and at most 16 query rows per warp. It is
 // a conservative image: the pass may still refuse an op it does not know
 // (then the kernel takes the generic path, as without this test).
@@ -51,6 +51,9 @@ constexpr int64_t kAttentionWideKeysRegisters = 160;
 /// SM; D = 128 spills at 32 keys, and the estimate refuses it).
 constexpr int64_t kAttentionSplitWideRegisters = 256;
 constexpr int64_t kAttentionSplitSyncKeys = 32;
+/// The widest head of f32 attention on tf32 wgmma: 128 columns (a ring
+/// slot of 64 keys is 32 KB, V^T 32 KB).
+constexpr int64_t kAttentionTf32MaxHead = 128;
 /// The fewest: one k16 step of P V.
 constexpr int64_t kAttentionMinKeys = 16;
 
@@ -74,6 +77,10 @@ struct AttentionInRegisters {
   /// P V each, and the reduce keeps rule 9's combine (a second
   /// accumulator O_j rescaled per key tile).
   bool splitP = false;
+  /// Q, K, V and P in f32 (allowTf32 given to the match): both dots on
+  /// tf32 wgmma (gpu-flash-attention's allow-tf32), at most
+  /// kAttentionMaxKeys keys; S, O and Q counted in f32.
+  bool tf32 = false;
 
   /// Whether blocks of `sizes` run in registers on `warps` warps with
   /// their S, O and Q fragments (splitP: O, O_j, Q and P's three bf16
@@ -89,9 +96,11 @@ struct AttentionInRegisters {
 };
 
 /// The attention axes of top-level map `kernel` of `program`, if it is
-/// an attention kernel that gpu-flash-attention runs in registers.
+/// an attention kernel that gpu-flash-attention runs in registers; with
+/// `allowTf32`, also one whose tiles are all f32 (tf32 wgmma).
 std::optional<AttentionInRegisters>
-matchAttentionInRegisters(ProgramOp program, MapOp kernel);
+matchAttentionInRegisters(ProgramOp program, MapOp kernel,
+                          bool allowTf32 = false);
 
 } // namespace blockbuster::block
 

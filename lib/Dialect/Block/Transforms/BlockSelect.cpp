@@ -184,7 +184,8 @@ struct BlockSelectPass
     int64_t queries = kAttentionRowsPerWarp * (threads / 32);
     for (MapOp kernel : program.getBody().getOps<MapOp>()) {
       std::optional<AttentionInRegisters> attention =
-          matchAttentionInRegisters(program, kernel);
+          matchAttentionInRegisters(program, kernel,
+                                    wgmmaAttention && allowTf32);
       if (!attention || fixedOtherwise(attention->queryAxis, queries) ||
           llvm::any_of(attention->batchAxes, [&](StringAttr axis) {
             return fixedOtherwise(axis, 1);
@@ -252,6 +253,10 @@ struct BlockSelectPass
                          const BlockSizes &sizes) {
       if (explicitSizes.count(kernel.keyAxis.getValue()))
         return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys, -1};
+      // tf32: 64 keys (a ring slot of 32 KB and V^T of 32 KB at D = 128).
+      if (kernel.tf32)
+        return std::pair<int64_t, int64_t>{
+            kAttentionMaxKeys, targetDesc.stateRegistersPerThread};
       if (kernel.splitP) {
         if (!wgmmaAttention)
           return std::pair<int64_t, int64_t>{

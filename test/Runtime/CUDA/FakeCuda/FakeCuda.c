@@ -14,6 +14,8 @@
 |* "makes an illegal access": it returns success, and every later call      *|
 |* returns CUDA_ERROR_ILLEGAL_ADDRESS, as a real fault loses the context    *|
 |* (scripts/gpu-difftest.py's isolation is tested with it).                 *|
+|* $FAKE_CUDA_STATIC_SMEM=N gives every kernel N bytes of static shared    *|
+|* memory (default 0).                                                      *|
 |* $FAKE_CUDA_CC=MN makes the device sm_MN (default 90). A tensor map       *|
 |* (cuTensorMapEncodeTiled, logged) holds a tag and the global address; a   *|
 |* kernel parameter pointing at a copy of one reads through it, as TMA      *|
@@ -119,7 +121,11 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   return 0;
 }
 CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
-  *value = attribute == 0 ? 1024 : 0;
+  const char *staticSmem = getenv("FAKE_CUDA_STATIC_SMEM");
+  /* 0: CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; 1: SHARED_SIZE_BYTES. */
+  *value = attribute == 0 ? 1024
+           : attribute == 1 && staticSmem ? atoi(staticSmem)
+                                          : 0;
   return 0;
 }
 CUresult cuFuncSetAttribute(void *function, int attribute, int value) {

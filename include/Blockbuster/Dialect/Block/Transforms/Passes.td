@@ -155,6 +155,11 @@ def BlockSelect : Pass<"block-select", "::mlir::ModuleOp"> {
     Option<"wgmmaAttention", "wgmma-attention", "bool", /*default=*/"false",
            "The GPU lowering runs attention blocks in registers on wgmma "
            "(sm_90a): with a head of 128 or more, 128 keys per block">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "With wgmma-attention: f32 attention kernels (f32 Q, K, V and "
+           "P) run in registers on tf32 wgmma (gpu-flash-attention's "
+           "allow-tf32), at most 64 keys per block; without it they keep "
+           "the cost model's blocks">,
     Option<"decodeGemv", "decode-gemv", "bool", /*default=*/"true",
            "The GPU lowering runs gpu-decode-gemv: a decode kernel with its "
            "blocks costs that schedule's serial work (false: the generic "
