@@ -131,6 +131,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaStreamK = options.wgmmaStreamK;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
+  gpu.rowAsyncCopies = options.rowAsyncCopies;
   gpu.attentionMma = options.attentionMma;
   gpu.attentionVWaitEarly = options.attentionVWaitEarly;
   gpu.attentionPrintRefusals = options.attentionPrintRefusals;

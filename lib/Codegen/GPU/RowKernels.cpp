@@ -43,6 +43,7 @@
 #include "Blockbuster/Support/RowSchedule.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -600,12 +601,14 @@ public:
   /// `liveOut`: workgroup row-scalar buffers read after the emitted ops
   /// (by other code of the block): lane 0 of each row stores them.
   /// `contractFma`: a row sum of products (`out + a * b`, a variance)
-  /// adds each product with one fma.
+  /// adds each product with one fma. `asyncCopies`: the rows read from
+  /// global memory go through shared memory (stageRows).
   RowEmitter(RewriterBase &rewriter, Location loc, const RowShape &shape,
              const DenseMap<Value, Access> &kinds,
-             const DenseSet<Value> &liveOut = {}, bool contractFma = false)
+             const DenseSet<Value> &liveOut = {}, bool contractFma = false,
+             bool asyncCopies = false)
       : b(rewriter), loc(loc), shape(shape), kinds(kinds), liveOut(liveOut),
-        contractFma(contractFma) {}
+        contractFma(contractFma), asyncCopies(asyncCopies) {}
 
   /// Emits `ops` (in order) for every row of the block, `slots` rows at a
   /// time (P warps each): warps w P .. w P + P - 1 take row w when there
@@ -641,6 +644,8 @@ public:
         b, loc, arith::MulIOp::create(b, loc, warpInRow, index(kWarpSize)),
         lane);
     laneColumn = arith::MulIOp::create(b, loc, rowLane, index(shape.vector));
+    if (asyncCopies && !looping)
+      stageRows(ops, forall);
     for (Operation *op : ops) {
       if (auto fill = dyn_cast<linalg::FillOp>(op))
         emitFill(fill);
@@ -653,6 +658,67 @@ public:
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// Copies the current row of each row input of `ops` that lies in global
+  /// memory (read before anything of the block writes it, in 16-byte
+  /// pieces) into a shared-memory row of its own by cp.async, every copy
+  /// before one wait; loadVectors then reads it back from there, each lane
+  /// the pieces it copied itself (no barrier). ptxas issues a lane's
+  /// `ld.global.nc` loads in groups, each just before its first use,
+  /// whatever the registers allow: add + GELU + add + LayerNorm's x and
+  /// residual (8 loads a lane) left in four groups of two, a DRAM latency
+  /// each, the copies all at once (docs/performance.md, session 17). Not
+  /// in row loops, where a lane's next copies could overwrite what it has
+  /// not read yet.
+  void stageRows(ArrayRef<Operation *> ops, scf::ForallOp warps) {
+    SmallVector<Value> inputs;
+    DenseSet<Value> writtenFirst;
+    for (Operation *op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic) {
+        if (auto copy = dyn_cast<memref::CopyOp>(op))
+          writtenFirst.insert(copy.getTarget());
+        continue;
+      }
+      for (Value input : generic.getDpsInputs()) {
+        if (kinds.lookup(input) != Access::Row || !isGlobalView(input) ||
+            writtenFirst.contains(input) || llvm::is_contained(inputs, input))
+          continue;
+        Type element = cast<MemRefType>(input.getType()).getElementType();
+        if (vectorBytes(element) == kVectorBytes &&
+            isVectorAligned(input, vectorElements(element)))
+          inputs.push_back(input);
+      }
+      writtenFirst.insert_range(generic.getDpsInits());
+    }
+    if (inputs.empty())
+      return;
+    for (Value input : inputs) {
+      Type element = cast<MemRefType>(input.getType()).getElementType();
+      Value buffer;
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(warps);
+        auto type = MemRefType::get(
+            {slots, shape.width}, element, AffineMap(),
+            gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup));
+        buffer = memref::AllocOp::create(b, loc, type,
+                                         b.getI64IntegerAttr(kVectorBytes));
+      }
+      int64_t piece = vectorElements(element);
+      for (int64_t e = 0; e < shape.perLane(); e += piece)
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, buffer, ValueRange{slot, column(e)}, input,
+            ValueRange{row, column(e)}, b.getIndexAttr(piece),
+            /*srcElements=*/Value(), /*bypassL1=*/b.getUnitAttr());
+      staged[input] = buffer;
+    }
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+        ValueRange{});
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+  }
 
   int64_t count(Access access) const {
     return access == Access::RowScalar ? 1 : shape.perLane();
@@ -683,13 +749,20 @@ private:
     int64_t piece = vectorElements(element);
     bool aligned = isVectorAligned(memref, piece);
     auto vectorType = VectorType::get({piece}, element);
+    // A row copied into shared memory (stageRows) is read from there.
+    Value source = memref;
+    Value rowIndex = row;
+    if (Value buffer = staged.lookup(memref)) {
+      source = buffer;
+      rowIndex = slot;
+    }
     SmallVector<Value> elements;
     for (int64_t e = 0; e < shape.perLane(); e += piece) {
       SmallVector<Value> indices;
       if (access == Access::Row)
-        indices.push_back(row);
+        indices.push_back(rowIndex);
       indices.push_back(column(e));
-      auto load = vector::LoadOp::create(b, loc, vectorType, memref, indices);
+      auto load = vector::LoadOp::create(b, loc, vectorType, source, indices);
       if (aligned)
         load.setAlignment(vectorBytes(element));
       for (int64_t i = 0; i < piece; ++i) {
@@ -1008,7 +1081,10 @@ private:
   int64_t slots = 1;
   bool looping = false;
   bool contractFma;
+  bool asyncCopies;
   Value lane, row, slot, warpInRow, laneColumn;
+  // Global rows copied into shared memory: their buffers there.
+  DenseMap<Value, Value> staged;
   DenseMap<Value, SmallVector<Value>> values;
   // Each bf16 element of a loaded vector: the load and its position.
   DenseMap<Value, std::pair<Value, int64_t>> loadedBF16;
@@ -1085,7 +1161,8 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
       for (Operation *op : ops)
         if (auto generic = dyn_cast<linalg::GenericOp>(op))
           (void)blockbuster::contractToFma(rewriter, generic);
-    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds, {}, contractFma)
+    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds, {}, contractFma,
+               asyncRowCopies)
         .emit(ops, slots, part);
     for (Operation *op : llvm::reverse(ops))
       rewriter.eraseOp(op);

@@ -767,10 +767,16 @@ def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
            "`a * b + c` as `fma(a, b, c)`, a row sum of products "
            "`out + a * b` (a variance) with one fma per element (f32 "
            "rounding differences; FmaContraction.h)">,
+    Option<"asyncRowCopies", "async-row-copies", "bool", /*default=*/"true",
+           "Rows read from global memory in 16-byte pieces are copied into "
+           "shared memory by cp.async, every copy of a row before one wait, "
+           "and read back from there: ptxas issues `ld.global.nc` loads in "
+           "groups just before their uses, a DRAM latency each">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
