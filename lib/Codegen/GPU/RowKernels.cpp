@@ -79,6 +79,13 @@ constexpr int64_t kVectorBytes = blockbuster::kRowVectorBytes;
 /// copy bandwidth with blocks of 4 warps on one row (32 elements per
 /// lane), 83% with 8 warps on two rows, 77% with 16 on four.
 constexpr int64_t kMaxWarps = 4;
+/// The 16-byte row loads a lane keeps as `ld.global.nc` (async-row-copies):
+/// ptxas issues up to this many together before their first use (a row of
+/// 32 bf16 a lane: softmax and LayerNorm over rows of 4096, whose loads
+/// went through shared memory measured 0.5% slower for the LayerNorm and
+/// no faster for the softmax on the H200, docs/performance.md, session 17),
+/// more in groups before their uses.
+constexpr int64_t kDirectRowLoads = 4;
 
 /// How an operand of a row op is indexed: a whole row (r, n), one value per
 /// row (r), one value per column shared by all rows (n).
@@ -662,14 +669,15 @@ private:
   /// Copies the current row of each row input of `ops` that lies in global
   /// memory (read before anything of the block writes it, in 16-byte
   /// pieces) into a shared-memory row of its own by cp.async, every copy
-  /// before one wait; loadVectors then reads it back from there, each lane
-  /// the pieces it copied itself (no barrier). ptxas issues a lane's
-  /// `ld.global.nc` loads in groups, each just before its first use,
-  /// whatever the registers allow: add + GELU + add + LayerNorm's x and
-  /// residual (8 loads a lane) left in four groups of two, a DRAM latency
-  /// each, the copies all at once (docs/performance.md, session 17). Not
-  /// in row loops, where a lane's next copies could overwrite what it has
-  /// not read yet.
+  /// before one wait, where a lane has more than kDirectRowLoads such
+  /// pieces; loadVectors then reads them back from there, each lane the
+  /// pieces it copied itself (no barrier). Past that many, ptxas issues a
+  /// lane's `ld.global.nc` loads in groups, each just before its first
+  /// use, whatever the registers allow: add + GELU + add + LayerNorm's x
+  /// and residual (8 loads a lane) left in four groups of two, a DRAM
+  /// latency each; the copies go all at once (docs/performance.md, session
+  /// 17). Not in row loops, where a lane's next copies could overwrite
+  /// what it has not read yet.
   void stageRows(ArrayRef<Operation *> ops, scf::ForallOp warps) {
     SmallVector<Value> inputs;
     DenseSet<Value> writtenFirst;
@@ -691,7 +699,11 @@ private:
       }
       writtenFirst.insert_range(generic.getDpsInits());
     }
-    if (inputs.empty())
+    int64_t pieces = 0;
+    for (Value input : inputs)
+      pieces += shape.perLane() /
+                vectorElements(cast<MemRefType>(input.getType()).getElementType());
+    if (pieces <= kDirectRowLoads)
       return;
     for (Value input : inputs) {
       Type element = cast<MemRefType>(input.getType()).getElementType();
