@@ -129,6 +129,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaProducer = options.wgmmaProducer;
   gpu.wgmmaPersistent = options.wgmmaPersistent;
   gpu.wgmmaStreamK = options.wgmmaStreamK;
+  gpu.wgmmaStreamKMinWaves = options.wgmmaStreamKMinWaves;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
   gpu.rowAsyncCopies = options.rowAsyncCopies;

@@ -111,6 +111,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.producer = options.wgmmaProducer;
     wgmma.persistent = options.wgmmaPersistent;
     wgmma.streamK = options.wgmmaStreamK;
+    wgmma.streamKMinWaves = options.wgmmaStreamKMinWaves;
     wgmma.prologueContractFma = options.contractFma;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));

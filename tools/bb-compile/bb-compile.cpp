@@ -7,7 +7,8 @@
 //              [--wgmma-fragment-epilogue=false]
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
-//              [--wgmma-persistent=false] [--wgmma-stream-k]
+//              [--wgmma-persistent=false] [--wgmma-stream-k=false]
+//              [--wgmma-stream-k-min-waves N]
 //              [--contract-fma=false]
 //              [--rational-erf=false] [--row-async-copies=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
@@ -191,10 +192,16 @@ static cl::opt<bool> wgmmaPersistent(
              "(one block per SM looping over the tiles in grouped order)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaStreamK(
-    "wgmma-stream-k", cl::init(false),
+    "wgmma-stream-k", cl::init(true),
     cl::desc("sm_90a plain GEMM blocks on a persistent grid whose tiles are "
              "no whole number of waves: the last wave and the partial one "
-             "share their k steps evenly over the blocks (stream-K)"),
+             "share their k steps evenly over the blocks (stream-K), on "
+             "grids of at least --wgmma-stream-k-min-waves waves"),
+    cl::cat(bbCompileCategory));
+static cl::opt<int64_t> wgmmaStreamKMinWaves(
+    "wgmma-stream-k-min-waves", cl::init(5),
+    cl::desc("sm_90a stream-K only on grids of at least this many waves of "
+             "tiles (1: wherever the tiles are no whole number of waves)"),
     cl::cat(bbCompileCategory));
 static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
@@ -373,6 +380,7 @@ int main(int argc, char **argv) {
   options.wgmmaProducer = wgmmaProducer;
   options.wgmmaPersistent = wgmmaPersistent;
   options.wgmmaStreamK = wgmmaStreamK;
+  options.wgmmaStreamKMinWaves = wgmmaStreamKMinWaves;
   options.contractFma = contractFma;
   options.rationalErf = rationalErf;
   options.rowAsyncCopies = rowAsyncCopies;

@@ -62,7 +62,8 @@ struct GPUCompileOptions {
   bool wgmmaPrologueAhead = true;
   bool wgmmaProducer = true;
   bool wgmmaPersistent = true;
-  bool wgmmaStreamK = false;
+  bool wgmmaStreamK = true;
+  int64_t wgmmaStreamKMinWaves = 5;
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;

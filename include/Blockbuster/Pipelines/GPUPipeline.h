@@ -113,7 +113,12 @@ struct GPUPipelineOptions
                      "the partial one share their k steps evenly over the "
                      "blocks (stream-K), a tile of two blocks' steps summed "
                      "by the block that finishes it last"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
+  Option<int64_t> wgmmaStreamKMinWaves{
+      *this, "wgmma-stream-k-min-waves",
+      llvm::cl::desc("sm_90a stream-K only on grids of at least this many "
+                     "waves of tiles"),
+      llvm::cl::init(5)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

@@ -632,10 +632,12 @@ public:
   /// The producer form on a persistent grid: `grid` (rows x columns tiles)
   /// becomes min(`blocks`, tiles) blocks, each running the old body in a
   /// loop over the tiles block, block + blocks, ... (their row and column
-  /// in the grouped order of `groupRows`). Returns the new grid; run()
-  /// then keeps the ring and its barriers across the tiles.
+  /// in the grouped order of `groupRows`), or with `streamK`, where
+  /// streamKPays, the last waves as ranges of k steps. Returns the new
+  /// grid; run() then keeps the ring and its barriers across the tiles.
   scf::ForallOp persist(scf::ForallOp grid, int64_t blocks,
-                        int64_t groupRows, bool streamK);
+                        int64_t groupRows, bool streamK,
+                        int64_t streamKMinWaves);
 
 private:
   Value index(int64_t value) {
@@ -1083,10 +1085,24 @@ WarpgroupMatmulLowering::groupedTile(Value linear, int64_t rows,
   return {newRow, newColumn};
 }
 
+/// Whether stream-K shares out the last waves of `tiles` tiles over
+/// `blocks` persistent blocks: only where the tiles are no whole number of
+/// waves and there are at least `minWaves` waves of them. Stream-K's
+/// shared tiles (the last whole wave and the partial one) pay a partial
+/// sum's round trip and the grouped order's weaker L2 reuse; over many
+/// waves that is a small share of the work, over few it outweighs the
+/// idle blocks of the partial wave it saves (session 16 on the H200:
+/// 15.5 waves at 8192^3 and 7.8 at M8192 N4096 2-5% faster, 3.9 at
+/// 4096^3 2% slower; docs/performance.md).
+static bool streamKPays(int64_t tiles, int64_t blocks, int64_t minWaves) {
+  return tiles > blocks && tiles % blocks != 0 && tiles >= minWaves * blocks;
+}
+
 scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
                                                int64_t blocks,
                                                int64_t groupRows,
-                                               bool streamK) {
+                                               bool streamK,
+                                               int64_t streamKMinWaves) {
   ArrayRef<int64_t> extents = grid.getStaticUpperBound();
   int64_t rows = extents[0], columns = extents[1];
   int64_t tiles = rows * columns;
@@ -1103,7 +1119,7 @@ scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
   // read the same B columns (or A rows), as a wave of whole tiles would,
   // instead of each block its own k offset (session 16 measured the
   // ungrouped order 6-13% slower at 4096^3 and M8192 N4096: L2 misses).
-  streamK = streamK && tiles > blocks && tiles % blocks != 0;
+  streamK = streamK && streamKPays(tiles, blocks, streamKMinWaves);
   int64_t wholeWaves = tiles / blocks - (streamK ? 1 : 0);
   int64_t groups = 1;
   OpBuilder::InsertionGuard guard(rewriter);
@@ -2404,7 +2420,8 @@ struct GPUWarpgroupMatmul
           succeeded(persistentPrecondition(gemm, grid)))
         grid = lowering.persist(grid, sms, groupRows,
                                 streamK && !gemm.prologue &&
-                                    gemm.accumulators() == 1);
+                                    gemm.accumulators() == 1,
+                                streamKMinWaves);
       else
         lowering.groupTiles(grid, groupRows);
       if (gemm.warpgroups() > 1)

@@ -7,7 +7,7 @@
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="fragment-epilogue=false prologue-registers=false prologue-ahead=false prologue-contract-fma=false" | FileCheck %s --check-prefix=WRITTEN
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul=producer=true | FileCheck %s --check-prefix=PRODUCER
 // RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="producer=true persistent=true sms=3" | FileCheck %s --check-prefix=PERSIST
-// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="producer=true persistent=true stream-k=true sms=3" | FileCheck %s --check-prefix=STREAMK
+// RUN: bb-opt %s --split-input-file --gpu-warpgroup-matmul="producer=true persistent=true stream-k=true stream-k-min-waves=1 sms=3" | FileCheck %s --check-prefix=STREAMK
 
 // A block of one 128 x 128 tile of A[256, 256] * B[256, 384] (k loop of 4
 // steps of 64) as bufferization leaves it: the loop becomes the TMA ring and
