@@ -86,6 +86,11 @@ constexpr int64_t kMaxWarps = 4;
 /// no faster for the softmax on the H200, docs/performance.md, session 17),
 /// more in groups before their uses.
 constexpr int64_t kDirectRowLoads = 4;
+/// The most shared memory a block's copied rows take: 8 blocks of 128
+/// threads a SM, as many as a row kernel's 64 registers a thread allow,
+/// still fit the SM's 228 KB (1 KB reserved a block). add + GELU + add +
+/// LayerNorm's x and residual over rows of 4096 bf16: 16 KB.
+constexpr int64_t kMaxStagedBytes = 24 * 1024;
 
 /// How an operand of a row op is indexed: a whole row (r, n), one value per
 /// row (r), one value per column shared by all rows (n).
@@ -676,8 +681,8 @@ private:
   /// use, whatever the registers allow: add + GELU + add + LayerNorm's x
   /// and residual (8 loads a lane) left in four groups of two, a DRAM
   /// latency each; the copies go all at once (docs/performance.md, session
-  /// 17). Not in row loops, where a lane's next copies could overwrite
-  /// what it has not read yet.
+  /// 17). Rows past kMaxStagedBytes keep their loads. Not in row loops,
+  /// where a lane's next copies could overwrite what it has not read yet.
   void stageRows(ArrayRef<Operation *> ops, scf::ForallOp warps) {
     SmallVector<Value> inputs;
     DenseSet<Value> writtenFirst;
@@ -705,6 +710,18 @@ private:
                 vectorElements(cast<MemRefType>(input.getType()).getElementType());
     if (pieces <= kDirectRowLoads)
       return;
+    // The rows that fit kMaxStagedBytes, in the order of their first use;
+    // the others keep their loads.
+    int64_t bytes = 0;
+    llvm::erase_if(inputs, [&](Value input) {
+      int64_t rowBytes =
+          slots * shape.width *
+          cast<MemRefType>(input.getType()).getElementTypeBitWidth() / 8;
+      if (bytes + rowBytes > kMaxStagedBytes)
+        return true;
+      bytes += rowBytes;
+      return false;
+    });
     for (Value input : inputs) {
       Type element = cast<MemRefType>(input.getType()).getElementType();
       Value buffer;

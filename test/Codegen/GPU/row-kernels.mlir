@@ -496,3 +496,40 @@ func.func @two_rows_in(%x: memref<8x1024xbf16>, %r: memref<8x1024xbf16>, %b: mem
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// The same over f32: 16 KB a row input for the block's 4 rows of 1024, and
+// the copied rows of a block take at most 24 KB of shared memory (8 blocks
+// a SM): x is copied, the residual keeps its 8 loads.
+// CHECK-LABEL: func.func @two_f32_rows_in
+// DIRECT-LABEL: func.func @two_f32_rows_in
+// DIRECT-NOT: nvgpu.device_async_copy
+// CHECK:   %[[X:.*]] = memref.subview %arg0
+// CHECK:   %[[R:.*]] = memref.subview %arg1
+// CHECK:   %[[SX:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x1024xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc
+// CHECK:   scf.forall
+// CHECK-COUNT-8: nvgpu.device_async_copy %[[X]]
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK:     nvgpu.device_async_wait
+// CHECK-COUNT-8: vector.load %[[SX]]
+// CHECK-COUNT-8: vector.load %arg2
+// CHECK-COUNT-8: vector.load %[[R]]
+// CHECK-NOT: vector.load
+func.func @two_f32_rows_in(%x: memref<8x1024xf32>, %r: memref<8x1024xf32>, %b: memref<1024xf32>, %y: memref<8x1024xf32>) {
+  %c4 = arith.constant 4 : index
+  scf.forall (%blk) in (2) {
+    %r0 = arith.muli %blk, %c4 : index
+    %xs = memref.subview %x[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+    %rs = memref.subview %r[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+    %ys = memref.subview %y[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #col, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xs, %b, %rs : memref<4x1024xf32, strided<[1024, 1], offset: ?>>, memref<1024xf32>, memref<4x1024xf32, strided<[1024, 1], offset: ?>>)
+        outs(%ys : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) {
+    ^bb0(%a: f32, %bb: f32, %c: f32, %o: f32):
+      %s = arith.addf %a, %bb : f32
+      %t = arith.addf %s, %c : f32
+      linalg.yield %t : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
