@@ -11,7 +11,10 @@
 //     columns (`V` elements are 16 bytes of the narrowest global element
 //     type, or fewer where the width needs it), so one chunk of a row is one
 //     16-byte load per lane, coalesced across the warp, and every load of a
-//     row is issued before its first use;
+//     row is issued before its first use; rows of more than 4 such pieces
+//     a lane are first copied into shared memory by cp.async, every copy
+//     before one wait (ptxas would issue their loads in groups, each just
+//     before its first use);
 //   - the row stays in registers (SSA values, one per element a lane owns)
 //     from its load through the statistics to its output: global memory is
 //     read once and written once;
@@ -671,19 +674,16 @@ public:
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
-  /// Copies the current row of each row input of `ops` that lies in global
-  /// memory (read before anything of the block writes it, in 16-byte
-  /// pieces) into a shared-memory row of its own by cp.async, every copy
-  /// before one wait, where a lane has more than kDirectRowLoads such
-  /// pieces; loadVectors then reads them back from there, each lane the
-  /// pieces it copied itself (no barrier). Past that many, ptxas issues a
-  /// lane's `ld.global.nc` loads in groups, each just before its first
-  /// use, whatever the registers allow: add + GELU + add + LayerNorm's x
-  /// and residual (8 loads a lane) left in four groups of two, a DRAM
-  /// latency each; the copies go all at once (docs/performance.md, session
-  /// 17). Rows past kMaxStagedBytes keep their loads. Not in row loops,
-  /// where a lane's next copies could overwrite what it has not read yet.
-  void stageRows(ArrayRef<Operation *> ops, scf::ForallOp warps) {
+  /// The row inputs of `ops` that stageRows copies: those in global memory
+  /// (read before anything of the block writes them, in 16-byte pieces)
+  /// where a lane has more than kDirectRowLoads such pieces, as many as fit
+  /// kMaxStagedBytes in the order of their first use; else none. Past that
+  /// many pieces ptxas issues a lane's `ld.global.nc` loads in groups, each
+  /// just before its first use, whatever the registers allow: add + GELU +
+  /// add + LayerNorm's x, bias and residual (12 loads a lane) went out in
+  /// four groups of three, a DRAM latency each (docs/performance.md,
+  /// session 17).
+  SmallVector<Value> rowsToCopy(ArrayRef<Operation *> ops) {
     SmallVector<Value> inputs;
     DenseSet<Value> writtenFirst;
     for (Operation *op : ops) {
@@ -709,9 +709,7 @@ private:
       pieces += shape.perLane() /
                 vectorElements(cast<MemRefType>(input.getType()).getElementType());
     if (pieces <= kDirectRowLoads)
-      return;
-    // The rows that fit kMaxStagedBytes, in the order of their first use;
-    // the others keep their loads.
+      return {};
     int64_t bytes = 0;
     llvm::erase_if(inputs, [&](Value input) {
       int64_t rowBytes =
@@ -722,6 +720,18 @@ private:
       bytes += rowBytes;
       return false;
     });
+    return inputs;
+  }
+
+  /// Copies the current row of each of rowsToCopy(ops) into a
+  /// shared-memory row of its own by cp.async, every copy before one wait;
+  /// loadVectors then reads them back from there, each lane the pieces it
+  /// copied itself (no barrier). Not in row loops, where a lane's next
+  /// copies could overwrite what it has not read yet.
+  void stageRows(ArrayRef<Operation *> ops, scf::ForallOp warps) {
+    SmallVector<Value> inputs = rowsToCopy(ops);
+    if (inputs.empty())
+      return;
     for (Value input : inputs) {
       Type element = cast<MemRefType>(input.getType()).getElementType();
       Value buffer;
