@@ -742,11 +742,13 @@ private:
   /// `acc` with each row multiplied by the prologue's factor of the row
   /// (WarpgroupPrologueLowering::rowScales).
   Value scaleRows(Value acc, ArrayRef<Value> scales);
-  /// The k step `step` of the split's mainloop is of the whole K.
+  /// The k step `step` of the split's mainloop, or of a stream-K work
+  /// item's, is of the whole K (the producer's copies take `firstStep`,
+  /// the consumers' column inputs the item's first step).
   Value kStep(Value step) {
-    return firstStep ? arith::AddIOp::create(rewriter, loc, firstStep, step)
-                           .getResult()
-                     : step;
+    Value first = firstStep ? firstStep : itemBegin;
+    return first ? arith::AddIOp::create(rewriter, loc, first, step).getResult()
+                 : step;
   }
   /// Gives the grid its split dimension and the split its k steps; the
   /// partials buffer and the tiles' counters are allocated before the grid.
@@ -1611,14 +1613,20 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
   // loop) and 2 p + 1 (set Y); set Y is written once step 2 p - 1's
   // wgmma, the last that read it, is complete (after step 2 p's wait),
   // set X for step 2 p + 2 once step 2 p's is. An odd last step follows
-  // the loop.
+  // the loop. A stream-K work item runs its own count of steps (at least
+  // one): the pairs and the odd step are then decided at run time.
+  Value count = stepCount();
   SmallVector<Value> first = fragmentsOf(index(0));
   int64_t accs = inits.size(), registers = first.size();
   SmallVector<Value> carried(inits);
   llvm::append_range(carried, first);
   llvm::append_range(carried, sums);
-  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(steps / 2),
-                                 index(1), carried);
+  Value pairs = itemSteps ? arith::DivUIOp::create(rewriter, loc, count,
+                                                   index(2))
+                                .getResult()
+                          : index(steps / 2);
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), pairs, index(1),
+                                 carried);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
@@ -1637,7 +1645,7 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
     acc = emitStep(acc, y, odd, [&] {
       Value after = arith::AddIOp::create(rewriter, loc, odd, index(1));
       Value inRange = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, after, index(steps));
+          rewriter, loc, arith::CmpIPredicate::ult, after, count);
       SmallVector<Type> types = llvm::to_vector(TypeRange(x));
       llvm::append_range(types, TypeRange(sums));
       nextX = scf::IfOp::create(rewriter, loc, types, inRange,
@@ -1663,9 +1671,26 @@ SmallVector<Value> WarpgroupMatmulLowering::emitRegisterALoop(
   SmallVector<Value> acc(loop.getResults().take_front(accs));
   sums = llvm::to_vector(
       ValueRange(loop.getResults()).drop_front(accs + registers));
-  if (steps % 2)
-    acc = emitStep(acc, loop.getResults().slice(accs, registers),
-                   index(steps - 1), {});
+  ValueRange last = loop.getResults().slice(accs, registers);
+  if (!itemSteps) {
+    if (steps % 2)
+      acc = emitStep(acc, last, index(steps - 1), {});
+  } else {
+    Value odd = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(rewriter, loc, count, index(2)), index(0));
+    auto ifOdd = scf::IfOp::create(rewriter, loc, TypeRange(ValueRange(acc)),
+                                   odd, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&ifOdd.getElseRegion().front());
+    scf::YieldOp::create(rewriter, loc, acc);
+    rewriter.setInsertionPointToStart(&ifOdd.getThenRegion().front());
+    scf::YieldOp::create(
+        rewriter, loc,
+        emitStep(acc, last,
+                 arith::SubIOp::create(rewriter, loc, count, index(1)), {}));
+    acc = llvm::to_vector_of<Value>(ifOdd.getResults());
+  }
   if (statistics)
     finishStatistics(sums);
   return acc;
@@ -2159,7 +2184,7 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
       // warps have all written their chunks.
       Value next = arith::AddIOp::create(rewriter, loc, step, index(1));
       Value inRange = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, next, index(steps));
+          rewriter, loc, arith::CmpIPredicate::ult, next, stepCount());
       // The sums pass through the branch: after the last step no slot
       // adds to them.
       auto rewrite = scf::IfOp::create(rewriter, loc, TypeRange(sums),
@@ -2419,8 +2444,7 @@ struct GPUWarpgroupMatmul
       if (producerForm && persistent && isStaticGrid(grid) &&
           succeeded(persistentPrecondition(gemm, grid)))
         grid = lowering.persist(grid, sms, groupRows,
-                                streamK && !gemm.prologue &&
-                                    gemm.accumulators() == 1,
+                                streamK && gemm.accumulators() == 1,
                                 streamKMinWaves);
       else
         lowering.groupTiles(grid, groupRows);

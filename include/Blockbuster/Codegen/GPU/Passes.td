@@ -520,8 +520,9 @@ def GPUWarpgroupMatmul
            "producer loads a tile's first steps during the previous tile's "
            "last steps and epilogue">,
     Option<"streamK", "stream-k", "bool", /*default=*/"true",
-           "Plain GEMM blocks (one product, no prologue) on a persistent "
-           "grid whose tiles are no whole number of waves, and at least "
+           "GEMM blocks of one product (a register-A prologue's row factor "
+           "applied to each partial) on a persistent grid whose tiles are "
+           "no whole number of waves, and at least "
            "`stream-k-min-waves` waves of them: the tiles of the "
            "last whole wave and the partial one are shared out as equal "
            "ranges of k steps, one per block (stream-K), the blocks in up "
