@@ -135,6 +135,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaStreamKMinWaves = options.wgmmaStreamKMinWaves;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
+  gpu.rowAsyncCopies = options.rowAsyncCopies;
   gpu.attentionMma = options.attentionMma;
   gpu.attentionVWaitEarly = options.attentionVWaitEarly;
   gpu.attentionPrintRefusals = options.attentionPrintRefusals;

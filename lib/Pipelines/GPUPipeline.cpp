@@ -79,6 +79,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
   GPURowKernelsOptions rows;
   rows.threads = options.threads;
   rows.contractFma = options.contractFma;
+  rows.asyncRowCopies = options.rowAsyncCopies;
   pm.addPass(createGPURowKernels(rows));
   // Attention blocks (16 query rows per warp): every tile in registers,
   // the dots on wgmma with K and V on a TMA ring (sm_90a), else on

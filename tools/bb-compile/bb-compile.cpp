@@ -10,7 +10,7 @@
 //              [--wgmma-persistent=false] [--wgmma-stream-k=false]
 //              [--wgmma-stream-k-min-waves N]
 //              [--contract-fma=false]
-//              [--rational-erf=false]
+//              [--rational-erf=false] [--row-async-copies=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--attention-f32-operand-parts 3] [--allow-tf32]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
@@ -138,6 +138,13 @@ static cl::opt<bool> contractFma(
              "prologues with fused multiply-adds: (x - m) * r of row values "
              "as fma(x, r, -(m * r)), a * b + c as fma(a, b, c) (=false: the "
              "bodies as written)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> rowAsyncCopies(
+    "row-async-copies", cl::init(true),
+    cl::desc("Row kernels: rows read from global memory copied into shared "
+             "memory by cp.async, every copy of a row before one wait "
+             "(=false: 16-byte loads, which ptxas issues in groups just "
+             "before their uses)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> rationalErf(
     "rational-erf", cl::init(true),
@@ -383,6 +390,7 @@ int main(int argc, char **argv) {
   options.wgmmaStreamKMinWaves = wgmmaStreamKMinWaves;
   options.contractFma = contractFma;
   options.rationalErf = rationalErf;
+  options.rowAsyncCopies = rowAsyncCopies;
   options.attentionMma = attentionMma;
   options.attentionVWaitEarly = attentionVWaitEarly;
   options.attentionPrintRefusals = attentionPrintRefusals;

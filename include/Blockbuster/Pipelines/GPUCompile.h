@@ -67,6 +67,8 @@ struct GPUCompileOptions {
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;
+  /// blockbuster-gpu-pipeline's row-async-copies.
+  bool rowAsyncCopies = true;
   /// blockbuster-gpu-pipeline's attention-mma (sm_90a): wgmma, wgmma-qk or
   /// sync.
   std::string attentionMma = "wgmma";

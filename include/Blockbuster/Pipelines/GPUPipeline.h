@@ -63,6 +63,13 @@ struct GPUPipelineOptions
                      "`fma(a, b, c)` (f32 rounding differences; off: the "
                      "bodies as written)"),
       llvm::cl::init(true)};
+  Option<bool> rowAsyncCopies{
+      *this, "row-async-copies",
+      llvm::cl::desc("Row kernels: rows read from global memory copied into "
+                     "shared memory by cp.async, every copy of a row before "
+                     "one wait (off: 16-byte loads, which ptxas issues in "
+                     "groups just before their uses)"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueRegistersOneWarpgroup{
       *this, "wgmma-prologue-registers-one-warpgroup",
       llvm::cl::desc("sm_90a 128 x 128 GEMM blocks (one warpgroup) of whole "

@@ -11,7 +11,10 @@
 //     columns (`V` elements are 16 bytes of the narrowest global element
 //     type, or fewer where the width needs it), so one chunk of a row is one
 //     16-byte load per lane, coalesced across the warp, and every load of a
-//     row is issued before its first use;
+//     row is issued before its first use; rows of more than 4 such pieces
+//     a lane are first copied into shared memory by cp.async, every copy
+//     before one wait (ptxas would issue their loads in groups, each just
+//     before its first use);
 //   - the row stays in registers (SSA values, one per element a lane owns)
 //     from its load through the statistics to its output: global memory is
 //     read once and written once;
@@ -43,6 +46,7 @@
 #include "Blockbuster/Support/RowSchedule.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -78,6 +82,18 @@ constexpr int64_t kVectorBytes = blockbuster::kRowVectorBytes;
 /// copy bandwidth with blocks of 4 warps on one row (32 elements per
 /// lane), 83% with 8 warps on two rows, 77% with 16 on four.
 constexpr int64_t kMaxWarps = 4;
+/// The 16-byte row loads a lane keeps as `ld.global.nc` (async-row-copies):
+/// ptxas issues up to this many together before their first use (a row of
+/// 32 bf16 a lane: softmax and LayerNorm over rows of 4096, whose loads
+/// went through shared memory measured 0.5% slower for the LayerNorm and
+/// no faster for the softmax on the H200, docs/performance.md, session 17),
+/// more in groups before their uses.
+constexpr int64_t kDirectRowLoads = 4;
+/// The most shared memory a block's copied rows take: 8 blocks of 128
+/// threads a SM, as many as a row kernel's 64 registers a thread allow,
+/// still fit the SM's 228 KB (1 KB reserved a block). add + GELU + add +
+/// LayerNorm's x and residual over rows of 4096 bf16: 16 KB.
+constexpr int64_t kMaxStagedBytes = 24 * 1024;
 
 /// How an operand of a row op is indexed: a whole row (r, n), one value per
 /// row (r), one value per column shared by all rows (n).
@@ -600,12 +616,14 @@ public:
   /// `liveOut`: workgroup row-scalar buffers read after the emitted ops
   /// (by other code of the block): lane 0 of each row stores them.
   /// `contractFma`: a row sum of products (`out + a * b`, a variance)
-  /// adds each product with one fma.
+  /// adds each product with one fma. `asyncCopies`: the rows read from
+  /// global memory go through shared memory (stageRows).
   RowEmitter(RewriterBase &rewriter, Location loc, const RowShape &shape,
              const DenseMap<Value, Access> &kinds,
-             const DenseSet<Value> &liveOut = {}, bool contractFma = false)
+             const DenseSet<Value> &liveOut = {}, bool contractFma = false,
+             bool asyncCopies = false)
       : b(rewriter), loc(loc), shape(shape), kinds(kinds), liveOut(liveOut),
-        contractFma(contractFma) {}
+        contractFma(contractFma), asyncCopies(asyncCopies) {}
 
   /// Emits `ops` (in order) for every row of the block, `slots` rows at a
   /// time (P warps each): warps w P .. w P + P - 1 take row w when there
@@ -641,6 +659,8 @@ public:
         b, loc, arith::MulIOp::create(b, loc, warpInRow, index(kWarpSize)),
         lane);
     laneColumn = arith::MulIOp::create(b, loc, rowLane, index(shape.vector));
+    if (asyncCopies && !looping)
+      stageRows(ops, forall);
     for (Operation *op : ops) {
       if (auto fill = dyn_cast<linalg::FillOp>(op))
         emitFill(fill);
@@ -653,6 +673,91 @@ public:
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// The row inputs of `ops` that stageRows copies: those in global memory
+  /// (read before anything of the block writes them, in 16-byte pieces)
+  /// where a lane has more than kDirectRowLoads such pieces, as many as fit
+  /// kMaxStagedBytes in the order of their first use; else none. Past that
+  /// many pieces ptxas issues a lane's `ld.global.nc` loads in groups, each
+  /// just before its first use, whatever the registers allow: add + GELU +
+  /// add + LayerNorm's x, bias and residual (12 loads a lane) went out in
+  /// four groups of three, a DRAM latency each (docs/performance.md,
+  /// session 17).
+  SmallVector<Value> rowsToCopy(ArrayRef<Operation *> ops) {
+    SmallVector<Value> inputs;
+    DenseSet<Value> writtenFirst;
+    for (Operation *op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic) {
+        if (auto copy = dyn_cast<memref::CopyOp>(op))
+          writtenFirst.insert(copy.getTarget());
+        continue;
+      }
+      for (Value input : generic.getDpsInputs()) {
+        if (kinds.lookup(input) != Access::Row || !isGlobalView(input) ||
+            writtenFirst.contains(input) || llvm::is_contained(inputs, input))
+          continue;
+        Type element = cast<MemRefType>(input.getType()).getElementType();
+        if (vectorBytes(element) == kVectorBytes &&
+            isVectorAligned(input, vectorElements(element)))
+          inputs.push_back(input);
+      }
+      writtenFirst.insert_range(generic.getDpsInits());
+    }
+    int64_t pieces = 0;
+    for (Value input : inputs)
+      pieces += shape.perLane() /
+                vectorElements(cast<MemRefType>(input.getType()).getElementType());
+    if (pieces <= kDirectRowLoads)
+      return {};
+    int64_t bytes = 0;
+    llvm::erase_if(inputs, [&](Value input) {
+      int64_t rowBytes =
+          slots * shape.width *
+          cast<MemRefType>(input.getType()).getElementTypeBitWidth() / 8;
+      if (bytes + rowBytes > kMaxStagedBytes)
+        return true;
+      bytes += rowBytes;
+      return false;
+    });
+    return inputs;
+  }
+
+  /// Copies the current row of each of rowsToCopy(ops) into a
+  /// shared-memory row of its own by cp.async, every copy before one wait;
+  /// loadVectors then reads them back from there, each lane the pieces it
+  /// copied itself (no barrier). Not in row loops, where a lane's next
+  /// copies could overwrite what it has not read yet.
+  void stageRows(ArrayRef<Operation *> ops, scf::ForallOp warps) {
+    SmallVector<Value> inputs = rowsToCopy(ops);
+    if (inputs.empty())
+      return;
+    for (Value input : inputs) {
+      Type element = cast<MemRefType>(input.getType()).getElementType();
+      Value buffer;
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(warps);
+        auto type = MemRefType::get(
+            {slots, shape.width}, element, AffineMap(),
+            gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup));
+        buffer = memref::AllocOp::create(b, loc, type,
+                                         b.getI64IntegerAttr(kVectorBytes));
+      }
+      int64_t piece = vectorElements(element);
+      for (int64_t e = 0; e < shape.perLane(); e += piece)
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, buffer, ValueRange{slot, column(e)}, input,
+            ValueRange{row, column(e)}, b.getIndexAttr(piece),
+            /*srcElements=*/Value(), /*bypassL1=*/b.getUnitAttr());
+      staged[input] = buffer;
+    }
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+        ValueRange{});
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+  }
 
   int64_t count(Access access) const {
     return access == Access::RowScalar ? 1 : shape.perLane();
@@ -683,13 +788,20 @@ private:
     int64_t piece = vectorElements(element);
     bool aligned = isVectorAligned(memref, piece);
     auto vectorType = VectorType::get({piece}, element);
+    // A row copied into shared memory (stageRows) is read from there.
+    Value source = memref;
+    Value rowIndex = row;
+    if (Value buffer = staged.lookup(memref)) {
+      source = buffer;
+      rowIndex = slot;
+    }
     SmallVector<Value> elements;
     for (int64_t e = 0; e < shape.perLane(); e += piece) {
       SmallVector<Value> indices;
       if (access == Access::Row)
-        indices.push_back(row);
+        indices.push_back(rowIndex);
       indices.push_back(column(e));
-      auto load = vector::LoadOp::create(b, loc, vectorType, memref, indices);
+      auto load = vector::LoadOp::create(b, loc, vectorType, source, indices);
       if (aligned)
         load.setAlignment(vectorBytes(element));
       for (int64_t i = 0; i < piece; ++i) {
@@ -1008,7 +1120,10 @@ private:
   int64_t slots = 1;
   bool looping = false;
   bool contractFma;
+  bool asyncCopies;
   Value lane, row, slot, warpInRow, laneColumn;
+  // Global rows copied into shared memory: their buffers there.
+  DenseMap<Value, Value> staged;
   DenseMap<Value, SmallVector<Value>> values;
   // Each bf16 element of a loaded vector: the load and its position.
   DenseMap<Value, std::pair<Value, int64_t>> loadedBF16;
@@ -1085,7 +1200,8 @@ struct GPURowKernels : blockbuster::impl::GPURowKernelsBase<GPURowKernels> {
       for (Operation *op : ops)
         if (auto generic = dyn_cast<linalg::GenericOp>(op))
           (void)blockbuster::contractToFma(rewriter, generic);
-    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds, {}, contractFma)
+    RowEmitter(rewriter, grid.getLoc(), shape, matched.kinds, {}, contractFma,
+               asyncRowCopies)
         .emit(ops, slots, part);
     for (Operation *op : llvm::reverse(ops))
       rewriter.eraseOp(op);

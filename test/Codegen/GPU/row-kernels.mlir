@@ -1,6 +1,8 @@
 // RUN: bb-opt %s --gpu-row-kernels=threads=128 --canonicalize --cse | FileCheck %s
 // RUN: bb-opt %s --gpu-row-kernels="threads=128 max-row-elements-per-lane=8" \
 // RUN:   --canonicalize --cse | FileCheck %s --check-prefix=SPLIT
+// RUN: bb-opt %s --gpu-row-kernels="threads=128 async-row-copies=false" \
+// RUN:   --canonicalize --cse | FileCheck %s --check-prefix=DIRECT
 
 #wg = #gpu.address_space<workgroup>
 #id = affine_map<(m, n) -> (m, n)>
@@ -434,6 +436,100 @@ func.func @tiled_loop_not_a_row_sum(%x: memref<64x256xbf16>, %s1: memref<64xf32>
     }
     %out = memref.subview %s2[%r0] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
     memref.copy %ss, %out : memref<8xf32, #wg> to memref<8xf32, strided<[1], offset: ?>>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// Two rows read from global memory, 1024 bf16 each: one warp a row (32
+// elements a lane), 8 16-byte pieces a lane, more than ptxas issues
+// together (it loads them in groups before their uses). Every piece of
+// both rows is copied into a shared-memory row of its own by cp.async
+// before one wait, then read back from there by the lane that copied it
+// (no barrier); the column operand (the bias, the same for every row) is
+// still loaded from global memory. A row of 4 pieces a lane (the softmax
+// above) keeps its loads. With async-row-copies=false every row is loaded
+// from global memory.
+// CHECK-LABEL: func.func @two_rows_in
+// CHECK:   %[[X:.*]] = memref.subview %arg0
+// CHECK:   %[[R:.*]] = memref.subview %arg1
+// CHECK:   %[[SX:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x1024xbf16, #gpu.address_space<workgroup>>
+// CHECK:   %[[SR:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x1024xbf16, #gpu.address_space<workgroup>>
+// CHECK:   scf.forall (%[[W:.*]]) in (4) {
+// CHECK:     %[[LANE:.*]] = gpu.lane_id
+// CHECK:     %[[C0:.*]] = arith.muli %[[LANE]], %c8
+// CHECK:     nvgpu.device_async_copy %[[X]][%[[W]], %[[C0]]], %[[SX]][%[[W]], %[[C0]]], 8 {bypassL1}
+// CHECK-COUNT-3: nvgpu.device_async_copy %[[X]]
+// CHECK-COUNT-4: nvgpu.device_async_copy %[[R]]
+// CHECK-NOT: vector.load
+// CHECK:     %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
+// CHECK-NEXT: vector.load %[[SX]][%[[W]], %[[C0]]] {alignment = 16 : i64} : memref<4x1024xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK-COUNT-3: vector.load %[[SX]]
+// CHECK-COUNT-4: vector.load %arg2
+// CHECK-COUNT-4: vector.load %[[SR]]
+// CHECK-NOT: vector.load
+// CHECK-COUNT-4: vector.store
+// DIRECT-LABEL: func.func @two_rows_in
+// DIRECT-NOT: memref.alloc
+// DIRECT-NOT: nvgpu.device_async_copy
+// DIRECT-COUNT-12: vector.load %{{.*}} {alignment = 16 : i64} : memref<{{4x1024xbf16, strided<\[1024, 1\], offset: \?>|1024xbf16}}>, vector<8xbf16>
+// DIRECT-NOT: vector.load
+func.func @two_rows_in(%x: memref<8x1024xbf16>, %r: memref<8x1024xbf16>, %b: memref<1024xbf16>, %y: memref<8x1024xbf16>) {
+  %c4 = arith.constant 4 : index
+  scf.forall (%blk) in (2) {
+    %r0 = arith.muli %blk, %c4 : index
+    %xs = memref.subview %x[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xbf16> to memref<4x1024xbf16, strided<[1024, 1], offset: ?>>
+    %rs = memref.subview %r[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xbf16> to memref<4x1024xbf16, strided<[1024, 1], offset: ?>>
+    %ys = memref.subview %y[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xbf16> to memref<4x1024xbf16, strided<[1024, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #col, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xs, %b, %rs : memref<4x1024xbf16, strided<[1024, 1], offset: ?>>, memref<1024xbf16>, memref<4x1024xbf16, strided<[1024, 1], offset: ?>>)
+        outs(%ys : memref<4x1024xbf16, strided<[1024, 1], offset: ?>>) {
+    ^bb0(%a: bf16, %bb: bf16, %c: bf16, %o: bf16):
+      %af = arith.extf %a : bf16 to f32
+      %bf = arith.extf %bb : bf16 to f32
+      %cf = arith.extf %c : bf16 to f32
+      %s = arith.addf %af, %bf : f32
+      %t = arith.addf %s, %cf : f32
+      %u = arith.truncf %t : f32 to bf16
+      linalg.yield %u : bf16
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// The same over f32: 16 KB a row input for the block's 4 rows of 1024, and
+// the copied rows of a block take at most 24 KB of shared memory (8 blocks
+// a SM): x is copied, the residual keeps its 8 loads.
+// CHECK-LABEL: func.func @two_f32_rows_in
+// DIRECT-LABEL: func.func @two_f32_rows_in
+// DIRECT-NOT: nvgpu.device_async_copy
+// CHECK:   %[[X:.*]] = memref.subview %arg0
+// CHECK:   %[[R:.*]] = memref.subview %arg1
+// CHECK:   %[[SX:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x1024xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc
+// CHECK:   scf.forall
+// CHECK-COUNT-8: nvgpu.device_async_copy %[[X]]
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK:     nvgpu.device_async_wait
+// CHECK-COUNT-8: vector.load %[[SX]]
+// CHECK-COUNT-8: vector.load %arg2
+// CHECK-COUNT-8: vector.load %[[R]]
+// CHECK-NOT: vector.load
+func.func @two_f32_rows_in(%x: memref<8x1024xf32>, %r: memref<8x1024xf32>, %b: memref<1024xf32>, %y: memref<8x1024xf32>) {
+  %c4 = arith.constant 4 : index
+  scf.forall (%blk) in (2) {
+    %r0 = arith.muli %blk, %c4 : index
+    %xs = memref.subview %x[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+    %rs = memref.subview %r[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+    %ys = memref.subview %y[%r0, 0] [4, 1024] [1, 1] : memref<8x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #col, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xs, %b, %rs : memref<4x1024xf32, strided<[1024, 1], offset: ?>>, memref<1024xf32>, memref<4x1024xf32, strided<[1024, 1], offset: ?>>)
+        outs(%ys : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) {
+    ^bb0(%a: f32, %bb: f32, %c: f32, %o: f32):
+      %s = arith.addf %a, %bb : f32
+      %t = arith.addf %s, %c : f32
+      linalg.yield %t : f32
+    }
   } {mapping = [#gpu.block<x>]}
   return
 }

@@ -763,7 +763,12 @@ def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
     lane owns V columns of every chunk of 32 P V (V elements = 16 bytes of
     the narrowest global element type, or fewer where N needs it) and loads
     them as one `vector.load`, all of a row's loads before their first use;
-    every buffer of the row is SSA values (no shared memory); the part of a
+    with `async-row-copies`, where a lane's 16-byte pieces of the rows read
+    from global memory are more than 4 (more than ptxas issues together:
+    it places the rest of the loads just before their uses), the rows are
+    first copied into shared memory by `nvgpu.device_async_copy`, every
+    copy before one wait, at most 24 KB a block, and each lane reads back
+    the pieces it copied; every buffer of the row is SSA values; the part of a
     body that is the same for the whole row is emitted once per row, and a
     division by it becomes a reciprocal per row and a multiplication per
     element; a row reduction (`yield combiner(out, f(...))`, combiner
@@ -786,10 +791,17 @@ def GPURowKernels : Pass<"gpu-row-kernels", "::mlir::ModuleOp"> {
            "`a * b + c` as `fma(a, b, c)`, a row sum of products "
            "`out + a * b` (a variance) with one fma per element (f32 "
            "rounding differences; FmaContraction.h)">,
+    Option<"asyncRowCopies", "async-row-copies", "bool", /*default=*/"true",
+           "Rows read from global memory in 16-byte pieces, more than 4 a "
+           "lane, are copied into shared memory by cp.async (at most 24 KB "
+           "a block), every copy before one wait, and read back from there: "
+           "ptxas issues so many `ld.global.nc` loads in groups just before "
+           "their uses, a DRAM latency each">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
