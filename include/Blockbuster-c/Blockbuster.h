@@ -69,8 +69,10 @@ BB_CAPI_EXPORT int bbRunCPU(const char *mlir, const char *entry,
  * block-fuse, block-select for the GPU, blockbuster-gpu-pipeline) and writes
  * the artifact (docs/Artifact.md) into `directory`. `options` is JSON (or
  * ""): {"entry": NAME, "fuse": true, "chip": "sm_90", "features": "+ptx80",
- * "round_dot_operands": false, "threads": 128, "block_sizes": ["M=64", ...]}
- * (round_dot_operands: bb-compile's --round-dot-operands). On success
+ * "round_dot_operands": false, "divide_after_rounding": false,
+ * "allow_tf32": false, "threads": 128, "block_sizes": ["M=64", ...]}
+ * (round_dot_operands, divide_after_rounding, allow_tf32: bb-compile's
+ * --round-dot-operands, --divide-after-rounding, --allow-tf32). On success
  * *result is the path of the manifest. */
 BB_CAPI_EXPORT int bbCompileArtifact(const char *mlir, const char *options,
                                      const char *directory, char **result);

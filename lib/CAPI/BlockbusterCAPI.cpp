@@ -377,6 +377,10 @@ int bbCompileArtifact(const char *mlir, const char *options,
           gpu.features = value.getAsString()->str();
         } else if (key == "round_dot_operands" && value.getAsBoolean()) {
           gpu.roundDotOperands = *value.getAsBoolean();
+        } else if (key == "divide_after_rounding" && value.getAsBoolean()) {
+          gpu.divideAfterRounding = *value.getAsBoolean();
+        } else if (key == "allow_tf32" && value.getAsBoolean()) {
+          gpu.allowTf32 = *value.getAsBoolean();
         } else if (key == "threads" && value.getAsInteger()) {
           gpu.threads = *value.getAsInteger();
         } else if (key == "block_sizes" && value.getAsArray()) {
@@ -387,7 +391,8 @@ int bbCompileArtifact(const char *mlir, const char *options,
         } else {
           errs.error() << "unknown or mistyped option '" << key.str()
                        << "' (known: entry, whole_threshold, fuse, target, "
-                          "chip, features, round_dot_operands, threads, "
+                          "chip, features, round_dot_operands, "
+                          "divide_after_rounding, allow_tf32, threads, "
                           "block_sizes)\n";
           return false;
         }

@@ -173,7 +173,9 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
             entry: str = "", block_sizes: Sequence[str] = (),
             linalg: Optional[bool] = None, report_options: str = "",
             whole_threshold: int = 0, chip: str = "",
-            round_dot_operands: bool = False) -> Compiled:
+            round_dot_operands: bool = False,
+            divide_after_rounding: bool = False,
+            allow_tf32: bool = False) -> Compiled:
     """Compiles MLIR text (or a .mlir path). For Linalg input (detected, or
     ``linalg=True``): hoist-tensor-constants, convert-linalg-to-block and,
     with ``fuse``, block-fuse; block programs are fused as given. Returns a
@@ -183,7 +185,12 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
     fastest form that fits the target), ``chip`` its --chip ("": sm_90;
     "sm_90a" for the H100's wgmma and TMA kernels) and ``round_dot_operands``
     its --round-dot-operands (an f32 dot operand against a widened bf16 one
-    rounded to bf16: PyTorch's bf16 SDPA on the tensor cores; inexact)."""
+    rounded to bf16: PyTorch's bf16 SDPA on the tensor cores; inexact),
+    ``divide_after_rounding`` its --divide-after-rounding (attention that
+    rounds the normalised P to bf16 runs FlashAttention's single pass,
+    rounding exp(S - m) instead; inexact by about one bf16 rounding of P)
+    and ``allow_tf32`` its --allow-tf32 (f32 attention on sm_90a's wgmma
+    with tf32 operands; inexact). All three are off by default."""
     text = _text(mlir)
     if linalg is None:
         linalg = "block.program" not in text
@@ -201,7 +208,9 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
         gpu_options = {"entry": entry, "fuse": bool(fuse),
                        "block_sizes": list(block_sizes),
                        "whole_threshold": int(whole_threshold),
-                       "round_dot_operands": bool(round_dot_operands)}
+                       "round_dot_operands": bool(round_dot_operands),
+                       "divide_after_rounding": bool(divide_after_rounding),
+                       "allow_tf32": bool(allow_tf32)}
         if chip:
             gpu_options["chip"] = chip
         opts = json.dumps(gpu_options)

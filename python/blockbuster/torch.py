@@ -183,7 +183,8 @@ class Compiled:
     artifact's directory (target "gpu"); ``report`` the fusion report."""
 
     def __init__(self, module, program, text, target, fuse, name, device,
-                 chip="", round_dot_operands=False):
+                 chip="", round_dot_operands=False,
+                 divide_after_rounding=False, allow_tf32=False):
         self.module = module
         self.text = text
         self.target = target
@@ -226,7 +227,9 @@ class Compiled:
                 prefix="blockbuster-%s-" % name)
             capi.compile(text, fuse=fuse, target="gpu",
                          output_dir=self._directory.name, chip=chip,
-                         round_dot_operands=round_dot_operands)
+                         round_dot_operands=round_dot_operands,
+                         divide_after_rounding=divide_after_rounding,
+                         allow_tf32=allow_tf32)
             self.artifact = self._directory.name
             self._program = load(self.artifact, module,
                                  constants=self._constants, device=device)
@@ -358,7 +361,8 @@ def gpu_chip(device=0):
 
 
 def compile(module, *example_inputs, target=None, fuse=True, name=None,
-            device=0, chip=None, round_dot_operands=False):
+            device=0, chip=None, round_dot_operands=False,
+            divide_after_rounding=False, allow_tf32=False):
     """Exports ``module`` on ``example_inputs`` (tensors) with torch-mlir and
     compiles it; returns a Compiled callable that takes the module's inputs
     and binds the module's weights by name. ``target``: "cpu", "gpu", or
@@ -368,8 +372,15 @@ def compile(module, *example_inputs, target=None, fuse=True, name=None,
     F.scaled_dot_product_attention, whose export keeps P in f32, then runs
     with P rounded to bf16 as PyTorch's flash kernels round it, 1.5-1.65x
     faster than the exact default, which splits P into three bf16 parts;
-    inexact, off by default). Raises ExportError (torch-mlir) or capi.CompileError
-    (Blockbuster) with the reason."""
+    inexact, off by default). ``divide_after_rounding``: bb-compile's
+    --divide-after-rounding (attention written with the normalised P rounded
+    to bf16, `softmax(...).to(q.dtype) @ v`, runs FlashAttention's single
+    pass, which rounds exp(S - m) instead: about 1.6x faster than the exact
+    two-pass default; inexact by about one bf16 rounding of P, off by
+    default). ``allow_tf32``: bb-compile's --allow-tf32 (f32 attention on
+    the tensor cores with tf32 operands; inexact, off by default). Raises
+    ExportError (torch-mlir) or capi.CompileError (Blockbuster) with the
+    reason."""
     if name is None:
         name = type(module).__name__.lower() if isinstance(
             module, torch.nn.Module) else "forward"
@@ -383,7 +394,9 @@ def compile(module, *example_inputs, target=None, fuse=True, name=None,
     if target == "gpu" and chip is None:
         chip = gpu_chip(device)
     return Compiled(module, program, text, target, fuse, name, device,
-                    chip=chip or "", round_dot_operands=round_dot_operands)
+                    chip=chip or "", round_dot_operands=round_dot_operands,
+                    divide_after_rounding=divide_after_rounding,
+                    allow_tf32=allow_tf32)
 
 
 def _encoder_layer_slow_path(src, embed_dim, num_heads, qkv_weight,
