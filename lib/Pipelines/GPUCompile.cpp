@@ -133,6 +133,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaPersistent = options.wgmmaPersistent;
   gpu.wgmmaStreamK = options.wgmmaStreamK;
   gpu.wgmmaStreamKMinWaves = options.wgmmaStreamKMinWaves;
+  gpu.wgmmaProductsOneWgmma = options.wgmmaProductsOneWgmma;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
   gpu.rowAsyncCopies = options.rowAsyncCopies;

@@ -113,6 +113,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.persistent = options.wgmmaPersistent;
     wgmma.streamK = options.wgmmaStreamK;
     wgmma.streamKMinWaves = options.wgmmaStreamKMinWaves;
+    wgmma.productsOneWgmma = options.wgmmaProductsOneWgmma;
     wgmma.prologueContractFma = options.contractFma;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));

@@ -8,7 +8,7 @@
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
 //              [--wgmma-persistent=false] [--wgmma-stream-k=false]
-//              [--wgmma-stream-k-min-waves N]
+//              [--wgmma-stream-k-min-waves N] [--wgmma-products-one-wgmma]
 //              [--contract-fma=false]
 //              [--rational-erf=false] [--row-async-copies=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
@@ -203,6 +203,12 @@ static cl::opt<int64_t> wgmmaStreamKMinWaves(
     cl::desc("sm_90a stream-K only on grids of at least this many waves of "
              "tiles (1: wherever the tiles are no whole number of waves)"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaProductsOneWgmma(
+    "wgmma-products-one-wgmma", cl::init(false),
+    cl::desc("sm_90a GEMM blocks of two register-A products (SwiGLU's gate "
+             "and up): one m64n256k16 over both products' B per m64 and "
+             "k16 instead of one m64n128k16 per product"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
@@ -388,6 +394,7 @@ int main(int argc, char **argv) {
   options.wgmmaPersistent = wgmmaPersistent;
   options.wgmmaStreamK = wgmmaStreamK;
   options.wgmmaStreamKMinWaves = wgmmaStreamKMinWaves;
+  options.wgmmaProductsOneWgmma = wgmmaProductsOneWgmma;
   options.contractFma = contractFma;
   options.rationalErf = rationalErf;
   options.rowAsyncCopies = rowAsyncCopies;

@@ -64,6 +64,7 @@ struct GPUCompileOptions {
   bool wgmmaPersistent = true;
   bool wgmmaStreamK = true;
   int64_t wgmmaStreamKMinWaves = 5;
+  bool wgmmaProductsOneWgmma = false;
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;

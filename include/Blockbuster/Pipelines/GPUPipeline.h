@@ -119,6 +119,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a stream-K only on grids of at least this many "
                      "waves of tiles"),
       llvm::cl::init(5)};
+  Option<bool> wgmmaProductsOneWgmma{
+      *this, "wgmma-products-one-wgmma",
+      llvm::cl::desc("sm_90a GEMM blocks of two register-A products "
+                     "(SwiGLU's gate and up): one m64n256k16 over both "
+                     "products' B per m64 and k16"),
+      llvm::cl::init(false)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

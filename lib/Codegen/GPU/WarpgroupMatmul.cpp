@@ -74,7 +74,10 @@
 // 128 x 256 tile's); each of two warpgroups computes its 64 rows of A in
 // registers once per k16 and issues one m64n128k16 into each of its two
 // accumulators (128 registers per thread, as one 64 x 256), all in one
-// wgmma group; the epilogue runs on both accumulators' registers.
+// wgmma group; the epilogue runs on both accumulators' registers. With
+// `products-one-wgmma`, one m64n256k16 instead reads both products' B
+// boxes, which lie side by side in the slot (half the wgmmas, each twice
+// as wide).
 // With `producer`, blocks of two consumer warpgroups get a third warpgroup
 // that only copies: after setup the block branches, the producer's
 // setmaxnreg returns registers that the consumers' setmaxnreg takes, one
@@ -576,7 +579,7 @@ public:
                           bool prologueRegisters,
                           bool oneWarpgroupRegisters, bool prologueRowScale,
                           bool prologueStatistics, int64_t splits,
-                          bool producer)
+                          bool producer, bool productsOneWgmma)
       : rewriter(rewriter), g(gemm), loc(gemm.dot().getLoc()),
         ctx(rewriter.getContext()), stages(stages), splits(splits),
         steps(llvm::divideCeilSigned(
@@ -604,6 +607,13 @@ public:
         prologueRowScale((prologueRowScale && registerA) ||
                          statistics.has_value()),
         producer(producer),
+        // The second product's B boxes follow the first's in the slot at
+        // the boxes' stride, the descriptor's leading byte offset: one
+        // m64n256 reads both, and its accumulator registers are the first
+        // product's 64 and then the second's (registers 4 j .. 4 j + 3
+        // hold columns 8 j .. 8 j + 7).
+        productsOneWgmma(productsOneWgmma && registerA &&
+                         gemm.accumulators() == 2 && gemm.tileN == 128),
         workgroup(
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
@@ -830,6 +840,9 @@ private:
   // A producer warpgroup (the block's third, threads 256 to 383) issues
   // the copies; the consumers only wait, multiply and release.
   bool producer;
+  // Both products of a register-A block as one m64n256 wgmma per m64 and
+  // k16.
+  bool productsOneWgmma;
   // On a persistent grid: the loop over the block's tiles (the old grid's
   // body), and, while a role's code for one tile is emitted, its ring
   // position before the tile and the tile's first row and column.
@@ -1539,11 +1552,15 @@ WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
 
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
   int64_t k16s = kStepK / 16;
-  for (auto [accStruct, bBase] : llvm::zip_equal(structs, bBases)) {
-    for (int64_t m = 0; m < mmas(); ++m) {
+  // The f32 registers of m64 `m` of each accumulator in `group`, side by
+  // side, through the k16 wgmmas of the step on B from `bBase` (one
+  // m64nN with N the group's columns), then back into the structs.
+  auto multiply = [&](ArrayRef<int64_t> group, Value bBase, int64_t m) {
+    SmallVector<Value> fragments, values;
+    for (int64_t product : group) {
       Value fragment =
-          LLVM::ExtractValueOp::create(rewriter, loc, accStruct, m);
-      SmallVector<Value> values;
+          LLVM::ExtractValueOp::create(rewriter, loc, structs[product], m);
+      fragments.push_back(fragment);
       for (int64_t i = 0,
                    e = cast<LLVM::LLVMStructType>(fragment.getType())
                            .getBody()
@@ -1551,22 +1568,36 @@ WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
            i < e; ++i)
         values.push_back(
             LLVM::ExtractValueOp::create(rewriter, loc, fragment, i));
-      for (int64_t kk = 0; kk < k16s; ++kk) {
-        // B stored N-major: k16 kk starts 16 kk swizzled rows of 128 bytes
-        // into each box (nvgpu.warpgroup.mma's own iteration).
-        Value desc = advanceMatrixDescriptor(
-            rewriter, loc, bBase, 16 * kk * kSwizzleElements * elementBytes());
-        values = wgmmaRegisterA(
-            rewriter, loc, values,
-            llvm::to_vector(registers.slice((m * k16s + kk) * 4, 4)), desc,
-            g.elementType, /*transposeB=*/true);
-      }
-      for (auto [i, value] : llvm::enumerate(values))
+    }
+    for (int64_t kk = 0; kk < k16s; ++kk) {
+      // B stored N-major: k16 kk starts 16 kk swizzled rows of 128 bytes
+      // into each box (nvgpu.warpgroup.mma's own iteration).
+      Value desc = advanceMatrixDescriptor(
+          rewriter, loc, bBase, 16 * kk * kSwizzleElements * elementBytes());
+      values = wgmmaRegisterA(
+          rewriter, loc, values,
+          llvm::to_vector(registers.slice((m * k16s + kk) * 4, 4)), desc,
+          g.elementType, /*transposeB=*/true);
+    }
+    ArrayRef<Value> rest(values);
+    for (auto [product, fragment] : llvm::zip_equal(group, fragments)) {
+      int64_t size =
+          cast<LLVM::LLVMStructType>(fragment.getType()).getBody().size();
+      for (auto [i, value] : llvm::enumerate(rest.take_front(size)))
         fragment =
             LLVM::InsertValueOp::create(rewriter, loc, fragment, value, i);
-      accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct,
-                                              fragment, m);
+      rest = rest.drop_front(size);
+      structs[product] = LLVM::InsertValueOp::create(
+          rewriter, loc, structs[product], fragment, m);
     }
+  };
+  if (productsOneWgmma) {
+    for (int64_t m = 0; m < mmas(); ++m)
+      multiply({0, 1}, bBases.front(), m);
+  } else {
+    for (auto [product, bBase] : llvm::enumerate(bBases))
+      for (int64_t m = 0; m < mmas(); ++m)
+        multiply({int64_t(product)}, bBase, m);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, uint64_t(1));
@@ -2439,7 +2470,7 @@ struct GPUWarpgroupMatmul
                                        prologueRegistersOneWarpgroup,
                                        prologueRowScale,
                                        prologueStatistics, splits,
-                                       producerForm);
+                                       producerForm, productsOneWgmma);
       // The persistent grid takes the grouped order into its tile loop.
       if (producerForm && persistent && isStaticGrid(grid) &&
           succeeded(persistentPrecondition(gemm, grid)))

@@ -547,6 +547,13 @@ def GPUWarpgroupMatmul
            "(over fewer, the shared tiles' partial sums and weaker L2 reuse "
            "cost more than the partial wave's idle blocks: 4096^3's 3.9 "
            "waves measured 2% slower)">,
+    Option<"productsOneWgmma", "products-one-wgmma", "bool",
+           /*default=*/"false",
+           "Two register-A products of 128 x 128 tiles (SwiGLU's gate and "
+           "up): one m64n256k16 per m64 and k16 over both products' B "
+           "boxes, which lie side by side in the slot at the descriptor's "
+           "leading-byte stride (the accumulator's registers 64 on are the "
+           "second product's), instead of one m64n128k16 per product">,
     Option<"prologueContractFma", "prologue-contract-fma", "bool",
            /*default=*/"true",
            "A blocks with a prologue: its body with fused multiply-adds "
