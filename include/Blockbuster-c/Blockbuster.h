@@ -70,9 +70,11 @@ BB_CAPI_EXPORT int bbRunCPU(const char *mlir, const char *entry,
  * the artifact (docs/Artifact.md) into `directory`. `options` is JSON (or
  * ""): {"entry": NAME, "fuse": true, "chip": "sm_90", "features": "+ptx80",
  * "round_dot_operands": false, "divide_after_rounding": false,
- * "allow_tf32": false, "threads": 128, "block_sizes": ["M=64", ...]}
- * (round_dot_operands, divide_after_rounding, allow_tf32: bb-compile's
- * --round-dot-operands, --divide-after-rounding, --allow-tf32). On success
+ * "divide_after_bf16_rounding": true, "allow_tf32": false, "threads": 128,
+ * "block_sizes": ["M=64", ...]} (round_dot_operands, divide_after_rounding,
+ * divide_after_bf16_rounding, allow_tf32: bb-compile's --round-dot-operands,
+ * --divide-after-rounding, --divide-after-bf16-rounding, --allow-tf32). On
+ * success
  * *result is the path of the manifest. */
 BB_CAPI_EXPORT int bbCompileArtifact(const char *mlir, const char *options,
                                      const char *directory, char **result);

@@ -379,6 +379,9 @@ int bbCompileArtifact(const char *mlir, const char *options,
           gpu.roundDotOperands = *value.getAsBoolean();
         } else if (key == "divide_after_rounding" && value.getAsBoolean()) {
           gpu.divideAfterRounding = *value.getAsBoolean();
+        } else if (key == "divide_after_bf16_rounding" &&
+                   value.getAsBoolean()) {
+          gpu.divideAfterBF16Rounding = *value.getAsBoolean();
         } else if (key == "allow_tf32" && value.getAsBoolean()) {
           gpu.allowTf32 = *value.getAsBoolean();
         } else if (key == "threads" && value.getAsInteger()) {

@@ -59,6 +59,9 @@ static LogicalResult compileOnce(ModuleOp module,
           ? "block-fuse{keep-snapshots=true target=" + options.target +
                 (options.divideAfterRounding ? " divide-after-rounding=true"
                                              : "") +
+                (options.divideAfterBF16Rounding
+                     ? " divide-after-bf16-rounding=true"
+                     : "") +
                 (options.roundDotOperands ? " round-dot-operands=true" : "") +
                 (options.pricePrologues ? "" : " price-prologues=false") +
                 "}"

@@ -175,7 +175,8 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
             whole_threshold: int = 0, chip: str = "",
             round_dot_operands: bool = False,
             divide_after_rounding: bool = False,
-            allow_tf32: bool = False) -> Compiled:
+            allow_tf32: bool = False,
+            divide_after_bf16_rounding: bool = True) -> Compiled:
     """Compiles MLIR text (or a .mlir path). For Linalg input (detected, or
     ``linalg=True``): hoist-tensor-constants, convert-linalg-to-block and,
     with ``fuse``, block-fuse; block programs are fused as given. Returns a
@@ -190,7 +191,10 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
     rounds the normalised P to bf16 runs FlashAttention's single pass,
     rounding exp(S - m) instead; inexact by about one bf16 rounding of P)
     and ``allow_tf32`` its --allow-tf32 (f32 attention on sm_90a's wgmma
-    with tf32 operands; inexact). All three are off by default."""
+    with tf32 operands; inexact). All three are off by default.
+    ``divide_after_bf16_rounding`` is --divide-after-bf16-rounding, on by
+    default: --divide-after-rounding for roundings to bf16 only (bf16
+    attention is the single pass; False: the program's exact two passes)."""
     text = _text(mlir)
     if linalg is None:
         linalg = "block.program" not in text
@@ -210,6 +214,8 @@ def compile(mlir: MlirSource, fuse: bool = True, target: str = "cpu",
                        "whole_threshold": int(whole_threshold),
                        "round_dot_operands": bool(round_dot_operands),
                        "divide_after_rounding": bool(divide_after_rounding),
+                       "divide_after_bf16_rounding":
+                           bool(divide_after_bf16_rounding),
                        "allow_tf32": bool(allow_tf32)}
         if chip:
             gpu_options["chip"] = chip

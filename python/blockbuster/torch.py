@@ -184,7 +184,8 @@ class Compiled:
 
     def __init__(self, module, program, text, target, fuse, name, device,
                  chip="", round_dot_operands=False,
-                 divide_after_rounding=False, allow_tf32=False):
+                 divide_after_rounding=False, allow_tf32=False,
+                 divide_after_bf16_rounding=True):
         self.module = module
         self.text = text
         self.target = target
@@ -229,7 +230,8 @@ class Compiled:
                          output_dir=self._directory.name, chip=chip,
                          round_dot_operands=round_dot_operands,
                          divide_after_rounding=divide_after_rounding,
-                         allow_tf32=allow_tf32)
+                         allow_tf32=allow_tf32,
+                         divide_after_bf16_rounding=divide_after_bf16_rounding)
             self.artifact = self._directory.name
             self._program = load(self.artifact, module,
                                  constants=self._constants, device=device)
@@ -362,7 +364,8 @@ def gpu_chip(device=0):
 
 def compile(module, *example_inputs, target=None, fuse=True, name=None,
             device=0, chip=None, round_dot_operands=False,
-            divide_after_rounding=False, allow_tf32=False):
+            divide_after_rounding=False, allow_tf32=False,
+            divide_after_bf16_rounding=True):
     """Exports ``module`` on ``example_inputs`` (tensors) with torch-mlir and
     compiles it; returns a Compiled callable that takes the module's inputs
     and binds the module's weights by name. ``target``: "cpu", "gpu", or
@@ -374,10 +377,12 @@ def compile(module, *example_inputs, target=None, fuse=True, name=None,
     faster than the exact default, which splits P into three bf16 parts;
     inexact, off by default). ``divide_after_rounding``: bb-compile's
     --divide-after-rounding (attention written with the normalised P rounded
-    to bf16, `softmax(...).to(q.dtype) @ v`, runs FlashAttention's single
-    pass, which rounds exp(S - m) instead: about 1.6x faster than the exact
-    two-pass default; inexact by about one bf16 rounding of P, off by
-    default). ``allow_tf32``: bb-compile's --allow-tf32 (f32 attention on
+    to a 16-bit type, `softmax(...).to(q.dtype) @ v`, runs FlashAttention's
+    single pass, which rounds exp(S - m) instead; inexact by about one
+    rounding of P, off by default). ``divide_after_bf16_rounding``:
+    --divide-after-bf16-rounding, the same for bf16 only, on by default
+    (bf16 attention about 1.6x faster than the exact two passes; False
+    keeps the program's exact two passes). ``allow_tf32``: bb-compile's --allow-tf32 (f32 attention on
     the tensor cores with tf32 operands; inexact, off by default). Raises
     ExportError (torch-mlir) or capi.CompileError (Blockbuster) with the
     reason."""
@@ -396,7 +401,8 @@ def compile(module, *example_inputs, target=None, fuse=True, name=None,
     return Compiled(module, program, text, target, fuse, name, device,
                     chip=chip or "", round_dot_operands=round_dot_operands,
                     divide_after_rounding=divide_after_rounding,
-                    allow_tf32=allow_tf32)
+                    allow_tf32=allow_tf32,
+                    divide_after_bf16_rounding=divide_after_bf16_rounding)
 
 
 def _encoder_layer_slow_path(src, embed_dim, num_heads, qkv_weight,

@@ -198,12 +198,13 @@ def test_compile_artifact_chip_and_rounding(tmp_path):
 
 
 def test_compile_artifact_attention_options(tmp_path):
-    """compile(divide_after_rounding=, allow_tf32=) reach bb-compile's
-    --divide-after-rounding and --allow-tf32. Manual bf16 attention (P
+    """compile(divide_after_rounding=, divide_after_bf16_rounding=,
+    allow_tf32=) reach bb-compile's --divide-after-rounding,
+    --divide-after-bf16-rounding and --allow-tf32. Manual bf16 attention (P
     normalised, then rounded to bf16) runs Q K^T in both loops of the exact
     two-pass form (8 + 8 m64n128k16 wgmmas, and 8 for P V) and once in the
-    single pass; an f32 SDPA export stays off the tensor cores unless tf32
-    is allowed."""
+    single pass, the default; an f32 SDPA export stays off the tensor cores
+    unless tf32 is allowed."""
     def wgmmas(directory, kind):
         text = "".join(p.read_text() for p in directory.glob("*.ptx"))
         return sum(line.strip().startswith("wgmma.mma_async") and kind in line
@@ -212,11 +213,15 @@ def test_compile_artifact_attention_options(tmp_path):
     manual = os.path.join(REPO, "test", "Inputs", "torch-attention",
                           "manual_bf16_4d.mlir")
     capi.compile(manual, target="gpu", output_dir=str(tmp_path / "exact"),
-                 chip="sm_90a")
+                 chip="sm_90a", divide_after_bf16_rounding=False)
     capi.compile(manual, target="gpu", output_dir=str(tmp_path / "single"),
-                 chip="sm_90a", divide_after_rounding=True)
+                 chip="sm_90a", divide_after_bf16_rounding=False,
+                 divide_after_rounding=True)
+    capi.compile(manual, target="gpu", output_dir=str(tmp_path / "default"),
+                 chip="sm_90a")
     assert wgmmas(tmp_path / "exact", ".bf16") == 24
     assert wgmmas(tmp_path / "single", ".bf16") == 16
+    assert wgmmas(tmp_path / "default", ".bf16") == 16
 
     sdpa = os.path.join(REPO, "test", "Inputs", "torch", "sdpa_real_b1.mlir")
     capi.compile(sdpa, target="gpu", output_dir=str(tmp_path / "f32"),

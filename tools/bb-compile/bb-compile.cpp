@@ -8,7 +8,8 @@
 //              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
 //              [--wgmma-persistent=false] [--wgmma-stream-k=false]
-//              [--wgmma-stream-k-min-waves N] [--wgmma-products-one-wgmma]
+//              [--wgmma-stream-k-min-waves N]
+//              [--wgmma-products-one-wgmma=false]
 //              [--contract-fma=false]
 //              [--rational-erf=false] [--row-async-copies=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
@@ -80,6 +81,14 @@ static cl::opt<bool> divideAfterRounding(
              "attention with P rounded to bf16, the single-pass online "
              "softmax with one Q K^T instead of the program's exact two "
              "passes; docs/GPUPipeline.md)"),
+    cl::cat(bbCompileCategory));
+static cl::opt<bool> divideAfterBF16Rounding(
+    "divide-after-bf16-rounding", cl::init(true),
+    cl::desc("--divide-after-rounding for roundings to bf16 only (default: "
+             "on; bf16 has f32's exponent range, so only the rounding "
+             "moves: bf16 attention with P rounded after the division is "
+             "the single pass, as FlashAttention and PyTorch's SDPA compute "
+             "it; =false: the program's exact two passes)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> roundDotOperands(
     "round-dot-operands", cl::init(false),
@@ -204,7 +213,7 @@ static cl::opt<int64_t> wgmmaStreamKMinWaves(
              "tiles (1: wherever the tiles are no whole number of waves)"),
     cl::cat(bbCompileCategory));
 static cl::opt<bool> wgmmaProductsOneWgmma(
-    "wgmma-products-one-wgmma", cl::init(false),
+    "wgmma-products-one-wgmma", cl::init(true),
     cl::desc("sm_90a GEMM blocks of two register-A products (SwiGLU's gate "
              "and up): one m64n256k16 over both products' B per m64 and "
              "k16 instead of one m64n128k16 per product"),
@@ -362,6 +371,7 @@ int main(int argc, char **argv) {
   options.wholeThreshold = wholeThreshold;
   options.fuse = !noFuse;
   options.divideAfterRounding = divideAfterRounding;
+  options.divideAfterBF16Rounding = divideAfterBF16Rounding;
   options.roundDotOperands = roundDotOperands;
   options.target = target;
   options.blockSizes = blockSizes;

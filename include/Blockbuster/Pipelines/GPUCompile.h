@@ -27,6 +27,11 @@ struct GPUCompileOptions {
   /// before a dot (inexact; attention's single-pass online softmax when P
   /// is rounded to 16 bits). Off: the program's exact arithmetic.
   bool divideAfterRounding = false;
+  /// block-fuse's divide-after-bf16-rounding: the same for roundings to
+  /// bf16 only (on: bf16 attention with P rounded after the division takes
+  /// the single pass, as FlashAttention and PyTorch's SDPA compute it; off:
+  /// the program's exact two passes; docs/FusionRules.md).
+  bool divideAfterBF16Rounding = true;
   /// block-fuse's round-dot-operands: an f32 dot operand against one
   /// widened from a 16-bit float is rounded to that type (inexact;
   /// attention's f32 P V as one bf16 dot). Off: the program's f32 dot
@@ -64,7 +69,7 @@ struct GPUCompileOptions {
   bool wgmmaPersistent = true;
   bool wgmmaStreamK = true;
   int64_t wgmmaStreamKMinWaves = 5;
-  bool wgmmaProductsOneWgmma = false;
+  bool wgmmaProductsOneWgmma = true;
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;

@@ -124,7 +124,7 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a GEMM blocks of two register-A products "
                      "(SwiGLU's gate and up): one m64n256k16 over both "
                      "products' B per m64 and k16"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<bool> wgmmaPrologueAhead{
       *this, "wgmma-prologue-ahead",
       llvm::cl::desc("sm_90a GEMM blocks with a prologue (norm + matmul): "

@@ -1539,6 +1539,9 @@ WarpgroupMatmulLowering::emitRegisterAStep(ValueRange accs,
   SmallVector<Value, 2> structs, bBases;
   for (auto [product, acc] : llvm::enumerate(accs)) {
     structs.push_back(accumulatorRegisters(acc));
+    // One m64n256 reads both products' B from the first one's descriptor.
+    if (productsOneWgmma && product > 0)
+      continue;
     Value bTile = bPart(step, product);
     Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
         rewriter, loc,

@@ -1,4 +1,5 @@
-// RUN: bb-opt %s --gpu-warpgroup-matmul | FileCheck %s
+// RUN: bb-opt %s --gpu-warpgroup-matmul | FileCheck %s --check-prefixes=CHECK,ONE
+// RUN: bb-opt %s --gpu-warpgroup-matmul=products-one-wgmma=false | FileCheck %s --check-prefixes=CHECK,TWO
 // RUN: bb-opt %s --gpu-warpgroup-matmul=prologue-registers=false | FileCheck %s --check-prefix=SYNC
 // RUN: bb-opt %s --gpu-warpgroup-matmul=fragment-epilogue=false | FileCheck %s --check-prefix=SYNC
 
@@ -11,7 +12,9 @@
 // dots on one TMA ring and mainloop: the slot holds the raw X tile, then
 // the two boxes of W3's and the two of W1's 128 columns; two warpgroups
 // (64 rows each) compute their A registers once per k16 and issue one
-// m64n128k16 into each accumulator; the epilogue runs on both
+// m64n256k16 over both B parts, which lie side by side in the slot at the
+// descriptor's 8 KB leading-byte stride (with products-one-wgmma=false,
+// one m64n128k16 into each accumulator); the epilogue runs on both
 // accumulators' registers.
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -128,13 +131,16 @@ module {
 // CHECK: %[[GATE0:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
 // CHECK: nvgpu.ldmatrix
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[UP0]], %{{.*}} = %[[GATE0]],
-// One k step: a fence, the wgmmas of the first accumulator on W3's part of
-// the slot (byte 16384), then those of the second on W1's (byte 32768), one
-// commit, the wait that leaves the group in flight.
+// One k step: a fence, one m64n256k16 per k16 from W3's part of the slot
+// (byte 16384) on, whose 256 columns are W3's 128 and W1's, one commit, the
+// wait that leaves the group in flight. Or the wgmmas of the first
+// accumulator on W3's part, then those of the second on W1's (byte 32768).
 // CHECK: nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[W3]]
-// CHECK: nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[W1]]
+// ONE-NOT: nvgpu.warpgroup.generate.descriptor
+// TWO: nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[W1]]
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// ONE-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// TWO-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1

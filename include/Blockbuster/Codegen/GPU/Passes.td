@@ -548,7 +548,7 @@ def GPUWarpgroupMatmul
            "cost more than the partial wave's idle blocks: 4096^3's 3.9 "
            "waves measured 2% slower)">,
     Option<"productsOneWgmma", "products-one-wgmma", "bool",
-           /*default=*/"false",
+           /*default=*/"true",
            "Two register-A products of 128 x 128 tiles (SwiGLU's gate and "
            "up): one m64n256k16 per m64 and k16 over both products' B "
            "boxes, which lie side by side in the slot at the descriptor's "

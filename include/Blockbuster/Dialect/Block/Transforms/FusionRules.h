@@ -30,6 +30,10 @@ void populateScaleHoistingPatterns(mlir::RewritePatternSet &patterns);
 /// (`block-fuse{divide-after-rounding}`): dot(cast(x / s), w) becomes
 /// dot(cast(x), w) / s, rounding x instead of x / s before the product.
 void populateDivideAfterRoundingPatterns(mlir::RewritePatternSet &patterns);
+/// The same for casts to bf16 only (`block-fuse{divide-after-bf16-rounding}`,
+/// bb-compile's default): f32's exponent range, so only the rounding moves.
+void populateDivideAfterBF16RoundingPatterns(
+    mlir::RewritePatternSet &patterns);
 /// The unit attribute that such a rewrite puts on the casts it makes: the
 /// user accepts that the rounding moves past a positive scale, so rule 9's
 /// online rewrite may take cast(x c) as cast(x) c (attention: P rounded

@@ -343,6 +343,13 @@ def BlockFuse : Pass<"block-fuse", "::mlir::ModuleOp"> {
            "(inexact: rounds x instead of x / s; for attention with P "
            "rounded to 16 bits, the single-pass online softmax instead of "
            "the exact two-pass form)">,
+    Option<"divideAfterBF16Rounding", "divide-after-bf16-rounding", "bool",
+           /*default=*/"false",
+           "`divide-after-rounding` for casts to bf16 only: bf16 has f32's "
+           "exponent range, so rounding x instead of x / s moves the "
+           "rounding error (at most half a bf16 ulp of each term, as "
+           "before) but cannot overflow where x / s did not (an f16 cast "
+           "can); bb-compile's default (docs/FusionRules.md)">,
     Option<"roundDotOperands", "round-dot-operands", "bool",
            /*default=*/"false",
            "Rule 8 also rewrites dot(x, f32(b)), x f32 and b a 16-bit float "

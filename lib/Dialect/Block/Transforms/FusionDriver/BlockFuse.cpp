@@ -335,6 +335,8 @@ struct BlockFusePass
         entry->populate(patterns);
         if (number == 4 && divideAfterRounding)
           populateDivideAfterRoundingPatterns(patterns);
+        else if (number == 4 && divideAfterBF16Rounding)
+          populateDivideAfterBF16RoundingPatterns(patterns);
         if (number == 8 && roundDotOperands)
           populateRoundDotOperandsPatterns(patterns);
       }

@@ -308,18 +308,29 @@ namespace {
 /// reduce, as rule 4 does for an unrounded P, and rule 9 then derives the
 /// single-pass online softmax: P = exp(S - m) rounded, O / l at the end.
 struct DivideAfterRounding : OpRewritePattern<DotOp> {
-  /// `onlyRescalable`: only casts that already carry kRescalableAttr (a
-  /// rounding the user asked for elsewhere, --round-dot-operands), without
-  /// --divide-after-rounding.
-  DivideAfterRounding(MLIRContext *context, bool onlyRescalable)
-      : OpRewritePattern(context), onlyRescalable(onlyRescalable) {}
+  /// Which casts the rounding may move past: those that already carry
+  /// kRescalableAttr (a rounding the user asked for elsewhere,
+  /// --round-dot-operands), casts to bf16 too (bf16 has f32's exponent
+  /// range: rounding the f32 x instead of x / s moves the rounding error,
+  /// half a bf16 ulp of each term either way, but cannot overflow where an
+  /// f16 cast of x could), or every cast.
+  enum class Scope { Rescalable, BF16, All };
+  DivideAfterRounding(MLIRContext *context, Scope scope)
+      : OpRewritePattern(context), scope(scope) {}
+
+  bool mayMove(CastOp cast) const {
+    if (scope == Scope::All || cast->hasAttr(kRescalableAttr))
+      return true;
+    auto tile = dyn_cast<TileType>(cast.getType());
+    return scope == Scope::BF16 && tile && tile.getElementType().isBF16();
+  }
 
   LogicalResult matchAndRewrite(DotOp dot,
                                 PatternRewriter &rewriter) const override {
     for (int operand = 0; operand < 2; ++operand) {
       Value rounded = dot->getOperand(operand);
       auto cast = rounded.getDefiningOp<CastOp>();
-      if (cast && onlyRescalable && !cast->hasAttr(kRescalableAttr))
+      if (cast && !mayMove(cast))
         continue;
       auto div = cast ? cast.getOperand().getDefiningOp<DivOp>() : DivOp();
       if (!div)
@@ -340,7 +351,7 @@ struct DivideAfterRounding : OpRewritePattern<DotOp> {
       return success();
     }
     return rewriter.notifyMatchFailure(
-        dot, onlyRescalable
+        dot, scope == Scope::Rescalable
                  ? "no operand is a rescalable cast of a quotient by a scale "
                    "outside the contraction"
                  : "no operand is a cast of a quotient by a scale outside "
@@ -348,14 +359,20 @@ struct DivideAfterRounding : OpRewritePattern<DotOp> {
   }
 
 private:
-  bool onlyRescalable;
+  Scope scope;
 };
 } // namespace
 
 void blockbuster::block::populateDivideAfterRoundingPatterns(
     RewritePatternSet &patterns) {
   patterns.add<DivideAfterRounding>(patterns.getContext(),
-                                    /*onlyRescalable=*/false);
+                                    DivideAfterRounding::Scope::All);
+}
+
+void blockbuster::block::populateDivideAfterBF16RoundingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<DivideAfterRounding>(patterns.getContext(),
+                                    DivideAfterRounding::Scope::BF16);
 }
 
 void blockbuster::block::populateScaleHoistingPatterns(
@@ -364,5 +381,5 @@ void blockbuster::block::populateScaleHoistingPatterns(
   registerFusionVocabulary(patterns.getPDLPatterns());
   patterns.add<HoistMaskOutOfDot, HoistMaskOutOfReduce>(patterns.getContext());
   patterns.add<DivideAfterRounding>(patterns.getContext(),
-                                    /*onlyRescalable=*/true);
+                                    DivideAfterRounding::Scope::Rescalable);
 }
