@@ -457,8 +457,10 @@ def GPUWarpgroupMatmul
     FFN, whose epilogue reads both accumulators), share one mainloop: a
     slot holds A, then the 64 x 128 part of each B; each of two warpgroups
     computes its 64 rows of A in registers once per k16 and issues one
-    m64n128k16 into each of its two 64 x 128 accumulators (the registers of
-    one 64 x 256) in one wgmma group; the epilogue op's body runs on both
+    m64n256k16 over both B parts, which lie side by side at the
+    descriptor's leading-byte stride, into its two 64 x 128 accumulators
+    (the registers of one 64 x 256; `products-one-wgmma=false`: one
+    m64n128k16 into each) in one wgmma group; the epilogue op's body runs on both
     accumulators' registers at the same positions. Only with
     `prologue-registers` and an epilogue on the fragments; otherwise both
     dots are left to `gpu-contractions-to-mma`.
