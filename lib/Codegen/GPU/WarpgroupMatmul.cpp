@@ -72,12 +72,11 @@
 // epilogue silu(gate) * up reading both), share the mainloop of a 128 x 128
 // tile: a slot holds A, then the 64 x 128 part of each B (48 KB, as a
 // 128 x 256 tile's); each of two warpgroups computes its 64 rows of A in
-// registers once per k16 and issues one m64n128k16 into each of its two
-// accumulators (128 registers per thread, as one 64 x 256), all in one
-// wgmma group; the epilogue runs on both accumulators' registers. With
-// `products-one-wgmma`, one m64n256k16 instead reads both products' B
-// boxes, which lie side by side in the slot (half the wgmmas, each twice
-// as wide).
+// registers once per k16 and issues one m64n256k16 over both products' B
+// boxes, which lie side by side in the slot, into its two accumulators
+// (128 registers per thread, as one 64 x 256; `products-one-wgmma=false`:
+// one m64n128k16 into each), all in one wgmma group; the epilogue runs on
+// both accumulators' registers.
 // With `producer`, blocks of two consumer warpgroups get a third warpgroup
 // that only copies: after setup the block branches, the producer's
 // setmaxnreg returns registers that the consumers' setmaxnreg takes, one

@@ -460,8 +460,8 @@ def GPUWarpgroupMatmul
     m64n256k16 over both B parts, which lie side by side at the
     descriptor's leading-byte stride, into its two 64 x 128 accumulators
     (the registers of one 64 x 256; `products-one-wgmma=false`: one
-    m64n128k16 into each) in one wgmma group; the epilogue op's body runs on both
-    accumulators' registers at the same positions. Only with
+    m64n128k16 into each) in one wgmma group; the epilogue op's body runs
+    on both accumulators' registers at the same positions. Only with
     `prologue-registers` and an epilogue on the fragments; otherwise both
     dots are left to `gpu-contractions-to-mma`.
 
