@@ -165,6 +165,12 @@ struct TmaArray {
   int64_t boxColumns = kTmaSwizzleElements;
   // D / boxColumns (1 for a head below a box): boxes per tile.
   int64_t boxes = 0;
+  // The rows of a box: kWgmmaKeys, or 32 for f32 heads over 128 columns
+  // (tf32; their key tiles of 32 keep the ring within shared memory). A
+  // tile's rows are groups of boxRows rows, [box][group][row] in its
+  // buffer: a box of 64 rows and two of 32 lay out the same bytes.
+  int64_t boxRows = kWgmmaKeys;
+  int64_t boxBytes() const { return boxRows * 128; }
   // D: the array's columns, a multiple of 64 or 16, 32 or 48 (one box,
   // its columns past D zero-filled by the copy).
   int64_t columns = 0;
@@ -1945,8 +1951,9 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     // A key tile below 64 (short sequences) is one group whose rows past
     // the tile are never read: S's n and P V's k are the tile's.
     if (!prefetched || !prefetched->tma ||
-        (paddedRows != prefetched->groups * kWgmmaKeys &&
-         (prefetched->groups != 1 || paddedRows > kWgmmaKeys)) ||
+        (paddedRows != prefetched->groups * prefetched->tma->boxRows &&
+         (prefetched->groups != 1 ||
+          paddedRows > prefetched->tma->boxRows)) ||
         transposed != isWorkgroup(oldA) ||
         (transposed ? *kBound : *nBound) != paddedRows ||
         bColumns != prefetched->tma->columns)
@@ -2075,7 +2082,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
       // The slot's descriptor once, advanced per step (a constant add).
       Value slotDesc = sharedMatrixDescriptor(
           rewriter, loc, prefetched->buffer, slotOffset,
-          prefetched->groups * kBoxBytes, kSwizzleGroupBytes);
+          prefetched->groups * prefetched->tma->boxBytes(), kSwizzleGroupBytes);
       // A head below 64 (one box, V's columns past D zero): n = 64 on
       // zero accumulator columns, which are dropped after the dot. The
       // 128-byte swizzle's canonical MN-major layout spans 64 columns; an
@@ -2570,7 +2577,8 @@ FlashAttentionBuilder::findPrefetched(scf::ForOp loop) {
       continue;
     if (isWorkgroup(dot.getDpsInputs()[0]) ? pvOnWgmma : qkOnWgmma) {
       p.tma = tmaArray(b, kWgmmaMaxKeys);
-      p.groups = llvm::divideCeil(*rows, kWgmmaKeys);
+      if (p.tma)
+        p.groups = llvm::divideCeil(*rows, p.tma->boxRows);
     }
     p.slice = slice.takeVector();
     llvm::sort(p.slice, [](Operation *a, Operation *b) {
@@ -2696,10 +2704,11 @@ const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
   // A box is one 128-byte swizzle span of each row: 64 16-bit columns or
   // 32 f32 ones. A head below a box (16, 32 or 48 columns; 8-24 of f32)
   // takes one box whose columns past D the copy fills with zeros; S's k
-  // steps stop at D. f32 heads up to 128: their ring slots (32 KB per 64
-  // keys at D = 128) and the transposed V tile must fit shared memory.
+  // steps stop at D. f32 heads up to 256 (tf32): their ring slots (32 KB
+  // per 64 keys at D = 128, per 32 keys at D = 256) and the transposed V
+  // tile must fit shared memory.
   int64_t boxColumns = 128 * 8 / arrayType.getElementTypeBitWidth();
-  int64_t maxColumns = arrayType.getElementType().isF32() ? 128 : 256;
+  int64_t maxColumns = 256;
   if (columns % stepKOf(arrayType.getElementType()) ||
       (columns % boxColumns && columns > boxColumns) || columns > maxColumns)
     return nullptr;
@@ -2711,8 +2720,10 @@ const TmaArray *FlashAttentionBuilder::tmaSource(Value source) {
         return nullptr;
   entry.array = array;
   entry.groups = groups;
+  if (arrayType.getElementType().isF32() && columns > 128)
+    entry.boxRows = kWgmmaKeys / 2;
   entry.box.assign(arrayType.getRank(), 1);
-  entry.box[groups[rank - 2].back()] = kWgmmaKeys;
+  entry.box[groups[rank - 2].back()] = entry.boxRows;
   entry.box[groups[rank - 1].back()] = boxColumns;
   entry.boxColumns = boxColumns;
   entry.boxes = llvm::divideCeil(columns, boxColumns);
@@ -2827,11 +2838,13 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
   }
   int64_t inner = array.groups.back().back();
   // The rows' innermost dimension (the only one longer than 1 in their
-  // group): a group of 64 rows past the first starts 64 further along it;
+  // group): a group of boxRows rows past the first starts boxRows further
+  // along it;
   // rows past the array's end read as zeros.
   int64_t rowDim = array.groups[array.groups.size() - 2].back();
   nvgpu::MBarrierArriveExpectTxOp::create(
-      rewriter, loc, barriers, index(groups * array.boxes * kBoxBytes), slot,
+      rewriter, loc, barriers, index(groups * array.boxes * array.boxBytes()),
+      slot,
       Value());
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -2841,10 +2854,11 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
     for (int64_t box = 0; box < array.boxes; ++box) {
       Value destination = memref::ViewOp::create(
           rewriter, loc, boxType, buffer,
-          add(offset, (box * groups + group) * kBoxBytes), ValueRange{});
+          add(offset, (box * groups + group) * array.boxBytes()),
+          ValueRange{});
       SmallVector<Value> at = coordinates;
       at[inner] = add(at[inner], box * array.boxColumns);
-      at[rowDim] = add(at[rowDim], group * kWgmmaKeys);
+      at[rowDim] = add(at[rowDim], group * array.boxRows);
       // Coordinates are innermost first.
       std::reverse(at.begin(), at.end());
       nvgpu::TmaAsyncLoadOp::create(rewriter, loc, destination, barriers,
@@ -2874,7 +2888,8 @@ Value FlashAttentionBuilder::sharedA(Value oldA) {
   }
   auto issue = scf::IfOp::create(rewriter, loc, leader);
   rewriter.setInsertionPointToStart(issue.thenBlock());
-  issueTma(*array, a, buffer, index(0), qBarrier, index(0), warpgroups);
+  issueTma(*array, a, buffer, index(0), qBarrier, index(0),
+           warpgroups * kWarpgroupRows / array->boxRows);
   sharedTiles[oldA] = buffer;
   return buffer;
 }
@@ -2891,7 +2906,7 @@ FlashAttentionBuilder::sharedB(Value oldB) {
     return nullptr;
   Prefetched p;
   p.tma = array;
-  p.groups = llvm::divideCeil(*rows, kWgmmaKeys);
+  p.groups = llvm::divideCeil(*rows, array->boxRows);
   p.rows = llvm::alignTo(*rows, 2 * kTileN);
   p.columns = array->columns;
   Value b = mapping.lookupOrDefault(oldB);
@@ -2902,7 +2917,8 @@ FlashAttentionBuilder::sharedB(Value oldB) {
     p.buffer = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(
-            {p.groups * array->boxes * kBoxBytes}, rewriter.getI8Type(),
+            {p.groups * array->boxes * array->boxBytes()},
+            rewriter.getI8Type(),
             MemRefLayoutAttrInterface(),
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
         rewriter.getI64IntegerAttr(1024));
@@ -2942,7 +2958,7 @@ Value FlashAttentionBuilder::transposeV(const Prefetched &p, Value slotOffset,
   // waited for) before V^T is overwritten.
   gpu::BarrierOp::create(rewriter, loc);
   Value source = f32View(p.buffer, slotOffset,
-                         p.groups * p.tma->boxes * kBoxBytes / 4);
+                         p.groups * p.tma->boxes * p.tma->boxBytes() / 4);
   Value target = f32View(buffer, index(0), bytes / 4);
   // The 128-byte swizzle: the 16-byte chunk c of row r (128 bytes, in
   // 1024-byte aligned groups of 8 rows) is stored at chunk c ^ (r % 8).
@@ -2959,8 +2975,9 @@ Value FlashAttentionBuilder::transposeV(const Prefetched &p, Value slotOffset,
     rewriter.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
     Value key = div(e, columns), d = rem(e, columns);
-    // V in the slot: box d / 32 (of p.groups groups of 64 keys), row key.
-    Value from = add(mul(div(d, 32), p.groups * kBoxBytes / 4),
+    // V in the slot: box d / 32 (of p.groups groups of boxRows keys), row
+    // key.
+    Value from = add(mul(div(d, 32), p.groups * p.tma->boxBytes() / 4),
                      swizzled(key, rem(d, 32)));
     // Its k index in the A fragment's order: key 8 s + 2 j at j, 8 s +
     // 2 j + 1 at j + 4.
@@ -3010,8 +3027,8 @@ SmallVector<Value> FlashAttentionBuilder::issueQK(SmallVector<Value> acc,
       int64_t at = step * 32;
       Value descA = advanceMatrixDescriptor(
           rewriter, loc, qDesc, box * warpgroups * kBoxBytes + at);
-      Value descB = advanceMatrixDescriptor(rewriter, loc, kDesc,
-                                            box * p.groups * kBoxBytes + at);
+      Value descB = advanceMatrixDescriptor(
+          rewriter, loc, kDesc, box * p.groups * p.tma->boxBytes() + at);
       acc = wgmmaSharedA(rewriter, loc, acc, descA, descB, element,
                          /*transposeB=*/false);
     }
@@ -3312,8 +3329,8 @@ LogicalResult FlashAttentionBuilder::interpretLoop(scf::ForOp loop) {
   for (auto &[oldB, p] : prefetched)
     if (p.tma) {
       p.operand = state.tmaOperands++;
-      state.slotBytes =
-          std::max(state.slotBytes, p.groups * p.tma->boxes * kBoxBytes);
+      state.slotBytes = std::max(state.slotBytes,
+                                 p.groups * p.tma->boxes * p.tma->boxBytes());
     }
   // The overlap schedule: the loop's S is issued an iteration ahead, its K
   // tile two (a ring of 3 slots, also with V: see awaitTma).
@@ -3791,12 +3808,13 @@ struct GPUFlashAttention
         continue;
       std::optional<int64_t> rank = attention->rank;
       // FlashAttention's combine where the single pass's rounding of P is
-      // the user's choice (RunningMaxCombine.h). On the block's linalg ops,
-      // so a block the register schedules refuse runs it on the generic
-      // path as well.
+      // the user's choice, or P is f32 and tf32 dots are allowed
+      // (RunningMaxCombine.h). On the block's linalg ops, so a block the
+      // register schedules refuse runs it on the generic path as well.
       SmallVector<scf::ForOp> loops(grid.getBody()->getOps<scf::ForOp>());
       for (scf::ForOp loop : loops)
-        if (FailureOr<OnlineCombine> combine = matchOnlineCombine(loop);
+        if (FailureOr<OnlineCombine> combine =
+                matchOnlineCombine(loop, /*unroundedDots=*/allowTf32);
             succeeded(combine))
           rewriteToRunningMax(rewriter, *combine);
       // The wgmma schedule where it applies; a block it cannot take runs

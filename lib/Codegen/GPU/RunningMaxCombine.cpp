@@ -97,7 +97,8 @@ bool isExpOfDifference(linalg::GenericOp op) {
 
 } // namespace
 
-FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop) {
+FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop,
+                                            bool unroundedDots) {
   Block *body = loop.getBody();
   // Who writes and who reads each buffer in the loop (its ops are flat:
   // linalg ops on buffers, allocations, index arithmetic, views).
@@ -299,8 +300,15 @@ FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop) {
         !match.tileMax->isBeforeInBlock(r.accumulate))
       return noMatch("a term is not accumulated from zero");
     if (linalg::isaContractionOpInterface(r.accumulate)) {
-      // O_j = P V, P the rescalable rounding of an exponential.
+      // O_j = P V, P the rescalable rounding of an exponential (or, with
+      // unroundedDots, the exponential itself).
       Value p = r.accumulate.getDpsInputs()[0];
+      if (unroundedDots && exponentialBuffers.contains(p)) {
+        rescalableDot = true;
+        accumulates.insert(r.accumulate);
+        match.rescaled.push_back(r);
+        continue;
+      }
       linalg::GenericOp rounding = onlyWriter(p);
       auto truncate =
           rounding ? yielded(rounding).getDefiningOp<arith::TruncFOp>()
@@ -328,7 +336,9 @@ FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop) {
     match.rescaled.push_back(r);
   }
   if (!rescalableDot)
-    return noMatch("no dot of a rescalable rounding");
+    return noMatch(unroundedDots
+                       ? "no dot of an exponential or its rescalable rounding"
+                       : "no dot of a rescalable rounding");
   // Nothing else reads what the exponentials change.
   for (Value buffer : exponentialBuffers)
     for (Operation *reader : readers[buffer])

@@ -153,22 +153,25 @@ bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
     return false;
   for (StringAttr axis : valueAxes)
     columns *= getBlockExtent(sizes, axis);
-  // tf32: heads up to 128 f32 columns (gpu-flash-attention's TMA arrays:
-  // their ring slots and V^T must fit shared memory).
-  if (tf32 && (headExtent(sizes) > kAttentionTf32MaxHead ||
-               columns > kAttentionTf32MaxHead))
+  // tf32: heads up to 256 f32 columns, of 32 keys above 128
+  // (gpu-flash-attention's TMA arrays: Q, the ring slots and V^T must fit
+  // shared memory).
+  int64_t head = headExtent(sizes);
+  if (tf32 && (head > kAttentionTf32MaxHead ||
+               columns > kAttentionTf32MaxHead ||
+               (std::max(head, columns) > kAttentionTf32NarrowHead &&
+                keys > kAttentionTf32WideHeadKeys)))
     return false;
   if (registers < 0)
     return true;
   // P kept in f32: at P V, O and O_j in f32 and P's three parts in bf16
   // (S's registers are free then).
-  // tf32: Q in f32 (on wgmma it is in shared memory; counted as the
-  // registers of the other forms count it).
+  // tf32: S (P's tf32 fragments in its registers) and O; Q stays in
+  // shared memory (tf32 runs on wgmma only).
   int64_t perThread =
       splitP ? kAttentionRowsPerWarp *
                    (2 * columns + 3 * keys / 2 + headExtent(sizes) / 2) / 32
-      : tf32 ? kAttentionRowsPerWarp *
-                   (keys + columns + headExtent(sizes)) / 32
+      : tf32 ? kAttentionRowsPerWarp * (keys + columns) / 32
              : kAttentionRowsPerWarp *
                    (keys + columns + headExtent(sizes) / 2) / 32;
   return perThread <= registers;

@@ -51,9 +51,15 @@ constexpr int64_t kAttentionWideKeysRegisters = 160;
 /// SM; D = 128 spills at 32 keys, and the estimate refuses it).
 constexpr int64_t kAttentionSplitWideRegisters = 256;
 constexpr int64_t kAttentionSplitSyncKeys = 32;
-/// The widest head of f32 attention on tf32 wgmma: 128 columns (a ring
-/// slot of 64 keys is 32 KB, V^T 32 KB).
-constexpr int64_t kAttentionTf32MaxHead = 128;
+/// The widest head of f32 attention on tf32 wgmma: 256 columns, as
+/// FlashAttention's widest head. Up to 128 columns a block takes 64 keys (a
+/// ring slot of 64 keys is 32 KB at D = 128, V^T 32 KB); a wider head
+/// kAttentionTf32WideHeadKeys: at D = 256, Q 64 KB, three ring slots of 32
+/// keys 32 KB each and V^T 32 KB (192 KB of shared memory), O 128
+/// registers per thread.
+constexpr int64_t kAttentionTf32MaxHead = 256;
+constexpr int64_t kAttentionTf32NarrowHead = 128;
+constexpr int64_t kAttentionTf32WideHeadKeys = 32;
 /// The fewest: one k16 step of P V.
 constexpr int64_t kAttentionMinKeys = 16;
 
@@ -79,7 +85,9 @@ struct AttentionInRegisters {
   bool splitP = false;
   /// Q, K, V and P in f32 (allowTf32 given to the match): both dots on
   /// tf32 wgmma (gpu-flash-attention's allow-tf32), at most
-  /// kAttentionMaxKeys keys; S, O and Q counted in f32.
+  /// kAttentionMaxKeys keys (kAttentionTf32WideHeadKeys for a head over
+  /// kAttentionTf32NarrowHead); S and O counted in f32 (Q stays in shared
+  /// memory on wgmma).
   bool tf32 = false;
 
   /// Whether blocks of `sizes` run in registers on `warps` warps with

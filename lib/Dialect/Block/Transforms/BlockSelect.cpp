@@ -253,10 +253,16 @@ struct BlockSelectPass
                          const BlockSizes &sizes) {
       if (explicitSizes.count(kernel.keyAxis.getValue()))
         return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys, -1};
-      // tf32: 64 keys (a ring slot of 32 KB and V^T of 32 KB at D = 128).
-      if (kernel.tf32)
+      // tf32: 64 keys (a ring slot of 32 KB and V^T of 32 KB at D = 128);
+      // a wider head 32 keys, its O within 256 registers (one block per SM:
+      // its 192 KB of shared memory at D = 256 allow no second).
+      if (kernel.tf32) {
+        if (kernel.headExtent(sizes) > kAttentionTf32NarrowHead)
+          return std::pair<int64_t, int64_t>{kAttentionTf32WideHeadKeys,
+                                             kAttentionSplitWideRegisters};
         return std::pair<int64_t, int64_t>{
             kAttentionMaxKeys, targetDesc.stateRegistersPerThread};
+      }
       if (kernel.splitP) {
         if (!wgmmaAttention)
           return std::pair<int64_t, int64_t>{
