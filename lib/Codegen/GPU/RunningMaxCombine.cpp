@@ -301,9 +301,13 @@ FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop,
       return noMatch("a term is not accumulated from zero");
     if (linalg::isaContractionOpInterface(r.accumulate)) {
       // O_j = P V, P the rescalable rounding of an exponential (or, with
-      // unroundedDots, the exponential itself).
+      // unroundedDots, the exponential itself times an f32 V: the dot
+      // tf32 runs, not P kept in f32 against a 16-bit V).
       Value p = r.accumulate.getDpsInputs()[0];
-      if (unroundedDots && exponentialBuffers.contains(p)) {
+      if (unroundedDots && exponentialBuffers.contains(p) &&
+          llvm::all_of(r.accumulate.getDpsInputs(), [](Value input) {
+            return getElementTypeOrSelf(input.getType()).isF32();
+          })) {
         rescalableDot = true;
         accumulates.insert(r.accumulate);
         match.rescaled.push_back(r);
