@@ -43,6 +43,7 @@ using namespace blockbuster;
 static constexpr StringRef kConversions[] = {
     "", "whole-dot-reduced-axes=false",
     "whole-threshold=128 whole-dot-reduced-axes=false tiled-attention-keys=true",
+    "whole-threshold=256 whole-dot-reduced-axes=false tiled-attention-keys=true",
     "whole-threshold=16384"};
 
 /// Fuses and selects `module` (block programs, or Linalg converted at

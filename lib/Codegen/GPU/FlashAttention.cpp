@@ -3808,13 +3808,12 @@ struct GPUFlashAttention
         continue;
       std::optional<int64_t> rank = attention->rank;
       // FlashAttention's combine where the single pass's rounding of P is
-      // the user's choice, or P is f32 and tf32 dots are allowed
-      // (RunningMaxCombine.h). On the block's linalg ops, so a block the
-      // register schedules refuse runs it on the generic path as well.
+      // the user's choice, or P is not rounded (RunningMaxCombine.h). On
+      // the block's linalg ops, so a block the register schedules refuse
+      // runs it on the generic path as well.
       SmallVector<scf::ForOp> loops(grid.getBody()->getOps<scf::ForOp>());
       for (scf::ForOp loop : loops)
-        if (FailureOr<OnlineCombine> combine =
-                matchOnlineCombine(loop, /*unroundedDots=*/allowTf32);
+        if (FailureOr<OnlineCombine> combine = matchOnlineCombine(loop);
             succeeded(combine))
           rewriteToRunningMax(rewriter, *combine);
       // The wgmma schedule where it applies; a block it cannot take runs

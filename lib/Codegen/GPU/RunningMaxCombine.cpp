@@ -97,8 +97,7 @@ bool isExpOfDifference(linalg::GenericOp op) {
 
 } // namespace
 
-FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop,
-                                            bool unroundedDots) {
+FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop) {
   Block *body = loop.getBody();
   // Who writes and who reads each buffer in the loop (its ops are flat:
   // linalg ops on buffers, allocations, index arithmetic, views).
@@ -300,14 +299,10 @@ FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop,
         !match.tileMax->isBeforeInBlock(r.accumulate))
       return noMatch("a term is not accumulated from zero");
     if (linalg::isaContractionOpInterface(r.accumulate)) {
-      // O_j = P V, P the rescalable rounding of an exponential (or, with
-      // unroundedDots, the exponential itself times an f32 V: the dot
-      // tf32 runs, not P kept in f32 against a 16-bit V).
+      // O_j = P V, P an exponential itself (not rounded: nothing to
+      // move) or the rescalable rounding of one.
       Value p = r.accumulate.getDpsInputs()[0];
-      if (unroundedDots && exponentialBuffers.contains(p) &&
-          llvm::all_of(r.accumulate.getDpsInputs(), [](Value input) {
-            return getElementTypeOrSelf(input.getType()).isF32();
-          })) {
+      if (exponentialBuffers.contains(p)) {
         rescalableDot = true;
         accumulates.insert(r.accumulate);
         match.rescaled.push_back(r);
@@ -340,9 +335,7 @@ FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop,
     match.rescaled.push_back(r);
   }
   if (!rescalableDot)
-    return noMatch(unroundedDots
-                       ? "no dot of an exponential or its rescalable rounding"
-                       : "no dot of a rescalable rounding");
+    return noMatch("no dot of an exponential or its rescalable rounding");
   // Nothing else reads what the exponentials change.
   for (Value buffer : exponentialBuffers)
     for (Operation *reader : readers[buffer])

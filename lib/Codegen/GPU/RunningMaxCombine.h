@@ -24,14 +24,12 @@
 // (kRescalableRoundingAttrName). Without that mark (the exact two-pass
 // default, a program that rounds P itself) nothing matches.
 //
-// An f32 P that V multiplies unrounded (f32 attention) has no rounding to
-// move: the two forms differ only in f32 roundings (exp(S - M) against
-// exp(S - m_j) beta), as a reassociated sum does. gpu-flash-attention
-// takes that form too where the user allowed tf32 dots (allow-tf32): P V
-// then rounds P to tf32 (2^-11) whichever maximum it was computed with, and
-// one accumulator instead of O and O_j is what lets a head of 256 f32
-// columns keep O in the registers of one warpgroup. Exact f32 attention
-// keeps the program's combine.
+// A P that V multiplies unrounded, in f32 (f32 attention; PyTorch's SDPA
+// exported in bf16, whose P stays f32 against a widened V) has no rounding
+// to move: the two forms differ only in f32 roundings (exp(S - M) against
+// exp(S - m_j) beta), as a reassociated sum does, so FlashAttention's is
+// taken there too. One accumulator instead of O and O_j is what lets a head
+// of 256 keep O in the registers of one warpgroup.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,11 +69,9 @@ struct OnlineCombine {
 };
 
 /// The online combine of `loop`, where every term the combine rescales is
-/// a row sum of exponentials or a dot of their rounding marked rescalable
-/// (with `unroundedDots`, also a dot of the exponentials themselves), and
-/// at least one is such a dot; failure otherwise.
-mlir::FailureOr<OnlineCombine> matchOnlineCombine(mlir::scf::ForOp loop,
-                                                  bool unroundedDots = false);
+/// a row sum of exponentials or a dot of them or of their rounding marked
+/// rescalable, and at least one is such a dot; failure otherwise.
+mlir::FailureOr<OnlineCombine> matchOnlineCombine(mlir::scf::ForOp loop);
 
 /// Rewrites a matched combine to FlashAttention's: M, its shift and alpha
 /// right after m_j; the exponentials read M instead of m_j; each t_j starts

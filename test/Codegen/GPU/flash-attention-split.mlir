@@ -9,6 +9,9 @@
 // rule 9's online combine over key blocks of 64 with P = exp(S - m_j) kept
 // in f32, P V a dot of that f32 P and V widened from bf16 in its body
 // (`extf(v) * p`), into a zero-filled O_j that the combine rescales.
+// P is not rounded, so gpu-flash-attention takes FlashAttention's combine
+// (lib/Codegen/GPU/RunningMaxCombine.h): P = exp(S - M) with the running
+// maximum, P V accumulated into O rescaled by alpha, no O_j.
 //
 // gpu-flash-attention splits P's registers into three bf16 parts, each
 // pair of elements at once: part 0 = bf16(p) (one cvt.rn.bf16x2.f32), part
@@ -16,8 +19,9 @@
 // shift or a mask of the word), part 2 the rounding of what is left, which
 // is exact (the parts sum to p; FlashAttention.cpp, splitIntoParts). P V is
 // then 3 x 4 register-A wgmmas in one group: each part over the 4 k16 steps
-// of the same V slot (the same descriptors), part 0 first; the first
-// reads no accumulator (O_j's zero fill).
+// of the same V slot (the same descriptors), part 0 first; every one
+// reads the accumulator, the first included (O alpha; with rule 9's
+// combine as written the first read none: O_j's zero fill).
 // CHECK-LABEL: func.func @sdpa_bf16
 // CHECK: %[[X0:.*]] = vector.from_elements %[[P0:.*]], %[[P1:.*]] : vector<2xf32>
 // CHECK-NEXT: %[[R0:.*]] = arith.truncf %[[X0]] : vector<2xf32> to vector<2xbf16>
@@ -35,7 +39,7 @@
 // CHECK-NEXT: arith.truncf
 // CHECK-NEXT: %[[H2:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: "=f,{{.*}},r,r,r,r,l,r{{[,0-9]*}}" %[[H0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[V:[0-9]+]], %c0_i32
+// CHECK: "=f,{{.*}},r,r,r,r,l,r{{[,0-9]*}}" %[[H0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[V:[0-9]+]], %c1_i32
 // CHECK-COUNT-3: ,r,r,r,r,l,r{{[,0-9]*}}" %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c1_i32
 // CHECK-NEXT: llvm.extractvalue
 // CHECK: ,r,r,r,r,l,r{{[,0-9]*}}" %[[H1]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[V]], %c1_i32
@@ -51,7 +55,7 @@
 // TWO: %[[H0:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 // TWO: %[[H1:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 // TWO-NEXT: vector.from_elements
-// TWO: ,r,r,r,r,l,r{{[,0-9]*}}" %[[H0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[V:[0-9]+]], %c0_i32
+// TWO: ,r,r,r,r,l,r{{[,0-9]*}}" %[[H0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[V:[0-9]+]], %c1_i32
 // TWO-COUNT-3: ,r,r,r,r,l,r,
 // TWO: ,r,r,r,r,l,r{{[,0-9]*}}" %[[H1]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[V]], %c1_i32
 // TWO-COUNT-3: ,r,r,r,r,l,r,

@@ -164,15 +164,20 @@ bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
     return false;
   if (registers < 0)
     return true;
-  // P kept in f32: at P V, O and O_j in f32 and P's three parts in bf16
-  // (S's registers are free then).
+  // P kept in f32: at P V, O (and O_j, counted up to a head of 128) in
+  // f32 and P's three parts in bf16 (S's registers are free then).
   // tf32: S (P's tf32 fragments in its registers) and O; Q stays in
-  // shared memory (tf32 runs on wgmma only).
+  // shared memory (tf32 runs on wgmma only), as a wide head's on wgmma.
+  // A wide head on wgmma is counted as it runs: Q in shared memory, and
+  // one accumulator (gpu-flash-attention takes FlashAttention's combine
+  // for an unrounded P, RunningMaxCombine.h); narrower heads keep the count
+  // their measured key choices rest on (O_j's registers are slack there).
+  bool wide = onWgmma && head > kAttentionWideKeysHead;
+  int64_t q = wide ? 0 : head / 2, accumulators = wide ? 1 : 2;
   int64_t perThread =
       splitP ? kAttentionRowsPerWarp *
-                   (2 * columns + 3 * keys / 2 + headExtent(sizes) / 2) / 32
+                   (accumulators * columns + 3 * keys / 2 + q) / 32
       : tf32 ? kAttentionRowsPerWarp * (keys + columns) / 32
-             : kAttentionRowsPerWarp *
-                   (keys + columns + headExtent(sizes) / 2) / 32;
+             : kAttentionRowsPerWarp * (keys + columns + q) / 32;
   return perThread <= registers;
 }

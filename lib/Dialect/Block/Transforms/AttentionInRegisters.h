@@ -44,7 +44,9 @@ constexpr int64_t kAttentionWgmmaKeys = 128;
 constexpr int64_t kAttentionWideKeysHead = 128;
 constexpr int64_t kAttentionWideKeysRegisters = 160;
 /// P kept in f32 and split into three bf16 parts (splitP): S, O, the
-/// combine's O_j, Q and the parts of P within 256 registers at 128 keys
+/// combine's O_j (counted up to a head of 128: see `fits`; the combine
+/// is FlashAttention's since session 19), Q and the parts of P within 256
+/// registers at 128 keys
 /// and a head of 128 on wgmma (B1 H32 S2048 D128: 238 registers, 245
 /// causal, no spill, two blocks per SM); on mma.sync at most 32 keys (64
 /// at D = 64: 128 bytes of spills under the 128 registers of 4 blocks per
@@ -80,8 +82,8 @@ struct AttentionInRegisters {
   bool singlePass = false;
   /// P V contracts an f32 P with a bf16 V widened to f32 (PyTorch's SDPA
   /// exported as is): gpu-flash-attention splits P into bf16 parts, one
-  /// P V each, and the reduce keeps rule 9's combine (a second
-  /// accumulator O_j rescaled per key tile).
+  /// P V each, with FlashAttention's combine (P is not rounded:
+  /// RunningMaxCombine.h).
   bool splitP = false;
   /// Q, K, V and P in f32 (allowTf32 given to the match): both dots on
   /// tf32 wgmma (gpu-flash-attention's allow-tf32), at most
@@ -89,6 +91,12 @@ struct AttentionInRegisters {
   /// kAttentionTf32NarrowHead); S and O counted in f32 (Q stays in shared
   /// memory on wgmma).
   bool tf32 = false;
+  /// The block runs on the wgmma schedule (sm_90a, block-select's
+  /// wgmma-attention), where Q is a TMA tile in shared memory. A head over
+  /// kAttentionWideKeysHead is counted without Q there (it fits no
+  /// register budget with it: O alone is 128 registers at 256 columns);
+  /// narrower heads keep the count their measured key choices rest on.
+  bool onWgmma = false;
 
   /// Whether blocks of `sizes` run in registers on `warps` warps with
   /// their S, O and Q fragments (splitP: O, O_j, Q and P's three bf16

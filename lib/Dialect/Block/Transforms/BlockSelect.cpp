@@ -191,6 +191,7 @@ struct BlockSelectPass
             return fixedOtherwise(axis, 1);
           }))
         continue;
+      attention->onWgmma = wgmmaAttention;
       found.push_back(*attention);
     }
     return found;
@@ -247,8 +248,10 @@ struct BlockSelectPass
     // registers. (The single pass at D = 64 takes 127 of the 128 registers
     // its 4 blocks per SM leave; a partial key tile's bounds spill 8 bytes.)
     // P kept in f32 (splitP): on wgmma, 128 keys within 256 registers for
-    // a head of 128 or more (2 blocks per SM), else 64 within the state
-    // registers; on mma.sync 32 within them (64 keys at D = 64 spill).
+    // a head of 128 (2 blocks per SM), 64 within them for a wider one,
+    // else 64 within the state registers; on mma.sync 32 within them (64
+    // keys at D = 64 spill). tf32: 64 keys within the state registers, 32
+    // within 256 for a head over 128.
     auto keyBudget = [&](const AttentionInRegisters &kernel,
                          const BlockSizes &sizes) {
       if (explicitSizes.count(kernel.keyAxis.getValue()))
@@ -267,6 +270,11 @@ struct BlockSelectPass
         if (!wgmmaAttention)
           return std::pair<int64_t, int64_t>{
               kAttentionSplitSyncKeys, targetDesc.stateRegistersPerThread};
+        // A head over 128: 64 keys (at 256, 128 keys took 250-255
+        // registers and spilled at a partial key tile).
+        if (kernel.headExtent(sizes) > kAttentionWideKeysHead)
+          return std::pair<int64_t, int64_t>{kAttentionMaxKeys,
+                                             kAttentionSplitWideRegisters};
         if (kernel.headExtent(sizes) >= kAttentionWideKeysHead)
           return std::pair<int64_t, int64_t>{kAttentionWgmmaKeys,
                                              kAttentionSplitWideRegisters};
