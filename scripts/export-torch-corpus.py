@@ -65,12 +65,14 @@ BATCHES = (1, 2)
 # 32 over 512 at batch 2 (a head below 64 over several key tiles, on the
 # sm_90a wgmma schedule since session 16); `w256` one head of 256 over 200
 # positions at batch 2 (f32 under --allow-tf32: the widest tf32 head, its
-# last key tile partial, session 19).
+# last key tile partial, session 19); `g256` 8 heads of 256 over 2048
+# positions at batch 1 (Gemma's head size, for timing).
 EXTRA_SIZES = {
     "long": dict(S=2048, D=4096, H=32, FFN=11008),
     "d64": dict(S=1024, D=1024, H=16, FFN=4096, batches=(8,)),
     "d32": dict(S=512, D=256, H=8, FFN=1024, batches=(2,)),
     "w256": dict(S=200, D=256, H=1, FFN=512, batches=(2,)),
+    "g256": dict(S=2048, D=2048, H=8, FFN=8192, batches=(1,)),
 }
 
 

@@ -182,13 +182,15 @@ def GPUFlashAttention
        `gpu-kernel-arg-attrs` turns into `nvvm.minctasm`;
     7. a reduce loop in rule 9's online form whose P V reads a rounding
        marked `blockbuster.rescalable` (the single pass under
-       divide-after-rounding or round-dot-operands) first takes
+       divide-after-rounding or round-dot-operands), or the exponential
+       itself unrounded (f32 P: only f32 roundings move), first takes
        FlashAttention's combine, on its linalg ops: M = max(m, m_j) before
        the exponent, P = exp(S - M), l = l alpha + rowsum(P), and P V
        accumulated into O alpha (no second accumulator, no product by
        beta = exp(m_j - M)); the rounding of P moves past the positive
        factor beta, which the mark allows (lib/Codegen/GPU/
-       RunningMaxCombine.h). Without the mark nothing changes;
+       RunningMaxCombine.h). A rounding without the mark keeps the
+       program's combine;
     8. a dot of an f32 tile of the block (P) and a bf16 global tile
        widened in its body (V: PyTorch's SDPA exported as is keeps P in
        f32) splits P's registers into `f32-operand-parts` bf16 parts, a
