@@ -556,6 +556,15 @@ def GPUWarpgroupMatmul
            "boxes, which lie side by side in the slot at the descriptor's "
            "leading-byte stride (the accumulator's registers 64 on are the "
            "second product's), instead of one m64n128k16 per product">,
+    Option<"clusterMulticast", "cluster-multicast", "bool",
+           /*default=*/"false",
+           "Blocks of the producer form on a persistent grid that stream-K "
+           "does not share out, whose tiles have an even number of rows: "
+           "clusters of "
+           "two blocks that run the two row tiles of one column side by "
+           "side, each loading half of the shared B part of a slot and "
+           "multicasting it to both (TMA multicast), the slot's empty "
+           "mbarriers counting both blocks' consumers">,
     Option<"prologueContractFma", "prologue-contract-fma", "bool",
            /*default=*/"true",
            "A blocks with a prologue: its body with fused multiply-adds "
