@@ -85,7 +85,13 @@
 // epilogue. With `persistent` too, min(SMs, tiles) blocks loop over the
 // tiles with one ring whose uses are counted across them, so the producer
 // loads a tile's first steps during the previous tile's last steps and
-// epilogue.
+// epilogue. With `cluster-multicast` too (off by default), a persistent
+// grid without stream-K whose tiles have an even number of rows runs in
+// clusters of two blocks on the two row tiles of a column: each block's
+// producer loads its A box and half of the slot's B boxes, multicast to
+// both blocks; the empty barriers count both blocks' consumer warpgroups,
+// which release each slot in both (a remote arrive through mapa), and the
+// cluster's barrier follows the inits and precedes the consumers' exit.
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not
@@ -1206,6 +1212,10 @@ scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
   // blocks, at most one per pair.
   blocks = clusterPairs ? 2 * std::min(blocks / 2, tiles / 2)
                         : std::min(blocks, tiles);
+  // The caller chose clusters where stream-K does not pay on its blocks;
+  // the even count of them must not bring it back.
+  if (clusterPairs)
+    streamK = false;
   // Stream-K where the tiles are no whole number of waves: the last whole
   // wave and the partial one (blocks + tiles % blocks tiles) as
   // equal ranges of their k steps, one per block. Each range is at least
