@@ -138,6 +138,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaStreamK = options.wgmmaStreamK;
   gpu.wgmmaStreamKMinWaves = options.wgmmaStreamKMinWaves;
   gpu.wgmmaProductsOneWgmma = options.wgmmaProductsOneWgmma;
+  gpu.wgmmaClusterMulticast = options.wgmmaClusterMulticast;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
   gpu.rowAsyncCopies = options.rowAsyncCopies;

@@ -114,6 +114,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.streamK = options.wgmmaStreamK;
     wgmma.streamKMinWaves = options.wgmmaStreamKMinWaves;
     wgmma.productsOneWgmma = options.wgmmaProductsOneWgmma;
+    wgmma.clusterMulticast = options.wgmmaClusterMulticast;
     wgmma.prologueContractFma = options.contractFma;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));

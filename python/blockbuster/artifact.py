@@ -120,10 +120,14 @@ class Launch:
     block: Tuple[int, int, int]
     dynamic_smem: int
     params: List[Param]
+    # Blocks per thread-block cluster, or None (a launch without clusters).
+    cluster: Optional[Tuple[int, int, int]] = None
 
     def __post_init__(self) -> None:
         self.grid = tuple(self.grid)
         self.block = tuple(self.block)
+        if self.cluster is not None:
+            self.cluster = tuple(self.cluster)
 
 
 @dataclass
@@ -536,10 +540,21 @@ def _launch(c, i, l, modules, buffers, written):
     smem = c.get(l, "dynamic_smem", field, "int", required=False) or 0
     if smem < 0:
         c.fail(field + ".dynamic_smem", "must be >= 0, got %d" % smem)
+    cluster = None
+    if "cluster" in l:
+        # At most 8 blocks per cluster (the portable size), each dimension
+        # dividing the grid's.
+        cluster = c.dims(l, "cluster", field, (8, 8, 8))
+        if math.prod(cluster) > 8:
+            c.fail(field + ".cluster", "%s is %d blocks; at most 8"
+                   % (json.dumps(cluster), math.prod(cluster)))
+        if any(g % n for g, n in zip(grid, cluster)):
+            c.fail(field + ".cluster", "%s does not divide the grid %s"
+                   % (json.dumps(cluster), json.dumps(grid)))
     params = [_param(c, p, "%s.params[%d]" % (field, j), buffers, written)
               for j, p in enumerate(c.get(l, "params", field, "array"))]
     _check_param_sizes(c, field, kernel, module, params, info["params"])
-    return Launch(mod_name, kernel, grid, block, smem, params)
+    return Launch(mod_name, kernel, grid, block, smem, params, cluster)
 
 
 def load(path):

@@ -125,11 +125,46 @@ _API = [
     ("cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled",
      [_vp, _i, _u, _vp, _P(_u64), _P(_u64), _P(ctypes.c_uint32),
       _P(ctypes.c_uint32), _i, _i, _i, _i]),
+    ("cuLaunchKernelEx", "cuLaunchKernelEx",
+     [_vp, _vp, _P(_vp), _P(_vp)]),
 ]
 
-# Needed only by some artifacts (tensor maps: drivers of CUDA 12 and later);
-# their absence is an error when such an artifact is run.
-_OPTIONAL_API = ("cuTensorMapEncodeTiled",)
+# Needed only by some artifacts (tensor maps, launches in clusters: drivers
+# of CUDA 12 and later); their absence is an error when such an artifact is
+# run.
+_OPTIONAL_API = ("cuTensorMapEncodeTiled", "cuLaunchKernelEx")
+
+# cuda.h's CUlaunchAttributeID of a thread-block cluster's dimensions.
+CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class _LaunchAttribute(ctypes.Structure):
+    """cuda.h's CUlaunchAttribute: an id, padding, a 64-byte value (the
+    cluster dimension: its first three unsigned words)."""
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
+                ("value", ctypes.c_uint * 16)]
+
+
+class _LaunchConfig(ctypes.Structure):
+    """cuda.h's CUlaunchConfig (cuLaunchKernelEx)."""
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
+                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
+                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint), ("hStream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(_LaunchAttribute)),
+                ("numAttrs", ctypes.c_uint)]
+
+
+def _cluster_config(launch):
+    """The CUlaunchConfig of ``launch`` (which is in clusters); the caller
+    sets hStream. The attribute is kept alive by the config."""
+    attribute = _LaunchAttribute()
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attribute.value[0:3] = list(launch.cluster)
+    config = _LaunchConfig(*launch.grid, *launch.block, launch.dynamic_smem,
+                           None, ctypes.pointer(attribute), 1)
+    config._attribute = attribute
+    return config
 
 # cuda.h's CUtensorMapDataType for the dtypes a tensor map can describe.
 _TENSOR_MAP_DTYPES = {"i8": 0, "i16": 1, "i32": 3, "i64": 5, "f16": 6,
@@ -561,6 +596,11 @@ class Program:
                     launch.dynamic_smem),
                     "%s: allowing %d bytes of dynamic shared memory"
                     % (doing, launch.dynamic_smem))
+            if launch.cluster is not None and d.cuLaunchKernelEx is None:
+                raise CudaError("%s is in clusters of %s blocks, but the CUDA "
+                                "driver library %s has no cuLaunchKernelEx "
+                                "(CUDA 12 or later is needed)"
+                                % (doing, list(launch.cluster), d.path))
             self._functions.append(fn)
         self._intermediates = None
         # (launch, parameter, address) -> the device copy of its CUtensorMap.
@@ -676,7 +716,14 @@ class Program:
         launch_kernel = d.cuLaunchKernel
         stream = ctypes.c_void_p(stream)
         for index, (launch, head, args) in enumerate(packed):
-            code = launch_kernel(*head, stream, args, None)
+            if launch.cluster is None:
+                code = launch_kernel(*head, stream, args, None)
+            else:
+                # Blocks in clusters: the cluster dimension as a launch
+                # attribute (head: the function and the CUlaunchConfig).
+                head[1].hStream = stream
+                code = d.cuLaunchKernelEx(ctypes.byref(head[1]), head[0], args,
+                                          None)
             doing = "failed"
             if code == CUDA_SUCCESS and sync_each:
                 code = d.cuStreamSynchronize(stream)
@@ -714,9 +761,14 @@ class Program:
                 *[ctypes.addressof(h) for h in holders])
             args._holders = holders
             # cuLaunchKernel's arguments before the stream, as the ctypes
-            # values its argtypes would convert them to on every call.
-            head = (fn, *[ctypes.c_uint(n) for n in (*launch.grid, *launch.block,
-                                                     launch.dynamic_smem)])
+            # values its argtypes would convert them to on every call; in
+            # clusters, the function and cuLaunchKernelEx's config.
+            if launch.cluster is not None:
+                head = (fn, _cluster_config(launch))
+            else:
+                head = (fn, *[ctypes.c_uint(n) for n in (*launch.grid,
+                                                         *launch.block,
+                                                         launch.dynamic_smem)])
             packed.append((launch, head, args))
         return packed
 

@@ -228,6 +228,20 @@ class FakeDriver(runtime.Driver):
         self.launches.append((name, (gx, gy, gz), (bx, by, bz), smem))
         return 0
 
+    def _cuLaunchKernelEx(self, config, function, args, extra):
+        code = self._result("cuLaunchKernelEx")
+        if code:
+            return code
+        c = ctypes.cast(config, ctypes.POINTER(runtime._LaunchConfig)).contents
+        attributes = [(c.attrs[i].id, tuple(c.attrs[i].value[0:3]))
+                      for i in range(c.numAttrs)]
+        self.calls.append(("cuLaunchKernelEx", tuple(attributes)))
+        self.calls.pop(-2)  # _result's plain entry: the tuple says more.
+        return self._cuLaunchKernel(function, c.gridDimX, c.gridDimY,
+                                    c.gridDimZ, c.blockDimX, c.blockDimY,
+                                    c.blockDimZ, c.sharedMemBytes, c.hStream,
+                                    args, extra)
+
 
 class FakeCudaArray:
     """An object with only __cuda_array_interface__, as CuPy or Numba expose."""

@@ -193,6 +193,31 @@ def test_dynamic_shared_memory_opt_in(fake, tmp_path):
         runtime.Program(str(tmp_path / "a"))
 
 
+def test_cluster_launch(fake, tmp_path):
+    # A launch in thread-block clusters goes through cuLaunchKernelEx with
+    # the cluster dimension attribute; the others stay with cuLaunchKernel.
+    import json
+    import shutil
+    shutil.copytree(SCALE_ADD, tmp_path / "a")
+    manifest = json.load(open(tmp_path / "a" / "manifest.json"))
+    manifest["launches"][0]["cluster"] = [2, 1, 1]
+    json.dump(manifest, open(tmp_path / "a" / "manifest.json", "w"))
+    x, y = inputs()
+    (out,) = runtime.Program(str(tmp_path / "a")).run_numpy(x, y)
+    np.testing.assert_array_equal(out, np.float32(2.5) * x + y)
+    ex = [c for c in fake.calls if isinstance(c, tuple) and c[0] == "cuLaunchKernelEx"]
+    assert ex == [("cuLaunchKernelEx",
+                   ((runtime.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, (2, 1, 1)),))]
+    assert [l[0] for l in fake.launches] == ["scale", "add"]
+    assert fake.launches[0][1:] == ((8, 1, 1), (128, 1, 1), 0)
+    # A cluster that does not divide the grid is refused when loading.
+    manifest["launches"][0]["cluster"] = [3, 1, 1]
+    json.dump(manifest, open(tmp_path / "a" / "manifest.json", "w"))
+    with pytest.raises(Exception, match=r"cluster: \[3, 1, 1\] does not divide "
+                                        r"the grid \[8, 1, 1\]"):
+        runtime.Program(str(tmp_path / "a"))
+
+
 def test_half_scalars():
     assert runtime._half_bits(1.0, "f16") == 0x3C00
     assert runtime._half_bits(1.0, "bf16") == 0x3F80

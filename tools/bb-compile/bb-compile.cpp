@@ -10,6 +10,7 @@
 //              [--wgmma-persistent=false] [--wgmma-stream-k=false]
 //              [--wgmma-stream-k-min-waves N]
 //              [--wgmma-products-one-wgmma=false]
+//              [--wgmma-cluster-multicast]
 //              [--contract-fma=false]
 //              [--rational-erf=false] [--row-async-copies=false]
 //              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
@@ -218,6 +219,13 @@ static cl::opt<bool> wgmmaProductsOneWgmma(
              "and up): one m64n256k16 over both products' B per m64 and "
              "k16 instead of one m64n128k16 per product"),
     cl::cat(bbCompileCategory));
+static cl::opt<bool> wgmmaClusterMulticast(
+    "wgmma-cluster-multicast", cl::init(false),
+    cl::desc("sm_90a persistent GEMM blocks of the producer form without "
+             "stream-K: clusters of two blocks on the two row tiles of one "
+             "column, the B part of each slot loaded half by each and "
+             "multicast to both (TMA multicast)"),
+    cl::cat(bbCompileCategory));
 static cl::opt<std::string> attentionMma(
     "attention-mma", cl::init("wgmma"),
     cl::desc("sm_90a attention blocks: wgmma (both dots on wgmma, K and V "
@@ -405,6 +413,7 @@ int main(int argc, char **argv) {
   options.wgmmaStreamK = wgmmaStreamK;
   options.wgmmaStreamKMinWaves = wgmmaStreamKMinWaves;
   options.wgmmaProductsOneWgmma = wgmmaProductsOneWgmma;
+  options.wgmmaClusterMulticast = wgmmaClusterMulticast;
   options.contractFma = contractFma;
   options.rationalErf = rationalErf;
   options.rowAsyncCopies = rowAsyncCopies;

@@ -70,6 +70,7 @@ struct GPUCompileOptions {
   bool wgmmaStreamK = true;
   int64_t wgmmaStreamKMinWaves = 5;
   bool wgmmaProductsOneWgmma = true;
+  bool wgmmaClusterMulticast = false;
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;

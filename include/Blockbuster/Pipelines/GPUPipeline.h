@@ -119,6 +119,13 @@ struct GPUPipelineOptions
       llvm::cl::desc("sm_90a stream-K only on grids of at least this many "
                      "waves of tiles"),
       llvm::cl::init(5)};
+  Option<bool> wgmmaClusterMulticast{
+      *this, "wgmma-cluster-multicast",
+      llvm::cl::desc("sm_90a persistent GEMM blocks of the producer form "
+                     "without stream-K: clusters of two blocks on the two "
+                     "row tiles of one column, the B part of each slot "
+                     "loaded half by each and multicast to both"),
+      llvm::cl::init(false)};
   Option<bool> wgmmaProductsOneWgmma{
       *this, "wgmma-products-one-wgmma",
       llvm::cl::desc("sm_90a GEMM blocks of two register-A products "

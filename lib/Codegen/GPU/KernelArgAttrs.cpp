@@ -57,6 +57,20 @@ struct GPUKernelArgAttrs
         func->setAttr("nvvm.maxntid",
                       b.getDenseI32ArrayAttr({int32_t(*bx), int32_t(*by),
                                               int32_t(*bz)}));
+      // A kernel launched in clusters is compiled for them
+      // (.explicitcluster, .reqnctapercluster): its blocks address each
+      // other's shared memory, which a launch without clusters would not
+      // give them.
+      if (func && launch.hasClusterSize()) {
+        gpu::KernelDim3 cluster = launch.getClusterSizeOperandValues();
+        std::optional<int64_t> cx = getConstantIntValue(cluster.x),
+                               cy = getConstantIntValue(cluster.y),
+                               cz = getConstantIntValue(cluster.z);
+        if (cx && cy && cz)
+          func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                        b.getDenseI32ArrayAttr({int32_t(*cx), int32_t(*cy),
+                                                int32_t(*cz)}));
+      }
       // The registers a thread is to keep: 128, or the mark's value.
       int64_t registers = 0;
       if (func)

@@ -252,7 +252,7 @@ struct GPULaunchManifest
                                   "be constants");
       StringRef module = launch.getKernelModuleName().getValue();
       modules.insert(module);
-      launches.push_back(llvm::json::Object{
+      llvm::json::Object entry{
           {"module", module.str()},
           {"kernel", launch.getKernelName().getValue().str()},
           {"grid", llvm::json::Array{constant(grid.x), constant(grid.y),
@@ -260,7 +260,18 @@ struct GPULaunchManifest
           {"block", llvm::json::Array{constant(block.x), constant(block.y),
                                       constant(block.z)}},
           {"dynamic_smem", constant(launch.getDynamicSharedMemorySize())},
-          {"params", std::move(params)}});
+          {"params", std::move(params)}};
+      // Thread-block clusters, only where the launch has them (the
+      // runtimes then launch with the cluster dimension attribute).
+      if (launch.hasClusterSize()) {
+        gpu::KernelDim3 cluster = launch.getClusterSizeOperandValues();
+        for (Value v : {cluster.x, cluster.y, cluster.z})
+          if (!getConstantIntValue(v))
+            return launch.emitError("cluster sizes must be constants");
+        entry["cluster"] = llvm::json::Array{
+            constant(cluster.x), constant(cluster.y), constant(cluster.z)};
+      }
+      launches.push_back(std::move(entry));
     }
     llvm::json::Array moduleList;
     for (StringRef module : modules)

@@ -64,10 +64,31 @@ struct GPUMapGridToLaunch
     auto index = [&](int64_t v) {
       return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
     };
+    // Clusters of the grid's choice along x (their blocks share shared
+    // memory), else none.
+    Value clusterX, clusterY, clusterZ;
+    if (auto cluster = grid->getAttrOfType<IntegerAttr>(
+            blockbuster::kClusterBlocksAttrName)) {
+      if (cluster.getInt() < 1 || gridSize[0] % cluster.getInt() != 0)
+        return grid.emitError("a cluster of ")
+               << cluster.getInt() << " blocks does not divide the grid's "
+               << gridSize[0] << " blocks along x";
+      clusterX = index(cluster.getInt());
+      clusterY = clusterZ = index(1);
+    }
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, index(gridSize[0]), index(gridSize[1]),
-        index(gridSize[2]), index(blockThreads(grid)), index(1), index(1));
+        index(gridSize[2]), index(blockThreads(grid)), index(1), index(1),
+        /*dynamicSharedMemorySize=*/Value(), /*asyncTokenType=*/Type(),
+        /*asyncDependencies=*/ValueRange(), /*workgroupAttributions=*/{},
+        /*privateAttributions=*/{}, clusterX, clusterY, clusterZ);
     Block &body = launch.getBody().front();
+    // The builder gives the body the 12 index arguments of a launch
+    // without clusters; one with clusters has 6 more (the cluster ids and
+    // sizes), before any attribution (this launch has none).
+    if (clusterX)
+      while (body.getNumArguments() < launch.getNumConfigRegionAttributes())
+        body.addArgument(rewriter.getIndexType(), loc);
     rewriter.setInsertionPointToEnd(&body);
     auto terminator = gpu::TerminatorOp::create(rewriter, loc);
     rewriter.setInsertionPoint(terminator);

@@ -85,7 +85,13 @@
 // epilogue. With `persistent` too, min(SMs, tiles) blocks loop over the
 // tiles with one ring whose uses are counted across them, so the producer
 // loads a tile's first steps during the previous tile's last steps and
-// epilogue.
+// epilogue. With `cluster-multicast` too (off by default), a persistent
+// grid without stream-K whose tiles have an even number of rows runs in
+// clusters of two blocks on the two row tiles of a column: each block's
+// producer loads its A box and half of the slot's B boxes, multicast to
+// both blocks; the empty barriers count both blocks' consumer warpgroups,
+// which release each slot in both (a remote arrive through mapa), and the
+// cluster's barrier follows the inits and precedes the consumers' exit.
 // Everything else stays with gpu-contractions-to-mma (mma.sync): other chips
 // (the pipeline adds this pass for sm_90a only), other block sizes, batched
 // dots, A tiles staged or computed otherwise, operands whose rows are not
@@ -644,9 +650,14 @@ public:
   /// in the grouped order of `groupRows`), or with `streamK`, where
   /// streamKPays, the last waves as ranges of k steps. Returns the new
   /// grid; run() then keeps the ring and its barriers across the tiles.
+  /// With `clusterPairs` (no stream-K, an even number of rows of tiles),
+  /// the grid is of clusters of two blocks, and the loop runs over pairs
+  /// of tiles, two rows by one column, in the grouped order of
+  /// `groupRows` / 2 pair rows: the cluster's block of rank r (its block
+  /// id modulo 2) takes the pair's row r, and both load the same B.
   scf::ForallOp persist(scf::ForallOp grid, int64_t blocks,
                         int64_t groupRows, bool streamK,
-                        int64_t streamKMinWaves);
+                        int64_t streamKMinWaves, bool clusterPairs = false);
 
 private:
   Value index(int64_t value) {
@@ -690,6 +701,9 @@ private:
   /// After the wgmma of k step `step` left only itself in flight: the first
   /// thread of each warpgroup releases the slot of step - 1.
   void releaseSlots(Value released, Value step, Value thread);
+  /// In a cluster: arrives on barrier `slot` of `group` in the partner
+  /// block's shared memory.
+  void arriveOnPartner(Value group, Value slot);
   /// Thread 0 (`leader`) waits until both warpgroups released the slot of
   /// step - 1, which it refills next.
   void awaitRelease(Value released, Value step, Value leader);
@@ -846,6 +860,12 @@ private:
   // body), and, while a role's code for one tile is emitted, its ring
   // position before the tile and the tile's first row and column.
   scf::ForOp tileLoop;
+  // Clusters of two blocks (persist's `clusterPairs`): each block's rank
+  // in its cluster; the B part of every slot is loaded half by each block
+  // and multicast to both, and each slot's empty barriers count both
+  // blocks' consumer warpgroups.
+  bool cluster = false;
+  Value clusterRank;
   Value ringBase;
   Value copyRow, copyColumn;
   // Stream-K (persist's `streamK`): the tile loop runs work items, each
@@ -901,6 +921,41 @@ void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
   // Coordinates are innermost first.
   nvgpu::TmaAsyncLoadOp::create(rewriter, loc, aTile, barriers, descA,
                                 ValueRange{k, row}, slot, Value(), predicate);
+  if (cluster) {
+    // Both blocks of the cluster run the same column: the block of rank r
+    // loads the boxes r h .. r h + h - 1 of each product's h = boxes / 2
+    // and multicasts them into both blocks' slot (the same offsets in
+    // each), whose full barrier (at the same offset too) expects the whole
+    // slot: its own copies' bytes and the partner's.
+    int64_t half = bBoxesPerProduct() / 2;
+    Value mask = arith::ConstantIntOp::create(rewriter, loc,
+                                              rewriter.getI16Type(), 0b11);
+    Value firstBox = arith::MulIOp::create(rewriter, loc, clusterRank,
+                                           index(half));
+    for (int64_t product = 0; product < g.accumulators(); ++product)
+      for (int64_t j = 0; j < half; ++j) {
+        Value inProduct =
+            arith::AddIOp::create(rewriter, loc, firstBox, index(j));
+        Value box = arith::AddIOp::create(
+            rewriter, loc, inProduct,
+            index(product * bBoxesPerProduct()));
+        Value offset = arith::AddIOp::create(
+            rewriter, loc, base,
+            arith::AddIOp::create(
+                rewriter, loc, index(aBytes()),
+                arith::MulIOp::create(rewriter, loc, box,
+                                      index(bBoxBytes()))));
+        Value bBox = ringView(offset, {kStepK, kSwizzleElements});
+        Value boxCol = arith::AddIOp::create(
+            rewriter, loc, col,
+            arith::MulIOp::create(rewriter, loc, inProduct,
+                                  index(kSwizzleElements)));
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, bBox, barriers,
+                                      descB[product], ValueRange{boxCol, k},
+                                      slot, mask, predicate);
+      }
+    return;
+  }
   // B's rows as boxes of 64 columns, side by side in the slot, product
   // after product.
   for (int64_t box = 0; box < bBoxes(); ++box) {
@@ -936,6 +991,34 @@ void WarpgroupMatmulLowering::releaseSlots(Value released, Value step,
   nvgpu::MBarrierArriveOp::create(rewriter, loc,
                                   nvgpu::MBarrierTokenType::get(ctx),
                                   released, slot);
+  if (cluster)
+    arriveOnPartner(released, slot);
+}
+
+void WarpgroupMatmulLowering::arriveOnPartner(Value group, Value slot) {
+  // The partner's producer multicasts into this block's slot too: it may
+  // refill the slot only once this block's consumers are done with it as
+  // well. The barrier at the same offset of the partner's shared memory
+  // (mapa), arrived on with the default semantics (release at CTA scope,
+  // CUTLASS's ClusterBarrier::arrive): the wgmmas that read the slot are
+  // complete (wgmma.wait_group) before the arrive. `.release.cluster`
+  // would order every earlier access of the thread at cluster scope: ptxas
+  // emits MEMBAR.ALL.GPU before each such arrive, once per k step in each
+  // consumer warpgroup (measured 1.2-1.45x slower on the H200, session 19).
+  Type i32 = rewriter.getI32Type();
+  Value address =
+      nvgpu::MBarrierGetOp::create(rewriter, loc, i32, group, slot);
+  Value partner = arith::IndexCastUIOp::create(
+      rewriter, loc, i32,
+      arith::XOrIOp::create(rewriter, loc, clusterRank, index(1)));
+  LLVM::InlineAsmOp::create(
+      rewriter, loc, TypeRange{}, ValueRange{address, partner},
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, $0, $1;\n"
+      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}",
+      "r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
 }
 
 void WarpgroupMatmulLowering::awaitRelease(Value released, Value step,
@@ -1116,11 +1199,23 @@ scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
                                                int64_t blocks,
                                                int64_t groupRows,
                                                bool streamK,
-                                               int64_t streamKMinWaves) {
+                                               int64_t streamKMinWaves,
+                                               bool clusterPairs) {
   ArrayRef<int64_t> extents = grid.getStaticUpperBound();
   int64_t rows = extents[0], columns = extents[1];
   int64_t tiles = rows * columns;
-  blocks = std::min(blocks, tiles);
+  assert((!clusterPairs ||
+          (rows % 2 == 0 && blocks >= 2 &&
+           !(streamK && streamKPays(tiles, blocks, streamKMinWaves)))) &&
+         "cluster pairs of row tiles, without stream-K");
+  // In clusters of two, the blocks run pairs of tiles: an even number of
+  // blocks, at most one per pair.
+  blocks = clusterPairs ? 2 * std::min(blocks / 2, tiles / 2)
+                        : std::min(blocks, tiles);
+  // The caller chose clusters where stream-K does not pay on its blocks;
+  // the even count of them must not bring it back.
+  if (clusterPairs)
+    streamK = false;
   // Stream-K where the tiles are no whole number of waves: the last whole
   // wave and the partial one (blocks + tiles % blocks tiles) as
   // equal ranges of their k steps, one per block. Each range is at least
@@ -1168,6 +1263,32 @@ scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
   rewriter.setInsertionPointToStart(persistent.getBody());
   Value block = persistent.getInductionVars().front();
   Value tile;
+  if (clusterPairs) {
+    // The cluster's pairs c, c + clusters, ... (two blocks per cluster,
+    // consecutive block ids: CUDA forms clusters along x); each pair's
+    // row r is the block of rank r's.
+    cluster = true;
+    int64_t clusters = blocks / 2;
+    clusterRank = arith::RemUIOp::create(rewriter, loc, block, index(2));
+    Value first = arith::DivUIOp::create(rewriter, loc, block, index(2));
+    tileLoop = scf::ForOp::create(rewriter, loc, first,
+                                  index(rows / 2 * columns), index(clusters));
+    rewriter.setInsertionPointToStart(tileLoop.getBody());
+    auto [pairRow, column] =
+        groupedTile(tileLoop.getInductionVar(), rows / 2, columns,
+                    groupRows > 0 ? std::max<int64_t>(groupRows / 2, 1) : 0);
+    Value row = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, pairRow, index(2)), clusterRank);
+    Block *body = grid.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.inlineBlockBefore(body, tileLoop.getBody()->getTerminator(),
+                               ValueRange{row, column});
+    rewriter.eraseOp(grid);
+    persistent->setAttr(kClusterBlocksAttrName,
+                        rewriter.getI64IntegerAttr(2));
+    return persistent;
+  }
   if (!streamK) {
     tileLoop = scf::ForOp::create(rewriter, loc, block, index(tiles),
                                   index(blocks));
@@ -2072,15 +2193,25 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
   if (g.warpgroups() > 1 &&
       (!g.prologue || prologueAhead || registerA || producer)) {
     released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierGroup);
+    // In a cluster both blocks' consumer warpgroups release each slot of
+    // each block (either block's producer writes into both).
+    int64_t releasers = g.warpgroups() * (cluster ? 2 : 1);
     for (int64_t slot = 0; slot < stages; ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, released,
-                                    index(g.warpgroups()), index(slot),
-                                    leader);
+                                    index(releasers), index(slot), leader);
   }
   nvgpu::TmaPrefetchOp::create(rewriter, loc, descA, leader);
   for (Value desc : descB)
     nvgpu::TmaPrefetchOp::create(rewriter, loc, desc, leader);
   gpu::BarrierOp::create(rewriter, loc);
+  if (cluster) {
+    // The partner's barriers are initialised before this block arrives on
+    // them or multicasts into its slots: the inits made visible at
+    // cluster scope, then the cluster's barrier.
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+  }
 
   // Prologue: the first stages - 1 steps in flight, or the producer
   // warpgroup's branch (the rest is the consumers').
@@ -2297,6 +2428,16 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
                std::next(consumerBranch->getIterator()),
                body->getTerminator()->getIterator())))
         op.moveBefore(yield);
+      if (cluster) {
+        // No block leaves while its partner may still arrive on its
+        // barriers: the consumers' last remote arrivals come before their
+        // cluster arrive (the producers' multicasts into a block all landed
+        // before its consumers' last full-barrier wait; a producer thread
+        // that has exited does not hold the wait up).
+        rewriter.setInsertionPoint(yield);
+        NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+        NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+      }
     }
     return;
   }
@@ -2475,11 +2616,22 @@ struct GPUWarpgroupMatmul
                                        producerForm, productsOneWgmma);
       // The persistent grid takes the grouped order into its tile loop.
       if (producerForm && persistent && isStaticGrid(grid) &&
-          succeeded(persistentPrecondition(gemm, grid)))
+          succeeded(persistentPrecondition(gemm, grid))) {
+        // Clusters of two blocks on the two row tiles of a column, which
+        // share B: only where the rows of tiles pair up (no tile without
+        // its partner), and not where stream-K shares out the last waves
+        // (its work items would give the blocks of a cluster different k
+        // steps; --wgmma-stream-k=false gives those grids clusters too).
+        ArrayRef<int64_t> extents = grid.getStaticUpperBound();
+        bool streamKGrid =
+            streamK && gemm.accumulators() == 1 &&
+            streamKPays(extents[0] * extents[1], sms, streamKMinWaves);
+        bool clusterPairs = clusterMulticast && !streamKGrid &&
+                            extents[0] % 2 == 0 && sms >= 2;
         grid = lowering.persist(grid, sms, groupRows,
                                 streamK && gemm.accumulators() == 1,
-                                streamKMinWaves);
-      else
+                                streamKMinWaves, clusterPairs);
+      } else
         lowering.groupTiles(grid, groupRows);
       if (gemm.warpgroups() > 1)
         grid->setAttr(kBlockThreadsAttrName,

@@ -844,6 +844,25 @@ static Expected<Launch> parseLaunch(
     return c.fail(field + ".dynamic_smem",
                   formatv("must be >= 0, got {0}", smem));
   launch.dynamicSharedBytes = static_cast<unsigned>(smem);
+  if (object->get("cluster")) {
+    // At most 8 blocks per cluster (the portable size), each dimension
+    // dividing the grid's.
+    static const int64_t maxClusterDim[3] = {8, 8, 8};
+    TRY(cluster, c.getDims(*object, "cluster", field, maxClusterDim));
+    std::vector<int64_t> clusterDims(cluster.begin(), cluster.end());
+    if (cluster[0] * cluster[1] * cluster[2] > 8)
+      return c.fail(field + ".cluster",
+                    formatv("[{0}] is {1} blocks; at most 8",
+                            joinDims(clusterDims, ", "),
+                            cluster[0] * cluster[1] * cluster[2]));
+    for (int axis = 0; axis < 3; ++axis)
+      if (grid[axis] % cluster[axis] != 0)
+        return c.fail(field + ".cluster",
+                      formatv("[{0}] does not divide the grid [{1}, {2}, {3}]",
+                              joinDims(clusterDims, ", "), grid[0], grid[1],
+                              grid[2]));
+    launch.cluster = cluster;
+  }
 
   TRY(params, c.getArray(*object, "params", field));
   for (auto [j, paramValue] : llvm::enumerate(*params)) {

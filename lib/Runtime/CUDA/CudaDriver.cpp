@@ -89,6 +89,8 @@ static Loaded load() {
   d.cuTensorMapEncodeTiled =
       reinterpret_cast<decltype(d.cuTensorMapEncodeTiled)>(
           dlsym(library, "cuTensorMapEncodeTiled"));
+  d.cuLaunchKernelEx = reinterpret_cast<decltype(d.cuLaunchKernelEx)>(
+      dlsym(library, "cuLaunchKernelEx"));
   if (!ok)
     return loaded;
   if (Error error = d.check(d.cuInit(0),

@@ -399,11 +399,42 @@ Error CudaProgram::run(ArrayRef<HostArrayRef> inputs,
       }
       arguments.push_back(slot);
     }
-    cu::Result result = d.cuLaunchKernel(
-        functions[index], launch.grid[0], launch.grid[1], launch.grid[2],
-        launch.block[0], launch.block[1], launch.block[2],
-        launch.dynamicSharedBytes, /*stream=*/nullptr,
-        arguments.empty() ? nullptr : arguments.data(), nullptr);
+    cu::Result result;
+    if (launch.hasCluster()) {
+      // Blocks in clusters: the cluster dimension as a launch attribute
+      // (cuLaunchKernelEx, CUDA 12 on).
+      if (!d.cuLaunchKernelEx)
+        return makeError(formatv("launch {0} ({1}) is in clusters of [{2}, "
+                                 "{3}, {4}] blocks, but the CUDA driver has "
+                                 "no cuLaunchKernelEx (CUDA 12 or later "
+                                 "needed)",
+                                 index, launch.kernel, launch.cluster[0],
+                                 launch.cluster[1], launch.cluster[2]));
+      cu::LaunchAttribute attribute{};
+      attribute.id = cu::LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attribute.value.clusterDim = {launch.cluster[0], launch.cluster[1],
+                                    launch.cluster[2]};
+      cu::LaunchConfig config{};
+      config.gridDimX = launch.grid[0];
+      config.gridDimY = launch.grid[1];
+      config.gridDimZ = launch.grid[2];
+      config.blockDimX = launch.block[0];
+      config.blockDimY = launch.block[1];
+      config.blockDimZ = launch.block[2];
+      config.sharedMemBytes = launch.dynamicSharedBytes;
+      config.hStream = nullptr;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      result = d.cuLaunchKernelEx(
+          &config, functions[index],
+          arguments.empty() ? nullptr : arguments.data(), nullptr);
+    } else {
+      result = d.cuLaunchKernel(
+          functions[index], launch.grid[0], launch.grid[1], launch.grid[2],
+          launch.block[0], launch.block[1], launch.block[2],
+          launch.dynamicSharedBytes, /*stream=*/nullptr,
+          arguments.empty() ? nullptr : arguments.data(), nullptr);
+    }
     if (result != cu::SUCCESS)
       return makeError(formatv("launch {0} ({1}, grid [{2}, {3}, {4}], block "
                                "[{5}, {6}, {7}], {8} B dynamic shared memory) "

@@ -48,6 +48,35 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A launch in clusters records them ("cluster"); the runtimes then launch
+// it with the cluster dimension attribute. A launch without has no key.
+// CHECK-LABEL: clustered_entry = "{
+// CHECK-SAME: \22cluster\22: [\0A{{ *}}2,\0A{{ *}}1,\0A{{ *}}1\0A{{ *}}],\0A{{ *}}\22dynamic_smem\22: 0,\0A{{ *}}\22grid\22: [\0A{{ *}}4,
+// CHECK-SAME: \22kernel\22: \22clustered\22,
+// CHECK-NOT: cluster
+// CHECK-SAME: \22kernel\22: \22plain\22,
+module attributes {gpu.container_module} {
+  func.func @clustered_entry(%x: memref<64xf32>) attributes {blockbuster.num_inputs = 1 : i64} {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch_func @kernels::@clustered clusters in (%c2, %c1, %c1) blocks in (%c4, %c1, %c1) threads in (%c128, %c1, %c1) args(%x : memref<64xf32>)
+    gpu.launch_func @kernels::@plain blocks in (%c4, %c1, %c1) threads in (%c128, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+  gpu.module @kernels {
+    gpu.func @clustered(%a: memref<64xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @plain(%a: memref<64xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // Host arithmetic would have to run on the device's host: refused, with the
 // op located.
 module attributes {gpu.container_module} {

@@ -46,6 +46,34 @@ func.func @chosen_threads(%out: memref<4x2xf32>) {
 }
 
 // -----
+// A grid of clusters (blockbuster.cluster_blocks, gpu-warpgroup-matmul's
+// multicast ring) launches in clusters of that many blocks along x.
+// CHECK-LABEL: func.func @clusters
+// CHECK: gpu.launch clusters(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}},
+// CHECK: gpu.block_id x
+// CHECK: gpu.terminator
+func.func @clusters(%out: memref<4x2xf32>) {
+  %c = arith.constant 1.0 : f32
+  scf.forall (%i) in (4) {
+    scf.forall (%w) in (2) {
+      memref.store %c, %out[%i, %w] : memref<4x2xf32>
+    } {mapping = [#gpu.warp<linear_dim_0>]}
+  } {blockbuster.block_threads = 64 : i64, blockbuster.cluster_blocks = 2 : i64, mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @clusters_not_dividing(%out: memref<3xf32>) {
+  %c = arith.constant 1.0 : f32
+  // expected-error @below {{a cluster of 2 blocks does not divide the grid's 3 blocks along x}}
+  scf.forall (%i) in (3) {
+    memref.store %c, %out[%i] : memref<3xf32>
+  } {blockbuster.cluster_blocks = 2 : i64, mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
 
 func.func @dynamic_grid(%n: index) {
   // expected-error @below {{expected a block grid with static trip counts, lower bounds 0 and steps 1}}

@@ -41,6 +41,12 @@ inline constexpr llvm::StringLiteral kBlockThreadsAttrName =
 inline constexpr llvm::StringLiteral kOccupancyBySharedMemoryAttrName =
     "blockbuster.occupancy_by_shared_memory";
 
+/// On a block grid: the blocks of a thread-block cluster along x, which
+/// gpu-map-grid-to-launch gives the launch (gpu-warpgroup-matmul's
+/// multicast ring: its blocks write into each other's shared memory).
+inline constexpr llvm::StringLiteral kClusterBlocksAttrName =
+    "blockbuster.cluster_blocks";
+
 /// On a host allocation: a workspace of the artifact (docs/Artifact.md),
 /// zeroed by the runtime when it allocates it and left zeroed by the
 /// kernels (gpu-split-reductions' counters).

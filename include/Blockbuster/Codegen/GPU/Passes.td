@@ -485,6 +485,21 @@ def GPUWarpgroupMatmul
     keeps row values in the mainloop (LayerNorm's: spills) nor for blocks
     that compute before their reduce.
 
+    With `cluster-multicast` too, a persistent grid that stream-K does not
+    share out and whose tiles have an even number of rows runs in clusters
+    of two blocks (`blockbuster.cluster_blocks = 2`; min(`sms` / 2, pairs)
+    clusters): the cluster loops over pairs of tiles, two rows by one
+    column, in the grouped order of `group-rows` / 2 pair rows, the block of
+    rank r (its block id modulo 2) on the pair's row r. Both read the same
+    B: each block's producer loads its A tile and half of the slot's B
+    boxes, multicast to both blocks (TMA `multicast_mask`); a slot's full
+    mbarrier expects the whole slot, its empty mbarrier counts both blocks'
+    consumer warpgroups, which release each slot in their own block and,
+    through `mapa` and a remote arrive, in the partner. The inits are
+    published to the cluster (`fence.mbarrier_init`, the cluster's
+    barrier) before any remote access, and the consumers pass the cluster's
+    barrier again before they exit.
+
     Other contractions are left to `gpu-contractions-to-mma`. The GPU
     pipeline runs this pass for `chip=sm_90a` only, before that one;
     `threads` must be 128 (one warpgroup: the pipeline's own thread count),
@@ -558,6 +573,15 @@ def GPUWarpgroupMatmul
            "boxes, which lie side by side in the slot at the descriptor's "
            "leading-byte stride (the accumulator's registers 64 on are the "
            "second product's), instead of one m64n128k16 per product">,
+    Option<"clusterMulticast", "cluster-multicast", "bool",
+           /*default=*/"false",
+           "Blocks of the producer form on a persistent grid that stream-K "
+           "does not share out, whose tiles have an even number of rows: "
+           "clusters of "
+           "two blocks that run the two row tiles of one column side by "
+           "side, each loading half of the shared B part of a slot and "
+           "multicasting it to both (TMA multicast), the slot's empty "
+           "mbarriers counting both blocks' consumers">,
     Option<"prologueContractFma", "prologue-contract-fma", "bool",
            /*default=*/"true",
            "A blocks with a prologue: its body with fused multiply-adds "
@@ -943,7 +967,10 @@ def GPUMapGridToLaunch : Pass<"gpu-map-grid-to-launch", "::mlir::ModuleOp"> {
     `gpu.launch` with that grid and `threads` x 1 x 1 threads; nested
     foralls mapped to threads are then mapped with upstream's
     `mapNestedForallToThreadsImpl`, which guards foralls using fewer
-    threads and places a `gpu.barrier` after each.
+    threads and places a `gpu.barrier` after each. A grid with
+    `blockbuster.cluster_blocks = n` (gpu-warpgroup-matmul's
+    `cluster-multicast`) launches in clusters of n x 1 x 1 blocks; n must
+    divide the grid's x extent.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
@@ -1005,6 +1032,10 @@ def GPUKernelArgAttrs : Pass<"gpu-kernel-arg-attrs", "::mlir::ModuleOp"> {
     leaves at least that many registers per thread instead (the attention
     loop that issues the next S = Q K^T before the softmax: 128 and S's
     registers, 192 with 128 keys).
+
+    A kernel launched in clusters (`gpu.launch_func ... clusters in`) gets
+    `nvvm.cluster_dim`: its PTX says `.explicitcluster` and
+    `.reqnctapercluster`.
   }];
   let options = [
     Option<"align", "align", "int64_t", /*default=*/"16", "Alignment in bytes">,
@@ -1113,7 +1144,8 @@ def GPULaunchManifest : Pass<"gpu-launch-manifest", "::mlir::ModuleOp"> {
     memrefs. For every public function it records the buffers (inputs,
     outputs, intermediates allocated on the host) and the `gpu.launch_func`
     ops in order, with grid, block, dynamic shared memory and which buffer
-    each kernel parameter is, as a JSON string attribute
+    each kernel parameter is (and the cluster dimensions of a launch in
+    clusters), as a JSON string attribute
     `blockbuster.manifest` on the function's module (docs/Artifact.md has
     the schema; `bb-compile` writes it out). Host operations other than
     allocations, views that keep the base pointer (expand/collapse shape),

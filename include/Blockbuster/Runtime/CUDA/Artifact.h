@@ -101,6 +101,10 @@ struct Launch {
   std::array<unsigned, 3> grid = {1, 1, 1};
   std::array<unsigned, 3> block = {1, 1, 1};
   unsigned dynamicSharedBytes = 0;
+  /// Blocks per thread-block cluster ("cluster"); none: {0, 0, 0}, a
+  /// launch without clusters (cuLaunchKernel).
+  std::array<unsigned, 3> cluster = {0, 0, 0};
+  bool hasCluster() const { return cluster[0] != 0; }
   std::vector<Param> params;
 };
 

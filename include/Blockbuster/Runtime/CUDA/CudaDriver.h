@@ -40,6 +40,31 @@ constexpr int FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr int DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+constexpr int LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+
+/// cuda.h's CUlaunchAttribute: an id, padding to 8 bytes and a 64-byte
+/// value, of which the cluster dimension uses the first three words.
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+    char bytes[64];
+  } value;
+};
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute's layout");
+
+/// cuda.h's CUlaunchConfig (cuLaunchKernelEx).
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  Stream hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
 } // namespace cu
 
 /// The loaded driver library. All members are function pointers named like
@@ -78,6 +103,9 @@ struct CudaDriver {
                                        const uint64_t *, const uint64_t *,
                                        const uint32_t *, const uint32_t *, int,
                                        int, int, int) = nullptr;
+  /// Optional (CUDA 12 and later): needed by launches in clusters only.
+  cu::Result (*cuLaunchKernelEx)(const cu::LaunchConfig *, cu::Function,
+                                 void **, void **) = nullptr;
 
   /// "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory".
   std::string describe(cu::Result result) const;

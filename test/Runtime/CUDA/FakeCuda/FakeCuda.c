@@ -191,6 +191,46 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   return 0;
 }
 
+/* cuda.h's CUlaunchAttribute and CUlaunchConfig (cuLaunchKernelEx). */
+typedef struct {
+  int id;
+  char pad[4];
+  union {
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+    char bytes[64];
+  } value;
+} FakeLaunchAttribute;
+typedef struct {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *hStream;
+  FakeLaunchAttribute *attrs;
+  unsigned numAttrs;
+} FakeLaunchConfig;
+
+/* Logs the attributes (the cluster dimension, id 4) and runs the kernel as
+ * cuLaunchKernel does. */
+CUresult cuLaunchKernelEx(const FakeLaunchConfig *config, void *function,
+                          void **params, void **extra) {
+  STICKY;
+  FAIL_AS("cuLaunchKernelEx", 2);
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const FakeLaunchAttribute *a = &config->attrs[i];
+    if (a->id == 4)
+      fprintf(stderr, "fake-cuda: cuLaunchKernelEx cluster [%u, %u, %u]\n",
+              a->value.clusterDim.x, a->value.clusterDim.y,
+              a->value.clusterDim.z);
+    else
+      fprintf(stderr, "fake-cuda: cuLaunchKernelEx attribute %d\n", a->id);
+  }
+  return cuLaunchKernel(function, config->gridDimX, config->gridDimY,
+                        config->gridDimZ, config->blockDimX, config->blockDimY,
+                        config->blockDimZ, config->sharedMemBytes,
+                        config->hStream, params, extra);
+}
+
 /* A tensor map: TENSOR_MAP_TAG, then the global address. */
 CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank,
                                 void *address, const uint64_t *dims,

@@ -87,6 +87,10 @@ case("grid-zero", "launches[1] ('add').grid: x is 0; it must be in [1, 214748364
      edit=setp(["launches", 1, "grid"], [0, 1, 1]))
 case("reqntid", "launches[0] ('scale').block: [128, 1, 1], but the PTX requires .reqntid 256, 1, 1",
      ptx_edit={"scale.ptx": lambda s: s.replace(")\n{", ")\n.reqntid 256, 1, 1\n{", 1)})
+case("cluster-grid", "launches[0] ('scale').cluster: [3, 1, 1] does not divide the grid [8, 1, 1]",
+     edit=setp(["launches", 0, "cluster"], [3, 1, 1]))
+case("cluster-size", "launches[1] ('add').cluster: [8, 2, 1] is 16 blocks; at most 8",
+     edit=setp(["launches", 1, "cluster"], [8, 2, 1]))
 case("unwritten-output", "launches: output 'res0' is passed to no kernel, so nothing would write it",
      edit=setp(["launches", 1, "params", 2], {"buffer": "tmp0"}))
 TMAP = {"buffer": "arg0", "dtype": "f32", "global_shape": [10, 100],
