@@ -6,7 +6,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -36,36 +35,23 @@ ArrayRef<int64_t> blockbuster::getTiledWholeThresholds() {
 }
 
 /// Converts a copy of `module` with the convert-linalg-to-block options
-/// `conversion` and fuses it. Returns null when either fails, or when the
-/// conversion gives a program already in `converted` (the printed unfused
-/// programs of the earlier candidates: two conversions agree wherever no
-/// axis lies between their thresholds, and fusing the same program again
-/// would only cost compile time); `errors` receives the diagnostics.
+/// `conversion` and fuses it. Returns null when either fails; `errors`
+/// receives the diagnostics.
 static OwningOpRef<ModuleOp>
 convertCandidate(ModuleOp module, StringRef conversion,
                  const blockbuster::ConvertAndSelectOptions &options,
-                 SmallVectorImpl<Diagnostic> &errors,
-                 llvm::StringSet<> &converted) {
+                 SmallVectorImpl<Diagnostic> &errors) {
   OwningOpRef<ModuleOp> candidate = module.clone();
   std::string pipeline = "hoist-tensor-constants,convert-linalg-to-block";
   if (!conversion.empty())
     pipeline += "{" + conversion.str() + "}";
+  if (!options.fuseStep.empty())
+    pipeline += "," + options.fuseStep;
   ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &diag) {
     errors.push_back(std::move(diag));
     return success();
   });
   if (failed(blockbuster::runPipeline(*candidate, pipeline)))
-    return nullptr;
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  candidate->print(stream, OpPrintingFlags()
-                               .elideLargeElementsAttrs()
-                               .elideLargeResourceString()
-                               .assumeVerified());
-  if (!converted.insert(text).second)
-    return nullptr;
-  if (!options.fuseStep.empty() &&
-      failed(blockbuster::runPipeline(*candidate, options.fuseStep)))
     return nullptr;
   return candidate;
 }
@@ -109,12 +95,11 @@ blockbuster::convertAndSelect(ModuleOp module,
 
   SmallVector<Diagnostic> errors;
   OwningOpRef<ModuleOp> combined;
-  llvm::StringSet<> converted;
   for (auto [index, conversion] : llvm::enumerate(options.conversions)) {
     SmallVector<Diagnostic> ignored;
     bool first = index == 0;
     OwningOpRef<ModuleOp> candidate = convertCandidate(
-        module, conversion, options, first ? errors : ignored, converted);
+        module, conversion, options, first ? errors : ignored);
     if (!candidate) {
       if (first)
         break; // The conversion itself refuses the program.
@@ -133,7 +118,7 @@ blockbuster::convertAndSelect(ModuleOp module,
       SmallVector<Diagnostic> ignored;
       OwningOpRef<ModuleOp> candidate = convertCandidate(
           module, "whole-threshold=" + std::to_string(threshold), options,
-          ignored, converted);
+          ignored);
       if (candidate && succeeded(selectIn(*candidate, ignored)))
         return adopt(*candidate);
     }
