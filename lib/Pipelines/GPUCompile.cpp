@@ -139,6 +139,7 @@ static LogicalResult compileOnce(ModuleOp module,
   gpu.wgmmaStreamKMinWaves = options.wgmmaStreamKMinWaves;
   gpu.wgmmaProductsOneWgmma = options.wgmmaProductsOneWgmma;
   gpu.wgmmaClusterMulticast = options.wgmmaClusterMulticast;
+  gpu.wgmmaClusterMulticastUnaligned = options.wgmmaClusterMulticastUnaligned;
   gpu.contractFma = options.contractFma;
   gpu.rationalErf = options.rationalErf;
   gpu.rowAsyncCopies = options.rowAsyncCopies;

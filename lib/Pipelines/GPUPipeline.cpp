@@ -115,6 +115,7 @@ void blockbuster::buildGPUPipeline(OpPassManager &pm,
     wgmma.streamKMinWaves = options.wgmmaStreamKMinWaves;
     wgmma.productsOneWgmma = options.wgmmaProductsOneWgmma;
     wgmma.clusterMulticast = options.wgmmaClusterMulticast;
+    wgmma.clusterMulticastUnaligned = options.wgmmaClusterMulticastUnaligned;
     wgmma.prologueContractFma = options.contractFma;
     wgmma.splitMaxBlocks = options.wgmmaSplitMaxBlocks;
     pm.addPass(createGPUWarpgroupMatmul(wgmma));

@@ -71,6 +71,8 @@ struct GPUCompileOptions {
   int64_t wgmmaStreamKMinWaves = 5;
   bool wgmmaProductsOneWgmma = true;
   bool wgmmaClusterMulticast = false;
+  /// ... and by default where B's rows are not whole 128-byte lines.
+  bool wgmmaClusterMulticastUnaligned = true;
   /// blockbuster-gpu-pipeline's contract-fma and rational-erf.
   bool contractFma = true;
   bool rationalErf = true;

@@ -126,6 +126,11 @@ struct GPUPipelineOptions
                      "row tiles of one column, the B part of each slot "
                      "loaded half by each and multicast to both"),
       llvm::cl::init(false)};
+  Option<bool> wgmmaClusterMulticastUnaligned{
+      *this, "wgmma-cluster-multicast-unaligned",
+      llvm::cl::desc("wgmma-cluster-multicast's clusters where B's rows are "
+                     "not whole 128-byte lines"),
+      llvm::cl::init(true)};
   Option<bool> wgmmaProductsOneWgmma{
       *this, "wgmma-products-one-wgmma",
       llvm::cl::desc("sm_90a GEMM blocks of two register-A products "

@@ -582,6 +582,12 @@ def GPUWarpgroupMatmul
            "side, each loading half of the shared B part of a slot and "
            "multicasting it to both (TMA multicast), the slot's empty "
            "mbarriers counting both blocks' consumers">,
+    Option<"clusterMulticastUnaligned", "cluster-multicast-unaligned",
+           "bool", /*default=*/"true",
+           "cluster-multicast's clusters where B's rows are not whole "
+           "128-byte lines (N x 2 bytes; measured 5-15% faster there on "
+           "an H200, neutral where only M or K is uneven; "
+           "docs/performance.md, \"Session 19: clusters\")">,
     Option<"prologueContractFma", "prologue-contract-fma", "bool",
            /*default=*/"true",
            "A blocks with a prologue: its body with fused multiply-adds "
