@@ -42,8 +42,10 @@ using namespace blockbuster;
 ///   4096 features is one kernel then, three with the features tiled).
 static constexpr StringRef kConversions[] = {
     "", "whole-dot-reduced-axes=false",
-    "whole-threshold=128 whole-dot-reduced-axes=false tiled-attention-keys=true",
-    "whole-threshold=256 whole-dot-reduced-axes=false tiled-attention-keys=true",
+    "whole-threshold=128 whole-dot-reduced-axes=false "
+    "tiled-attention-keys=true",
+    "whole-threshold=256 whole-dot-reduced-axes=false "
+    "tiled-attention-keys=true",
     "whole-threshold=16384"};
 
 /// Fuses and selects `module` (block programs, or Linalg converted at

@@ -5,7 +5,8 @@
 //              [--threads-per-block 128] [--emit-fused FILE]
 //              [--wgmma-stages 0] [--wgmma-group-rows 8]
 //              [--wgmma-fragment-epilogue=false]
-//              [--wgmma-prologue-registers=false] [--wgmma-prologue-ahead=false]
+//              [--wgmma-prologue-registers=false]
+//              [--wgmma-prologue-ahead=false]
 //              [--wgmma-prologue-row-scale=false] [--wgmma-producer=false]
 //              [--wgmma-persistent=false] [--wgmma-stream-k=false]
 //              [--wgmma-stream-k-min-waves N]
@@ -13,7 +14,8 @@
 //              [--wgmma-cluster-multicast]
 //              [--contract-fma=false]
 //              [--rational-erf=false] [--row-async-copies=false]
-//              [--attention-mma wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
+//              [--attention-mma
+//              wgmma|wgmma-overlap|wgmma-pingpong|wgmma-qk|sync]
 //              [--attention-f32-operand-parts 3] [--allow-tf32]
 //              [--wgmma-split-max-blocks 264] [--split-max-blocks 1056]
 //

@@ -1952,8 +1952,7 @@ FlashAttentionBuilder::interpretContraction(linalg::GenericOp op) {
     // the tile are never read: S's n and P V's k are the tile's.
     if (!prefetched || !prefetched->tma ||
         (paddedRows != prefetched->groups * prefetched->tma->boxRows &&
-         (prefetched->groups != 1 ||
-          paddedRows > prefetched->tma->boxRows)) ||
+         (prefetched->groups != 1 || paddedRows > prefetched->tma->boxRows)) ||
         transposed != isWorkgroup(oldA) ||
         (transposed ? *kBound : *nBound) != paddedRows ||
         bColumns != prefetched->tma->columns)
@@ -2844,8 +2843,7 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
   int64_t rowDim = array.groups[array.groups.size() - 2].back();
   nvgpu::MBarrierArriveExpectTxOp::create(
       rewriter, loc, barriers, index(groups * array.boxes * array.boxBytes()),
-      slot,
-      Value());
+      slot, Value());
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto boxType = MemRefType::get(array.box, arrayType.getElementType(),
@@ -2854,8 +2852,7 @@ void FlashAttentionBuilder::issueTma(const TmaArray &array, Value view,
     for (int64_t box = 0; box < array.boxes; ++box) {
       Value destination = memref::ViewOp::create(
           rewriter, loc, boxType, buffer,
-          add(offset, (box * groups + group) * array.boxBytes()),
-          ValueRange{});
+          add(offset, (box * groups + group) * array.boxBytes()), ValueRange{});
       SmallVector<Value> at = coordinates;
       at[inner] = add(at[inner], box * array.boxColumns);
       at[rowDim] = add(at[rowDim], group * array.boxRows);
@@ -2917,8 +2914,7 @@ FlashAttentionBuilder::sharedB(Value oldB) {
     p.buffer = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(
-            {p.groups * array->boxes * array->boxBytes()},
-            rewriter.getI8Type(),
+            {p.groups * array->boxes * array->boxBytes()}, rewriter.getI8Type(),
             MemRefLayoutAttrInterface(),
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
         rewriter.getI64IntegerAttr(1024));

@@ -68,8 +68,8 @@ struct GPUKernelArgAttrs
                                cz = getConstantIntValue(cluster.z);
         if (cx && cy && cz)
           func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
-                        b.getDenseI32ArrayAttr({int32_t(*cx), int32_t(*cy),
-                                                int32_t(*cz)}));
+                        b.getDenseI32ArrayAttr(
+                            {int32_t(*cx), int32_t(*cy), int32_t(*cz)}));
       }
       // The registers a thread is to keep: 128, or the mark's value.
       int64_t registers = 0;

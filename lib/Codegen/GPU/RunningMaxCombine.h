@@ -1,4 +1,5 @@
-//===- RunningMaxCombine.h - FlashAttention's combine of a single pass --*- C++ -*-===//
+//===- RunningMaxCombine.h - FlashAttention's combine of a single pass --*- C++
+//-*-===//
 //
 // Rule 9's online softmax (docs/FusionRules.md) folds each key tile into the
 // loop's state with the tile's own maximum: m_j = rowmax(S), the terms

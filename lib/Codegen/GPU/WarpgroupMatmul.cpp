@@ -667,9 +667,9 @@ public:
   /// of tiles, two rows by one column, in the grouped order of
   /// `groupRows` / 2 pair rows: the cluster's block of rank r (its block
   /// id modulo 2) takes the pair's row r, and both load the same B.
-  scf::ForallOp persist(scf::ForallOp grid, int64_t blocks,
-                        int64_t groupRows, bool streamK,
-                        int64_t streamKMinWaves, bool clusterPairs = false);
+  scf::ForallOp persist(scf::ForallOp grid, int64_t blocks, int64_t groupRows,
+                        bool streamK, int64_t streamKMinWaves,
+                        bool clusterPairs = false);
 
 private:
   Value index(int64_t value) {
@@ -942,21 +942,19 @@ void WarpgroupMatmulLowering::issueCopies(Value step, Value predicate) {
     int64_t half = bBoxesPerProduct() / 2;
     Value mask = arith::ConstantIntOp::create(rewriter, loc,
                                               rewriter.getI16Type(), 0b11);
-    Value firstBox = arith::MulIOp::create(rewriter, loc, clusterRank,
-                                           index(half));
+    Value firstBox =
+        arith::MulIOp::create(rewriter, loc, clusterRank, index(half));
     for (int64_t product = 0; product < g.accumulators(); ++product)
       for (int64_t j = 0; j < half; ++j) {
         Value inProduct =
             arith::AddIOp::create(rewriter, loc, firstBox, index(j));
-        Value box = arith::AddIOp::create(
-            rewriter, loc, inProduct,
-            index(product * bBoxesPerProduct()));
+        Value box = arith::AddIOp::create(rewriter, loc, inProduct,
+                                          index(product * bBoxesPerProduct()));
         Value offset = arith::AddIOp::create(
             rewriter, loc, base,
             arith::AddIOp::create(
                 rewriter, loc, index(aBytes()),
-                arith::MulIOp::create(rewriter, loc, box,
-                                      index(bBoxBytes()))));
+                arith::MulIOp::create(rewriter, loc, box, index(bBoxBytes()))));
         Value bBox = ringView(offset, {kStepK, kSwizzleElements});
         Value boxCol = arith::AddIOp::create(
             rewriter, loc, col,
@@ -1018,8 +1016,7 @@ void WarpgroupMatmulLowering::arriveOnPartner(Value group, Value slot) {
   // emits MEMBAR.ALL.GPU before each such arrive, once per k step in each
   // consumer warpgroup (measured 1.2-1.45x slower on the H200, session 19).
   Type i32 = rewriter.getI32Type();
-  Value address =
-      nvgpu::MBarrierGetOp::create(rewriter, loc, i32, group, slot);
+  Value address = nvgpu::MBarrierGetOp::create(rewriter, loc, i32, group, slot);
   Value partner = arith::IndexCastUIOp::create(
       rewriter, loc, i32,
       arith::XOrIOp::create(rewriter, loc, clusterRank, index(1)));
@@ -1209,8 +1206,7 @@ static bool streamKPays(int64_t tiles, int64_t blocks, int64_t minWaves) {
 
 scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
                                                int64_t blocks,
-                                               int64_t groupRows,
-                                               bool streamK,
+                                               int64_t groupRows, bool streamK,
                                                int64_t streamKMinWaves,
                                                bool clusterPairs) {
   ArrayRef<int64_t> extents = grid.getStaticUpperBound();
@@ -1290,15 +1286,14 @@ scf::ForallOp WarpgroupMatmulLowering::persist(scf::ForallOp grid,
         groupedTile(tileLoop.getInductionVar(), rows / 2, columns,
                     groupRows > 0 ? std::max<int64_t>(groupRows / 2, 1) : 0);
     Value row = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, pairRow, index(2)), clusterRank);
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, pairRow, index(2)),
+        clusterRank);
     Block *body = grid.getBody();
     rewriter.eraseOp(body->getTerminator());
     rewriter.inlineBlockBefore(body, tileLoop.getBody()->getTerminator(),
                                ValueRange{row, column});
     rewriter.eraseOp(grid);
-    persistent->setAttr(kClusterBlocksAttrName,
-                        rewriter.getI64IntegerAttr(2));
+    persistent->setAttr(kClusterBlocksAttrName, rewriter.getI64IntegerAttr(2));
     return persistent;
   }
   if (!streamK) {
@@ -2209,8 +2204,8 @@ void WarpgroupMatmulLowering::run(std::optional<FragmentEpilogue> epilogue) {
     // each block (either block's producer writes into both).
     int64_t releasers = g.warpgroups() * (cluster ? 2 : 1);
     for (int64_t slot = 0; slot < stages; ++slot)
-      nvgpu::MBarrierInitOp::create(rewriter, loc, released,
-                                    index(releasers), index(slot), leader);
+      nvgpu::MBarrierInitOp::create(rewriter, loc, released, index(releasers),
+                                    index(slot), leader);
   }
   nvgpu::TmaPrefetchOp::create(rewriter, loc, descA, leader);
   for (Value desc : descB)

@@ -157,10 +157,10 @@ bool AttentionInRegisters::fits(const BlockSizes &sizes, int64_t warps,
   // (gpu-flash-attention's TMA arrays: Q, the ring slots and V^T must fit
   // shared memory).
   int64_t head = headExtent(sizes);
-  if (tf32 && (head > kAttentionTf32MaxHead ||
-               columns > kAttentionTf32MaxHead ||
-               (std::max(head, columns) > kAttentionTf32NarrowHead &&
-                keys > kAttentionTf32WideHeadKeys)))
+  if (tf32 &&
+      (head > kAttentionTf32MaxHead || columns > kAttentionTf32MaxHead ||
+       (std::max(head, columns) > kAttentionTf32NarrowHead &&
+        keys > kAttentionTf32WideHeadKeys)))
     return false;
   if (registers < 0)
     return true;
