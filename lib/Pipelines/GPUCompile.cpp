@@ -37,6 +37,10 @@ using namespace blockbuster;
 /// - that, with reduced and feature axes above 128 tiled too (multi-head
 ///   attention with separate projections, 256 keys: the keys tiled, three
 ///   kernels instead of a whole-keys form that fits only unfused);
+/// - the same with axes up to 256 whole (attention with heads of 256
+///   and 129-256 keys: the keys tiled, the head whole, the form
+///   gpu-flash-attention runs in registers; either other form gives the
+///   keys whole or the head tiled, which it does not take);
 /// - every reduced or feature axis whole up to 16384 (a row kernel keeps
 ///   its row on chip and reads it once: add + GELU + add + LayerNorm over
 ///   4096 features is one kernel then, three with the features tiled).
