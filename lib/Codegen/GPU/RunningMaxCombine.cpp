@@ -302,23 +302,19 @@ FailureOr<OnlineCombine> matchOnlineCombine(scf::ForOp loop) {
       // O_j = P V, P an exponential itself (not rounded: nothing to
       // move) or the rescalable rounding of one.
       Value p = r.accumulate.getDpsInputs()[0];
-      if (exponentialBuffers.contains(p)) {
-        rescalableDot = true;
-        accumulates.insert(r.accumulate);
-        match.rescaled.push_back(r);
-        continue;
+      if (!exponentialBuffers.contains(p)) {
+        linalg::GenericOp rounding = onlyWriter(p);
+        auto truncate =
+            rounding ? yielded(rounding).getDefiningOp<arith::TruncFOp>()
+                     : nullptr;
+        if (!truncate || !truncate->hasAttr(kRescalableRoundingAttrName) ||
+            !isElementwise(rounding) || rounding.getNumDpsInputs() != 1 ||
+            argumentNumber(rounding, truncate.getIn()) != 0u ||
+            !exponentialBuffers.contains(rounding.getDpsInputs()[0]))
+          return noMatch("a dot's operand is not an exponential or a "
+                         "rescalable rounding of one");
+        roundings.insert(p);
       }
-      linalg::GenericOp rounding = onlyWriter(p);
-      auto truncate =
-          rounding ? yielded(rounding).getDefiningOp<arith::TruncFOp>()
-                   : nullptr;
-      if (!truncate || !truncate->hasAttr(kRescalableRoundingAttrName) ||
-          !isElementwise(rounding) || rounding.getNumDpsInputs() != 1 ||
-          argumentNumber(rounding, truncate.getIn()) != 0u ||
-          !exponentialBuffers.contains(rounding.getDpsInputs()[0]))
-        return noMatch("a dot's operand is not a rescalable rounding of an "
-                       "exponential");
-      roundings.insert(p);
       rescalableDot = true;
     } else {
       // l_j = rowsum(exponential).
